@@ -1,0 +1,50 @@
+#include "cli/frontend.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "core/mpi.hpp"
+
+namespace mpiscope::cli {
+
+int run_front_end(const FrontEnd& fe, int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // The --timeout watchdog is a second thread (it makes no MPI calls): ask for FUNNELED then.
+  bool watchdog = false;
+  for (const auto& a : args) watchdog |= a == "--timeout";
+  mpi::Environment env(argc, argv, watchdog ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE);
+  const int rank = mpi::world_rank();
+  try {
+    ParseResult parsed;
+    if (rank == 0) {
+      try {
+        parsed = fe.parse(args, mpi::world_size());
+      } catch (const std::exception& e) {
+        parsed = {ParseResult::kError, e.what()};
+      }
+    }
+    int kind = parsed.kind;
+    MPI_Bcast(&kind, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (kind == ParseResult::kHelp) {
+      if (rank == 0) std::fputs(parsed.text.c_str(), stdout);
+      return kOk;
+    }
+    if (kind == ParseResult::kError) {
+      if (rank == 0)
+        std::fprintf(stderr, "%s: error: %s\nRun '%s -help' for the options.\n", fe.program.c_str(),
+                     parsed.text.c_str(), fe.program.c_str());
+      return kUsage;
+    }
+    const std::string options = mpi::broadcast(parsed.text, 0, MPI_COMM_WORLD);
+    return fe.run(options, env.provided_thread_level());
+  } catch (const std::exception& e) {
+    // Past the agreement point every rank may be inside a collective: end the whole job.
+    std::fprintf(stderr, "%s: error on rank %d: %s\n", fe.program.c_str(), rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kRunFailed);
+    return kRunFailed;
+  }
+}
+
+}  // namespace mpiscope::cli

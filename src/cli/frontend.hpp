@@ -1,0 +1,34 @@
+// What every front end does around the engine: start MPI, let rank 0 read the command line and
+// files and tell the others, report bad input once and exit non-zero on every rank without a
+// hang, and turn unexpected failures into one message and an abort of the whole job.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mpiscope::cli {
+
+enum ExitCode : int {
+  kOk = 0,
+  kRunFailed = 1,     // some measurement could not run (allocation, I/O)
+  kUsage = 2,         // bad command line or input file
+  kCheckFailed = 3,   // -check found defects
+};
+
+struct ParseResult {
+  enum Kind { kRun, kHelp, kError } kind = kRun;
+  std::string text;  // serialized options, help text or error message
+};
+
+struct FrontEnd {
+  std::string program;  // as the user called it, for messages
+  // Runs on rank 0 only; may throw (the message becomes the error).
+  std::function<ParseResult(const std::vector<std::string>& args, int world_size)> parse;
+  // Runs on every rank with rank 0's serialized options; returns the exit code.
+  std::function<int(const std::string& options, int thread_level)> run;
+};
+
+int run_front_end(const FrontEnd& fe, int argc, char** argv);
+
+}  // namespace mpiscope::cli

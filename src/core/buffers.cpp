@@ -1,0 +1,133 @@
+#include "core/buffers.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+
+#include "core/fault_injection.hpp"
+
+namespace mpiscope::core {
+
+namespace {
+constexpr std::size_t kAlignment = 4096;  // page-aligned: stable results for large messages
+
+std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
+
+std::size_t read_sysfs_size(const std::string& path) {
+  std::ifstream in(path);
+  std::string s;
+  if (!(in >> s) || s.empty()) return 0;
+  std::size_t mult = 1;
+  if (s.back() == 'K') mult = 1024, s.pop_back();
+  else if (s.back() == 'M') mult = 1024 * 1024, s.pop_back();
+  try {
+    return std::stoul(s) * mult;
+  } catch (...) {
+    return 0;
+  }
+}
+}  // namespace
+
+OffCache detect_off_cache() {
+  OffCache oc{kDefaultCacheMb, kDefaultCacheLine};
+  std::size_t largest = 0, line = 0;
+  for (int idx = 0; idx < 8; ++idx) {
+    const std::string base = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(idx);
+    const std::size_t size = read_sysfs_size(base + "/size");
+    if (size > largest) {
+      largest = size;
+      line = read_sysfs_size(base + "/coherency_line_size");
+    }
+  }
+  if (largest > 0) oc.cache_mb = static_cast<double>(largest) / 1048576.0;
+  if (line > 0) oc.line = line;
+  return oc;
+}
+
+std::size_t slot_stride(std::size_t bytes, const OffCache& oc) {
+  if (!oc.enabled()) return round_up(bytes > 0 ? bytes : 1, 64);
+  // Consecutive slots start at least two cache lines apart (the current and a prefetched one).
+  return round_up(bytes, oc.line) + 2 * oc.line;
+}
+
+int slot_count(std::size_t bytes, const OffCache& oc) {
+  if (!oc.enabled()) return 1;
+  const double twice_cache = 2.0 * oc.cache_mb * 1048576.0;
+  return std::max(1, static_cast<int>(std::ceil(twice_cache / static_cast<double>(slot_stride(bytes, oc)))));
+}
+
+std::size_t footprint(const BufferShape& shape, const OffCache& oc) {
+  auto region = [&](std::size_t b) {
+    return b == 0 ? 0 : slot_stride(b, oc) * static_cast<std::size_t>(slot_count(b, oc));
+  };
+  return region(shape.send) + region(shape.recv);
+}
+
+void AlignedBytes::Free::operator()(std::byte* p) const { std::free(p); }
+
+std::optional<AlignedBytes> AlignedBytes::try_allocate(std::size_t bytes) {
+  AlignedBytes b;
+  if (bytes == 0) return b;
+  if (fault::allocation_should_fail()) return std::nullopt;
+  void* p = nullptr;
+  if (posix_memalign(&p, kAlignment, round_up(bytes, kAlignment)) != 0 || p == nullptr)
+    return std::nullopt;
+  b.ptr_.reset(static_cast<std::byte*>(p));
+  b.size_ = bytes;
+  return b;
+}
+
+std::optional<MessageBuffers> MessageBuffers::try_create(const BufferShape& shape,
+                                                         const OffCache& oc, int pattern_rank) {
+  MessageBuffers mb;
+  mb.shape_ = shape;
+  mb.send_stride_ = slot_stride(shape.send, oc);
+  mb.recv_stride_ = slot_stride(shape.recv, oc);
+  mb.send_slots_ = shape.send ? slot_count(shape.send, oc) : 1;
+  mb.recv_slots_ = shape.recv ? slot_count(shape.recv, oc) : 1;
+  // Always allocate at least one stride so that kernels may pass a valid pointer for 0 bytes.
+  auto s = AlignedBytes::try_allocate(mb.send_stride_ * static_cast<std::size_t>(mb.send_slots_));
+  auto r = AlignedBytes::try_allocate(mb.recv_stride_ * static_cast<std::size_t>(mb.recv_slots_));
+  if (!s || !r) return std::nullopt;
+  mb.send_ = std::move(*s);
+  mb.recv_ = std::move(*r);
+  for (int i = 0; i < mb.send_slots_; ++i) fill_pattern(mb.send(i), shape.send, pattern_rank);
+  std::memset(mb.recv_.data(), 0, mb.recv_.size());
+  return mb;
+}
+
+void MessageBuffers::clear_recv(int iteration, std::byte value) const {
+  std::memset(recv(iteration), static_cast<int>(value), shape_.recv);
+}
+
+void fill_pattern(std::byte* dst, std::size_t n, int rank, std::size_t offset) {
+  std::size_t pos = 0;
+  while (pos < n) {
+    const std::size_t byte_index = offset + pos;
+    const std::size_t element = byte_index / sizeof(float);
+    const std::size_t within = byte_index % sizeof(float);
+    const float v = buf_value(rank, element);
+    unsigned char bytes[sizeof(float)];
+    std::memcpy(bytes, &v, sizeof v);
+    const std::size_t take = std::min(sizeof(float) - within, n - pos);
+    std::memcpy(dst + pos, bytes + within, take);
+    pos += take;
+  }
+}
+
+std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
+                                     std::size_t offset) {
+  std::size_t wrong = 0;
+  std::byte expected[4096];
+  for (std::size_t pos = 0; pos < n; pos += sizeof expected) {
+    const std::size_t len = std::min(sizeof expected, n - pos);
+    fill_pattern(expected, len, rank, offset + pos);
+    for (std::size_t i = 0; i < len; ++i) wrong += got[pos + i] != expected[i];
+  }
+  return wrong;
+}
+
+}  // namespace mpiscope::core

@@ -1,0 +1,83 @@
+// Message buffers: allocation that can fail without crashing, the IMB fill rule, and the
+// -off_cache rotation through disjoint copies so that consecutive repetitions never reuse a
+// cache line (IMB guide 5.1.2.4).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace mpiscope::core {
+
+struct OffCache {
+  double cache_mb = 0;      // size of the last-level cache to defeat; 0 = off
+  std::size_t line = 64;    // cache line size in bytes
+  bool enabled() const { return cache_mb > 0; }
+};
+
+// The IMB default when -off_cache -1 is given and the cache cannot be detected.
+constexpr double kDefaultCacheMb = 8.0;  // IMB_mem_info.h CACHE_SIZE
+constexpr std::size_t kDefaultCacheLine = 64;
+// Detects the last-level cache from sysfs; falls back to the defaults above.
+OffCache detect_off_cache();
+
+struct BufferShape {
+  std::size_t send = 0;  // bytes per repetition
+  std::size_t recv = 0;
+};
+
+// Distance between the starts of two rotation slots, and how many slots a region needs so that
+// the bytes touched before a slot is reused exceed twice the cache.
+std::size_t slot_stride(std::size_t bytes, const OffCache& oc);
+int slot_count(std::size_t bytes, const OffCache& oc);
+// Bytes one process allocates for a shape (what -mem is compared with).
+std::size_t footprint(const BufferShape& shape, const OffCache& oc);
+
+class AlignedBytes {
+ public:
+  AlignedBytes() = default;
+  // Returns an empty optional instead of throwing when memory is not available.
+  static std::optional<AlignedBytes> try_allocate(std::size_t bytes);
+  std::byte* data() const { return ptr_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const;
+  };
+  std::unique_ptr<std::byte, Free> ptr_;
+  std::size_t size_ = 0;
+};
+
+class MessageBuffers {
+ public:
+  // Fills the send slots with the pattern of `pattern_rank` and the receive slots with zeros.
+  static std::optional<MessageBuffers> try_create(const BufferShape& shape, const OffCache& oc,
+                                                  int pattern_rank);
+  std::byte* send(int iteration) const { return at(send_, send_stride_, send_slots_, iteration); }
+  std::byte* recv(int iteration) const { return at(recv_, recv_stride_, recv_slots_, iteration); }
+  const BufferShape& shape() const { return shape_; }
+  void clear_recv(int iteration, std::byte value) const;
+
+ private:
+  static std::byte* at(const AlignedBytes& b, std::size_t stride, int slots, int i) {
+    return b.data() + stride * static_cast<std::size_t>(i % slots);
+  }
+  BufferShape shape_;
+  AlignedBytes send_, recv_;
+  std::size_t send_stride_ = 0, recv_stride_ = 0;
+  int send_slots_ = 1, recv_slots_ = 1;
+};
+
+// IMB's BUF_VALUE(rank, i) = 0.1·(rank+1) + i, stored as float (assign_type of IMB-MPI1/EXT).
+inline float buf_value(int rank, std::size_t i) {
+  return static_cast<float>(0.1 * (rank + 1) + static_cast<float>(i));
+}
+// Writes bytes [offset, offset+n) of rank's pattern (the float array above viewed as bytes).
+void fill_pattern(std::byte* dst, std::size_t n, int rank, std::size_t offset = 0);
+// Number of bytes in [0, n) that differ from rank's pattern starting at `offset`.
+std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
+                                     std::size_t offset);
+
+}  // namespace mpiscope::core

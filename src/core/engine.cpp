@@ -1,0 +1,325 @@
+#include "core/engine.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+#include "core/fault_injection.hpp"
+#include "core/mpi.hpp"
+#include "core/process_sets.hpp"
+#include "core/watchdog.hpp"
+
+namespace mpiscope::core {
+
+const char* family_name(Family f) {
+  switch (f) {
+    case Family::SingleTransfer: return "single_transfer";
+    case Family::ParallelTransfer: return "parallel_transfer";
+    default: return "collective";
+  }
+}
+
+namespace {
+
+constexpr std::size_t kWarmupBytes = sizeof(float);  // IMB 5.2.6: sizeof(assign_type)
+constexpr std::byte kSentinel{0xA5};                   // receive buffers before a -check pass
+
+std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
+  std::string s = b.name;
+  if (b.sized) s += " at " + std::to_string(bytes) + " bytes";
+  return s + " on " + std::to_string(nprocs) + " processes";
+}
+
+int element_size(const Benchmark& b) { return b.datatype == Datatype::FloatSum ? 4 : 1; }
+
+void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes) {
+  ctx.bytes = bytes;
+  ctx.count = static_cast<int>(bytes / static_cast<std::size_t>(element_size(b)));
+  ctx.counts.clear();
+  ctx.displs.clear();
+  if (b.prepare) b.prepare(ctx);
+}
+
+// Defects of one receive: bytes (or floats of a sum) that differ from what was sent.
+double count_defects(const Benchmark& b, const PointContext& ctx, int iteration) {
+  double defects = 0;
+  const std::byte* recv = ctx.recv(iteration);
+  for (const auto& blk : b.expected(ctx, iteration)) {
+    if (blk.source != ExpectedBlock::kAllRanks) {
+      defects += static_cast<double>(count_pattern_mismatches(recv + blk.recv_offset, blk.length,
+                                                              blk.source, blk.source_offset));
+      continue;
+    }
+    const std::size_t first = blk.source_offset / sizeof(float);
+    for (std::size_t e = 0; e < blk.length / sizeof(float); ++e) {
+      double expected = 0;
+      for (int r = 0; r < ctx.nprocs; ++r) expected += buf_value(r, first + e);
+      float got = 0;
+      std::memcpy(&got, recv + blk.recv_offset + e * sizeof(float), sizeof got);
+      // Summation order is the library's choice: allow float rounding over nprocs additions.
+      const double tolerance = 4.0 * ctx.nprocs * 1.2e-7 * std::fabs(expected) + 1e-6;
+      if (!(std::fabs(static_cast<double>(got) - expected) <= tolerance)) defects += 1;
+    }
+  }
+  return defects;
+}
+
+// -check: repetitions outside the timed loop (one per root for rooted benchmarks) whose receive
+// buffers are first filled with a sentinel and then compared with the senders' known patterns.
+double verify(const Benchmark& b, PointContext& ctx) {
+  if (!b.expected) return 0;
+  const int passes = b.rooted ? ctx.nprocs : 1;
+  double defects = 0;
+  for (int i = 0; i < passes; ++i) {
+    if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, kSentinel);
+    MPI_Barrier(ctx.comm);
+    b.kernel.iterate(ctx, i);
+    if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
+      ctx.recv(i)[0] ^= std::byte{0x01};
+    defects += count_defects(b, ctx, i);
+  }
+  return defects;
+}
+
+// -time (IMB 3.2 dynamic policy): estimate the time of one repetition in a preparatory run and
+// keep the repetition count within the limit. Every active rank agrees on the result.
+int time_limited(const Benchmark& b, PointContext& ctx, MPI_Comm active, int limit,
+                 double seconds) {
+  auto slowest = [&](int reps) {
+    double t = b.kernel.loop(ctx, reps, 1) / reps;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, active);
+    return t;
+  };
+  double t = slowest(1);
+  const int probe = std::min(limit, t < 1e-3 ? 1000 : std::max(1, static_cast<int>(1.0 / t + 0.5)));
+  if (probe > 1) t = slowest(std::min(probe, std::max(1, static_cast<int>(0.1 * seconds / t))));
+  return time_limited_repetitions(limit, seconds, t);
+}
+
+struct LocalPoint {
+  int repetitions = 0;
+  double seconds = 0;  // per repetition, scaled by the benchmark's time factor
+  double defects = 0;
+  std::vector<double> samples;
+};
+
+class SuiteRunner {
+ public:
+  SuiteRunner(const SuitePlan& plan, const EngineSettings& s, Reporter& r)
+      : plan_(plan), settings_(s), reporter_(r), watchdog_(s.timeout_s, mpi::world_rank()) {
+    world_rank_ = mpi::world_rank();
+    world_size_ = mpi::world_size();
+    order_.resize(static_cast<std::size_t>(world_size_));
+    std::iota(order_.begin(), order_.end(), 0);
+    if (s.map_rows > 0) order_ = map_order(world_size_, s.map_rows, s.map_cols);
+  }
+
+  SuiteOutcome run() {
+    for (const Benchmark* b : plan_.benchmarks) run_benchmark(*b);
+    watchdog_.disarm();
+    int flags[2] = {ok_ ? 1 : 0, defective_};
+    MPI_Bcast(flags, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    return {flags[0] == 1, flags[1]};
+  }
+
+ private:
+  void run_benchmark(const Benchmark& b) {
+    std::vector<int> series;
+    if (b.two_processes) {
+      if (world_size_ < 2) {
+        if (world_rank_ == 0)
+          reporter_.note("# !! Benchmark " + b.name + " invalid for " +
+                         std::to_string(world_size_) + " processes !! ");
+        return;
+      }
+      series = {2};
+    } else {
+      series = active_process_series(world_size_, std::min(settings_.npmin, world_size_));
+    }
+    const auto lengths = b.sized ? plan_.lengths(b) : std::vector<std::size_t>{0};
+    for (int q : series) run_layout(b, make_layout(order_, q, settings_.multi), lengths);
+  }
+
+  void run_layout(const Benchmark& b, const Layout& layout, const std::vector<std::size_t>& lengths) {
+    ProcessSet ps = make_process_set(layout);
+    BenchmarkRun run = describe_run(b, layout);
+    if (world_rank_ == 0) reporter_.benchmark_started(run);
+    if (ps.is_active()) {
+      bool first = true;
+      for (std::size_t bytes : lengths) {
+        Measurement m = measure_point(b, ps, bytes, first);
+        if (world_rank_ == 0) {
+          run.rows.push_back(m);
+          reporter_.row(run, run.rows.back());
+        }
+      }
+    }
+    watchdog_.disarm();
+    // Ranks outside this layout wait here, as in IMB ("additional processes waiting").
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank_ == 0) {
+      for (const auto& m : run.rows)
+        if (m.defects.value_or(0) > 0) {
+          ++defective_;
+          break;
+        }
+      reporter_.benchmark_finished(run);
+    }
+  }
+
+  BenchmarkRun describe_run(const Benchmark& b, const Layout& layout) const {
+    BenchmarkRun run;
+    run.multi = settings_.multi;
+    run.name = (settings_.multi && layout.groups.size() > 1 ? "Multi-" : "") + b.name;
+    run.family = family_name(b.family);
+    run.sized = b.sized;
+    run.has_throughput = b.turnover > 0;
+    run.multi_outflag = settings_.multi_outflag;
+    run.nprocs = layout.active_size;
+    run.groups = layout.groups;
+    run.inactive = layout.inactive;
+    run.check = settings_.check;
+    if (settings_.map_rows > 0) {
+      run.map_order = order_;
+      run.map_rows = settings_.map_rows;
+      run.map_cols = settings_.map_cols;
+    }
+    return run;
+  }
+
+  Measurement measure_point(const Benchmark& b, ProcessSet& ps, std::size_t bytes, bool& first) {
+    Measurement m;
+    m.bytes = bytes;
+    const int q = ps.layout.active_size;
+    MPI_Comm active = ps.active.get();
+    // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
+    const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q);
+    const std::size_t need = footprint(shape, settings_.off_cache);
+    if (shape.send > INT_MAX || shape.recv > INT_MAX) {
+      m.note = "needs " + std::to_string(std::max(shape.send, shape.recv)) +
+               " bytes in one buffer; MPI counts are limited to " + std::to_string(INT_MAX);
+      return m;
+    }
+    if (settings_.mem_limit_bytes > 0 && static_cast<double>(need) > settings_.mem_limit_bytes) {
+      m.note = "out of memory limit: needs " + format_gb(need) +
+               " GB per process; raise it with -mem " + format_gb(need);
+      return m;
+    }
+    auto buffers = MessageBuffers::try_create(shape, settings_.off_cache, ps.group.rank());
+    // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
+    int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
+    MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
+    if (first_failed != INT_MAX) {
+      ok_ = false;
+      m.note = "could not allocate " + format_gb(need) + " GB for the message buffers on rank " +
+               std::to_string(first_failed);
+      return m;
+    }
+    PointContext ctx;
+    ctx.comm = ps.group.get();
+    ctx.rank = ps.group.rank();
+    ctx.nprocs = q;
+    ctx.buffers = &*buffers;
+    watchdog_.arm(describe(b, bytes, q));
+    if (first) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
+      set_length(ctx, b, kWarmupBytes);
+      for (int i = 0; i < settings_.repetitions.n_warmup; ++i) b.kernel.iterate(ctx, i);
+      first = false;
+    }
+    set_length(ctx, b, bytes);
+    LocalPoint local = time_point(b, ctx, active);
+    if (settings_.check) local.defects = verify(b, ctx);
+    watchdog_.disarm();
+    collect(b, ps, local, m);
+    return m;
+  }
+
+  LocalPoint time_point(const Benchmark& b, PointContext& ctx, MPI_Comm active) {
+    const auto& rs = settings_.repetitions;
+    LocalPoint p;
+    p.repetitions = imb_repetitions(rs, ctx.bytes);
+    if (rs.time_limit_s > 0)
+      p.repetitions = time_limited(b, ctx, active, p.repetitions, rs.time_limit_s);
+    fault::maybe_hang(b.name, ctx.bytes);
+    double elapsed = 0;
+    if (settings_.keep_samples) {
+      p.samples.resize(static_cast<std::size_t>(p.repetitions));
+      elapsed = b.kernel.sampled(ctx, p.repetitions, rs.n_barr, p.samples.data());
+      for (auto& s : p.samples) s *= b.time_factor;
+    } else {
+      elapsed = b.kernel.loop(ctx, p.repetitions, rs.n_barr);
+    }
+    p.seconds = elapsed / p.repetitions * b.time_factor;
+    return p;
+  }
+
+  // Brings every active rank's time to world rank 0 and fills the row's statistics.
+  void collect(const Benchmark& b, ProcessSet& ps, const LocalPoint& local, Measurement& m) {
+    MPI_Comm active = ps.active.get();
+    const auto nactive = static_cast<std::size_t>(ps.layout.active_ranks());
+    std::vector<double> times(world_rank_ == 0 ? nactive : 0);
+    double t_us = local.seconds * 1e6;
+    MPI_Gather(&t_us, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, active);
+    double defects = 0;
+    MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, active);
+    if (world_rank_ != 0) return;
+    m.measured = true;
+    m.repetitions = local.repetitions;
+    m.rank_times_us = times;
+    const auto q = static_cast<std::size_t>(ps.layout.active_size);
+    // Throughput as IMB defines it: nmsg·X bytes per t_max, in 2^20 bytes per second.
+    auto throughput = [&](double t_max_us) -> std::optional<double> {
+      if (b.turnover <= 0) return std::nullopt;
+      return t_max_us > 0 ? b.turnover * static_cast<double>(m.bytes) / 1.048576 / t_max_us : 0.0;
+    };
+    auto times_of = [&](std::vector<double>::const_iterator first,
+                        std::vector<double>::const_iterator last) {
+      const double t_max = *std::max_element(first, last);
+      return GroupTimes{*std::min_element(first, last), t_max,
+                        std::accumulate(first, last, 0.0) / static_cast<double>(last - first),
+                        throughput(t_max)};
+    };
+    for (std::size_t g = 0; g < ps.layout.groups.size(); ++g) {
+      const auto first = times.cbegin() + static_cast<std::ptrdiff_t>(g * q);
+      m.groups.push_back(times_of(first, first + static_cast<std::ptrdiff_t>(q)));
+    }
+    const GroupTimes all = times_of(times.cbegin(), times.cend());
+    m.t_min_us = all.t_min_us;
+    m.t_max_us = all.t_max_us;
+    m.t_avg_us = all.t_avg_us;
+    m.mbytes_per_sec = all.mbytes_per_sec;
+    if (settings_.check) m.defects = defects;
+    if (!local.samples.empty()) {
+      m.raw_samples_us.reserve(local.samples.size());
+      for (double s : local.samples) m.raw_samples_us.push_back(s * 1e6);
+      m.samples_us = summarize(m.raw_samples_us);
+    }
+  }
+
+  static std::string format_gb(std::size_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(bytes) / 1073741824.0 + 0.0005);
+    return buf;
+  }
+
+  const SuitePlan& plan_;
+  const EngineSettings& settings_;
+  Reporter& reporter_;
+  Watchdog watchdog_;
+  int world_rank_ = 0, world_size_ = 1;
+  std::vector<int> order_;
+  bool ok_ = true;
+  int defective_ = 0;
+};
+
+}  // namespace
+
+SuiteOutcome run_suite(const SuitePlan& plan, const EngineSettings& settings, Reporter& reporter) {
+  return SuiteRunner(plan, settings, reporter).run();
+}
+
+}  // namespace mpiscope::core

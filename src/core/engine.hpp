@@ -1,0 +1,45 @@
+// The measuring engine: for each selected benchmark, each process layout and each message length
+// it sets up communicators and buffers, agrees across ranks that the point can run, warms up,
+// chooses the repetition count, times the kernel, verifies (-check) and collects the times into
+// the result model, which it hands to the reporters.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/benchmark.hpp"
+#include "core/buffers.hpp"
+#include "core/repetitions.hpp"
+#include "core/reporter.hpp"
+#include "core/result.hpp"
+
+namespace mpiscope::core {
+
+struct EngineSettings {
+  RepetitionSettings repetitions;
+  OffCache off_cache;                 // disabled unless -off_cache
+  double mem_limit_bytes = 0;         // per process; 0 = no limit
+  bool check = false;                 // -check: verify received data, add the defects column
+  bool keep_samples = false;          // time each repetition separately, keep the samples
+  int npmin = 2;
+  bool multi = false;
+  int multi_outflag = 0;
+  int map_rows = 0, map_cols = 0;     // -map PxQ; 0 = identity
+  double timeout_s = 0;               // --timeout; 0 = none
+};
+
+struct SuitePlan {
+  std::vector<const Benchmark*> benchmarks;
+  std::function<std::vector<std::size_t>(const Benchmark&)> lengths;
+};
+
+struct SuiteOutcome {
+  bool all_ran = true;             // false: a point could not run (allocation failure)
+  int benchmarks_with_defects = 0; // -check found wrong data in this many benchmark tables
+};
+
+// Collective over MPI_COMM_WORLD; the outcome is the same on every rank. Reporters are called on
+// world rank 0 only.
+SuiteOutcome run_suite(const SuitePlan& plan, const EngineSettings& settings, Reporter& reporter);
+
+}  // namespace mpiscope::core

@@ -1,0 +1,19 @@
+// Deliberate faults for mpiscope's own tests, configured by the MPISCOPE_FAULT environment
+// variable (unset in normal use; then every query is a cheap "no"). Items, comma separated:
+//   alloc-fail:R          buffer allocation fails on world rank R
+//   corrupt:R             rank R flips one received byte before -check verifies it
+//   hang:NAME:BYTES:R     rank R stops responding when NAME starts timing BYTES-byte messages
+// Documented in docs/testing.md.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace mpiscope::core::fault {
+
+bool allocation_should_fail();
+bool corrupt_received_data();
+// Never returns if a hang is planted for this benchmark and size on this rank.
+void maybe_hang(std::string_view benchmark, std::size_t bytes);
+
+}  // namespace mpiscope::core::fault

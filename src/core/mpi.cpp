@@ -1,0 +1,92 @@
+#include "core/mpi.hpp"
+
+#include <string>
+
+namespace mpiscope::mpi {
+
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  throw Error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+}
+
+Environment::Environment(int& argc, char**& argv, int required_thread_level) {
+  // MPI errors stay fatal (the default): a failing call inside a timed kernel ends the job with
+  // the library's own message instead of producing numbers for a broken transfer.
+  check(MPI_Init_thread(&argc, &argv, required_thread_level, &provided_), "MPI_Init_thread");
+}
+
+Environment::~Environment() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+int Comm::rank() const {
+  int r = -1;
+  check(MPI_Comm_rank(comm_, &r), "MPI_Comm_rank");
+  return r;
+}
+
+int Comm::size() const {
+  int s = 0;
+  check(MPI_Comm_size(comm_, &s), "MPI_Comm_size");
+  return s;
+}
+
+Comm Comm::split(int color, int key) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  check(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split");
+  return own(out);
+}
+
+void Comm::reset() {
+  if (owned_ && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
+  owned_ = false;
+}
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+std::string library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string s(text, static_cast<std::size_t>(len));
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
+  return s;
+}
+
+std::string thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+}  // namespace mpiscope::mpi
+
+namespace mpiscope::mpi {
+std::string broadcast(std::string value, int root, MPI_Comm comm) {
+  unsigned long long size = value.size();
+  check(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm), "MPI_Bcast");
+  value.resize(size);
+  if (size > 0)
+    check(MPI_Bcast(value.data(), static_cast<int>(size), MPI_CHAR, root, comm), "MPI_Bcast");
+  return value;
+}
+}  // namespace mpiscope::mpi

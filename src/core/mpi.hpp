@@ -1,0 +1,81 @@
+// Thin RAII wrappers over the MPI C API. They own handles and turn error codes into exceptions;
+// they do not hide which MPI call is made (KaMPIng-style: modern C++ over MPI, not instead of it).
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mpiscope::mpi {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws Error naming the call when an MPI function does not return MPI_SUCCESS.
+void check(int rc, const char* call);
+
+// MPI_Init_thread / MPI_Finalize. Finalizes on destruction unless the process is aborting.
+class Environment {
+ public:
+  Environment(int& argc, char**& argv, int required_thread_level);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+
+  int provided_thread_level() const { return provided_; }
+
+ private:
+  int provided_ = MPI_THREAD_SINGLE;
+};
+
+// An owned communicator (freed on destruction) or a borrowed one (MPI_COMM_WORLD, MPI_COMM_NULL).
+class Comm {
+ public:
+  Comm() = default;
+  static Comm borrow(MPI_Comm c) { return Comm(c, false); }
+  static Comm own(MPI_Comm c) { return Comm(c, c != MPI_COMM_NULL); }
+  ~Comm() { reset(); }
+  Comm(Comm&& o) noexcept : comm_(std::exchange(o.comm_, MPI_COMM_NULL)), owned_(o.owned_) {}
+  Comm& operator=(Comm&& o) noexcept {
+    if (this != &o) {
+      reset();
+      comm_ = std::exchange(o.comm_, MPI_COMM_NULL);
+      owned_ = o.owned_;
+    }
+    return *this;
+  }
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+
+  MPI_Comm get() const { return comm_; }
+  bool is_null() const { return comm_ == MPI_COMM_NULL; }
+  int rank() const;
+  int size() const;
+
+  // MPI_Comm_split; ranks passing MPI_UNDEFINED get a null Comm.
+  Comm split(int color, int key) const;
+
+ private:
+  Comm(MPI_Comm c, bool owned) : comm_(c), owned_(owned) {}
+  void reset();
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;
+};
+
+int world_rank();
+int world_size();
+
+std::string library_version();  // MPI_Get_library_version (callable before MPI_Init)
+std::string thread_level_name(int level);
+
+}  // namespace mpiscope::mpi
+
+namespace mpiscope::mpi {
+// Rank `root`'s string on every rank of comm.
+std::string broadcast(std::string value, int root, MPI_Comm comm);
+}  // namespace mpiscope::mpi

@@ -1,0 +1,59 @@
+#include "core/process_sets.hpp"
+
+#include <stdexcept>
+
+namespace mpiscope::core {
+
+std::vector<int> active_process_series(int world_size, int npmin) {
+  if (world_size < 1 || npmin < 1) throw std::invalid_argument("process counts must be positive");
+  std::vector<int> series;
+  if (npmin >= world_size) return {world_size};
+  for (int q = npmin; q < world_size; q *= 2) series.push_back(q);
+  series.push_back(world_size);
+  return series;
+}
+
+std::vector<int> map_order(int world_size, int rows, int cols) {
+  if (rows < 1 || cols < 1 || rows * cols != world_size)
+    throw std::invalid_argument("-map " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                " needs " + std::to_string(rows * cols) + " processes, but " +
+                                std::to_string(world_size) + " are running");
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(world_size));
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) order.push_back(c * rows + r);
+  return order;
+}
+
+Layout make_layout(const std::vector<int>& order, int active_size, bool multi) {
+  const int world = static_cast<int>(order.size());
+  if (active_size < 1 || active_size > world) throw std::invalid_argument("bad active size");
+  Layout l;
+  l.active_size = active_size;
+  l.multi = multi;
+  const int ngroups = multi ? world / active_size : 1;
+  for (int g = 0; g < ngroups; ++g)
+    l.groups.emplace_back(order.begin() + g * active_size, order.begin() + (g + 1) * active_size);
+  l.inactive = world - ngroups * active_size;
+  return l;
+}
+
+ProcessSet make_process_set(const Layout& layout) {
+  ProcessSet ps;
+  ps.layout = layout;
+  const int me = mpi::world_rank();
+  int position = -1;  // my index among all active ranks
+  for (std::size_t g = 0; g < layout.groups.size(); ++g)
+    for (std::size_t i = 0; i < layout.groups[g].size(); ++i)
+      if (layout.groups[g][i] == me) {
+        ps.group_index = static_cast<int>(g);
+        position = static_cast<int>(g * layout.groups[g].size() + i);
+      }
+  // Collective over MPI_COMM_WORLD: every rank calls both splits, inactive ones with MPI_UNDEFINED.
+  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  ps.active = world.split(ps.is_active() ? 0 : MPI_UNDEFINED, position);
+  ps.group = world.split(ps.is_active() ? ps.group_index : MPI_UNDEFINED, position);
+  return ps;
+}
+
+}  // namespace mpiscope::core

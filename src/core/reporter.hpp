@@ -1,0 +1,48 @@
+// Reporters turn the result model into outputs. They are called on world rank 0 only, between
+// measurements, never inside a timed region (the Google Benchmark split of measuring and
+// reporting).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace mpiscope::core {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void run_started(const RunInfo&) {}
+  virtual void benchmark_started(const BenchmarkRun&) {}
+  virtual void row(const BenchmarkRun&, const Measurement&) {}
+  virtual void benchmark_finished(const BenchmarkRun&) {}
+  virtual void note(const std::string&) {}  // a remark for the reader (skipped benchmark, …)
+  virtual void run_finished(const RunInfo&, bool ok) { (void)ok; }
+};
+
+// Sends every event to each reporter in turn.
+class ReporterList : public Reporter {
+ public:
+  void add(std::unique_ptr<Reporter> r) { list_.push_back(std::move(r)); }
+  void run_started(const RunInfo& i) override { for (auto& r : list_) r->run_started(i); }
+  void benchmark_started(const BenchmarkRun& b) override {
+    for (auto& r : list_) r->benchmark_started(b);
+  }
+  void row(const BenchmarkRun& b, const Measurement& m) override {
+    for (auto& r : list_) r->row(b, m);
+  }
+  void benchmark_finished(const BenchmarkRun& b) override {
+    for (auto& r : list_) r->benchmark_finished(b);
+  }
+  void note(const std::string& n) override { for (auto& r : list_) r->note(n); }
+  void run_finished(const RunInfo& i, bool ok) override {
+    for (auto& r : list_) r->run_finished(i, ok);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Reporter>> list_;
+};
+
+}  // namespace mpiscope::core

@@ -1,0 +1,71 @@
+// The result model: every output (IMB text tables, JSON, CSV, later the database and reports) is
+// written from these structures, never from the measuring code directly.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats.hpp"
+
+namespace mpiscope::core {
+
+struct RunInfo {
+  std::string suite;  // e.g. "imb-mpi1"
+  std::string suite_title;
+  std::string date;   // local time, as IMB prints it
+  std::string date_iso;
+  std::string machine, system, release, version;  // uname
+  std::map<std::string, int> ranks_per_host;
+  int world_size = 0;
+  std::string mpi_version;  // MPI_Get_version, "3.1"
+  std::string mpi_library;  // MPI_Get_library_version
+  std::string thread_level;
+  std::string mpiscope_version, mpiscope_commit;
+  std::vector<std::string> command_line;
+  std::map<std::string, std::string> settings;  // name -> value, as used
+  bool user_lengths = false;
+  std::size_t min_length = 0, max_length = 0;
+  std::vector<std::string> benchmarks;  // as listed in the header
+  bool multi = false;
+};
+
+struct GroupTimes {
+  double t_min_us = 0, t_max_us = 0, t_avg_us = 0;
+  std::optional<double> mbytes_per_sec;  // from t_max, when the benchmark defines a throughput
+};
+
+// One row of a table: one benchmark, one process layout, one message length.
+struct Measurement {
+  std::size_t bytes = 0;
+  int repetitions = 0;
+  bool measured = false;   // false: skipped (see note); no times exist for this row
+  std::string note;        // why a row was skipped, or a warning
+  double t_min_us = 0, t_max_us = 0, t_avg_us = 0;  // over the reported ranks
+  std::optional<double> mbytes_per_sec;             // 2^20 bytes per second, from t_max
+  std::optional<double> defects;                    // with -check
+  std::vector<GroupTimes> groups;                   // per group (Multi mode)
+  std::vector<double> rank_times_us;                // every active rank, in active order
+  std::optional<SampleSummary> samples_us;          // per-repetition samples (rank 0), on request
+  std::vector<double> raw_samples_us;
+};
+
+struct BenchmarkRun {
+  std::string name;        // e.g. "PingPong" or "Multi-PingPong"
+  std::string family;      // single_transfer | parallel_transfer | collective
+  bool sized = true;
+  bool has_throughput = false;
+  bool multi = false;
+  int multi_outflag = 0;
+  int nprocs = 0;                       // active processes per group
+  std::vector<std::vector<int>> groups; // world ranks
+  int inactive = 0;
+  std::vector<int> map_order;           // non-empty when -map was given
+  int map_rows = 0, map_cols = 0;
+  bool check = false;
+  std::vector<Measurement> rows;
+};
+
+}  // namespace mpiscope::core

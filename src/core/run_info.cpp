@@ -1,0 +1,64 @@
+#include "core/run_info.hpp"
+
+#include <sys/utsname.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "core/mpi.hpp"
+
+#ifndef MPISCOPE_VERSION
+#define MPISCOPE_VERSION "0.0.0"
+#endif
+#ifndef MPISCOPE_GIT_COMMIT
+#define MPISCOPE_GIT_COMMIT "unknown"
+#endif
+
+namespace mpiscope::core {
+
+const char* mpiscope_version() { return MPISCOPE_VERSION; }
+const char* mpiscope_commit() { return MPISCOPE_GIT_COMMIT; }
+
+RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
+                         int thread_level) {
+  RunInfo info;
+  info.suite = suite;
+  info.command_line = command_line;
+  info.world_size = mpi::world_size();
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &local);  // asctime's layout, as IMB
+  info.date = buf;
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &local);
+  info.date_iso = buf;
+  utsname u{};
+  if (uname(&u) == 0) {
+    info.machine = u.machine;
+    info.system = u.sysname;
+    info.release = u.release;
+    info.version = u.version;
+  }
+  int version = 0, subversion = 0;
+  MPI_Get_version(&version, &subversion);
+  info.mpi_version = std::to_string(version) + "." + std::to_string(subversion);
+  info.mpi_library = mpi::library_version();
+  info.thread_level = mpi::thread_level_name(thread_level);
+  info.mpiscope_version = mpiscope_version();
+  info.mpiscope_commit = mpiscope_commit();
+
+  // Hosts and ranks per host: every rank's processor name, gathered on rank 0.
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  const int rank = mpi::world_rank();
+  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(info.world_size) * MPI_MAX_PROCESSOR_NAME : 0);
+  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+             0, MPI_COMM_WORLD);
+  for (int r = 0; rank == 0 && r < info.world_size; ++r)
+    ++info.ranks_per_host[std::string(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+  return info;
+}
+
+}  // namespace mpiscope::core

@@ -1,0 +1,71 @@
+#include "core/watchdog.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+
+namespace mpiscope::core {
+
+Watchdog::Watchdog(double seconds, int world_rank) : seconds_(seconds), rank_(world_rank) {
+  if (enabled()) thread_ = std::thread([this] { watch(); });
+}
+
+Watchdog::~Watchdog() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Watchdog::arm(const std::string& what) {
+  if (!enabled()) return;
+  {
+    std::lock_guard lock(mutex_);
+    what_ = what;
+    armed_ = true;
+    ++generation_;
+  }
+  wake_.notify_all();
+}
+
+void Watchdog::disarm() {
+  if (!enabled()) return;
+  {
+    std::lock_guard lock(mutex_);
+    armed_ = false;
+    ++generation_;
+  }
+  wake_.notify_all();
+}
+
+void Watchdog::watch() {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    if (!armed_) {
+      wake_.wait(lock, [&] { return stop_ || armed_; });
+      continue;
+    }
+    const auto gen = generation_;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
+    if (wake_.wait_until(lock, deadline, [&] { return stop_ || generation_ != gen; })) continue;
+    // Rank 0 speaks for the run; the others leave a moment later without a word.
+    if (rank_ == 0) {
+      std::fprintf(stderr,
+                   "mpiscope: error: timeout: %s did not finish within %g s (--timeout); "
+                   "aborting the run\n",
+                   what_.c_str(), seconds_);
+      std::fflush(stderr);
+      std::fflush(stdout);
+    } else {
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+    }
+    _exit(kExitCode);
+  }
+}
+
+}  // namespace mpiscope::core

@@ -1,0 +1,61 @@
+#include "output/csv_reporter.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "output/files.hpp"
+
+namespace mpiscope::output {
+
+namespace {
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
+}  // namespace
+
+CsvReporter::CsvReporter(const std::string& path) {
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw OutputError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+CsvReporter::~CsvReporter() {
+  if (file_) std::fclose(file_);
+}
+
+void CsvReporter::run_started(const core::RunInfo& i) {
+  suite_ = i.suite;
+  std::string cmd;
+  for (const auto& a : i.command_line) cmd += (cmd.empty() ? "" : " ") + a;
+  std::string hosts;
+  for (const auto& [h, n] : i.ranks_per_host) hosts += fmt::format("{}{}={}", hosts.empty() ? "" : ";", h, n);
+  fmt::print(file_, "# mpiscope {} ({})\n", i.mpiscope_version, i.mpiscope_commit);
+  fmt::print(file_, "# date: {}\n# hosts: {}\n# world_size: {}\n", i.date_iso, hosts, i.world_size);
+  fmt::print(file_, "# mpi_library: {}\n", i.mpi_library.substr(0, i.mpi_library.find('\n')));
+  fmt::print(file_, "# command_line: {}\n", cmd);
+  fmt::print(file_, "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s\n");
+  fmt::print(file_,
+             "suite,benchmark,family,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
+             "t_avg_us,mbytes_per_sec,defects,measured,note\n");
+  std::fflush(file_);
+}
+
+void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
+  auto line = [&](const std::string& group, const core::GroupTimes& t) {
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_, b.name, b.family,
+               b.nprocs, b.groups.size(), group, m.bytes, m.measured ? std::to_string(m.repetitions) : "",
+               m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
+               m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
+               m.measured ? 1 : 0, quoted(m.note));
+  };
+  line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
+  if (b.multi && m.groups.size() > 1)
+    for (std::size_t g = 0; g < m.groups.size(); ++g) line(std::to_string(g), m.groups[g]);
+  std::fflush(file_);
+}
+
+}  // namespace mpiscope::output

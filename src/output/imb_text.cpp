@@ -1,0 +1,179 @@
+// The IMB text tables (guide section 6), column for column: 13-character columns, times in usec,
+// throughput in Mbytes/sec = 2^20 bytes per second as IMB 3.1 defines it.
+#include "output/imb_text.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace mpiscope::output {
+
+namespace {
+constexpr int kColumn = 13;
+
+std::string dashes(int columns) {
+  std::string line(static_cast<std::size_t>(columns * kColumn), '-');
+  line[0] = '#';
+  return line;
+}
+
+std::string ranks_line(const std::vector<int>& ranks, std::size_t from, std::size_t to) {
+  std::string s;
+  for (std::size_t i = from; i < to && i < ranks.size(); ++i) s += fmt::format(" {:4d}", ranks[i]);
+  return s;
+}
+
+bool show_time_range(const core::BenchmarkRun& b) {
+  // Single transfers show one time, except under -multi 0 (IMB's OUT_TIME_RANGE_AND_BW).
+  return b.family != "single_transfer" || (b.multi && b.multi_outflag == 0);
+}
+
+bool per_group_rows(const core::BenchmarkRun& b) { return b.multi && b.multi_outflag == 1; }
+
+std::vector<std::string> headings(const core::BenchmarkRun& b) {
+  std::vector<std::string> h;
+  if (per_group_rows(b)) h.push_back("Group");
+  if (b.sized) h.push_back("#bytes");
+  h.push_back("#repetitions");
+  if (show_time_range(b)) {
+    h.insert(h.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
+  } else {
+    h.push_back("t[usec]");
+  }
+  if (b.has_throughput) h.push_back("Mbytes/sec");
+  if (b.check && b.sized) h.push_back("defects");
+  return h;
+}
+}  // namespace
+
+ImbTextReporter::ImbTextReporter(std::FILE* out, std::string part_title)
+    : out_(out), part_(std::move(part_title)) {}
+
+void ImbTextReporter::run_started(const core::RunInfo& info) {
+  const std::string line = dashes(4);
+  fmt::print(out_, "{}\n#    mpiscope {}, IMB {} compatible tables ({} part)    \n{}\n",
+             line, info.mpiscope_version, "3.1", part_, line);
+  fmt::print(out_, "# Date                  : {}\n", info.date);
+  fmt::print(out_, "# Machine               : {}\n", info.machine);
+  fmt::print(out_, "# System                : {}\n", info.system);
+  fmt::print(out_, "# Release               : {}\n", info.release);
+  fmt::print(out_, "# Version               : {}\n", info.version);
+  fmt::print(out_, "# MPI Version           : {}\n", info.mpi_version);
+  fmt::print(out_, "# MPI Thread Environment: {}\n", info.thread_level);
+  fmt::print(out_, "# MPI Library           : {}\n", info.mpi_library.substr(0, info.mpi_library.find('\n')));
+  std::string hosts;
+  for (const auto& [host, ranks] : info.ranks_per_host)
+    hosts += fmt::format("{}{} ({} ranks)", hosts.empty() ? "" : ", ", host, ranks);
+  fmt::print(out_, "# Hosts                 : {}\n", hosts);
+  fmt::print(out_, "\n\n# Calling sequence was: \n\n#");
+  const auto& argv = info.command_line;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (i > 0 && i % 6 == 0) fmt::print(out_, "\n#{}", std::string(argv[0].size() + 1, ' '));
+    fmt::print(out_, " {}", argv[i]);
+  }
+  fmt::print(out_, "\n\n");
+  if (info.user_lengths) {
+    fmt::print(out_, "# Message lengths were user defined\n");
+  } else {
+    fmt::print(out_, "# Minimum message length in bytes:   {}\n", info.min_length);
+    fmt::print(out_, "# Maximum message length in bytes:   {}\n", info.max_length);
+  }
+  fmt::print(out_, "#\n");
+  fmt::print(out_, "# MPI_Datatype                   :   MPI_BYTE \n");
+  fmt::print(out_, "# MPI_Datatype for reductions    :   MPI_FLOAT\n");
+  fmt::print(out_, "# MPI_Op                         :   MPI_SUM  \n");
+  fmt::print(out_, "#\n");
+  fmt::print(out_, "# Units: t[usec] in microseconds; Mbytes/sec = 2^20 bytes per second (IMB 3.1)\n");
+  fmt::print(out_, "#\n");
+  fmt::print(out_, "\n# List of Benchmarks to run:\n\n");
+  for (const auto& name : info.benchmarks)
+    fmt::print(out_, "# {}{}\n", info.multi ? "(Multi-)" : "", name);
+  std::fflush(out_);
+}
+
+void ImbTextReporter::benchmark_started(const core::BenchmarkRun& b) {
+  const auto h = headings(b);
+  const int ncols = static_cast<int>(h.size());
+  fmt::print(out_, "\n{}\n# Benchmarking {} ", dashes(ncols), b.name);
+  if (b.groups.size() > 1) {
+    fmt::print(out_, "\n# ( {} groups of {} processes each running simultaneous ) \n",
+               b.groups.size(), b.nprocs);
+    for (std::size_t g = 0; g < b.groups.size(); ++g)
+      fmt::print(out_, "# Group  {}: {}\n# \n", g, ranks_line(b.groups[g], 0, b.groups[g].size()));
+  } else if (!b.map_order.empty() && b.map_rows > 1 && b.map_cols > 1) {
+    fmt::print(out_, "\n# #processes = {}; rank order (rowwise): \n", b.nprocs);
+    const auto& active = b.groups[0];
+    const auto row = static_cast<std::size_t>(b.map_cols);
+    for (std::size_t from = 0; from < active.size(); from += row)
+      fmt::print(out_, "#{}\n# \n", ranks_line(active, from, from + row));
+  } else {
+    fmt::print(out_, "\n# #processes = {} \n", b.nprocs);
+  }
+  if (b.inactive > 0)
+    fmt::print(out_, "# ( {} additional process{} waiting in MPI_Barrier)\n", b.inactive,
+               b.inactive == 1 ? "" : "es");
+  fmt::print(out_, "{}\n", dashes(ncols));
+  for (const auto& col : h) fmt::print(out_, "{:>13}", col);
+  fmt::print(out_, "\n");
+  std::fflush(out_);
+}
+
+void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
+  if (!m.measured) {
+    // IMB prints the length followed by the reason (e.g. its "out-of-mem." rows).
+    if (b.sized) fmt::print(out_, "{:13d}", m.bytes);
+    fmt::print(out_, " {}\n", m.note);
+    std::fflush(out_);
+    return;
+  }
+  auto print_row = [&](int group, const core::GroupTimes& t) {
+    if (group >= 0) fmt::print(out_, "{:13d}", group);
+    if (b.sized) fmt::print(out_, "{:13d}", m.bytes);
+    fmt::print(out_, "{:13d}", m.repetitions);
+    if (show_time_range(b)) {
+      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}", t.t_min_us, t.t_max_us, t.t_avg_us);
+    } else {
+      fmt::print(out_, "{:13.2f}", t.t_max_us);
+    }
+    if (b.has_throughput) fmt::print(out_, "{:13.2f}", t.mbytes_per_sec.value_or(0));
+    if (m.defects && b.sized) fmt::print(out_, "{:13.2f}", *m.defects);
+    fmt::print(out_, "\n");
+  };
+  if (per_group_rows(b)) {
+    fmt::print(out_, "\n");
+    for (std::size_t g = 0; g < m.groups.size(); ++g) print_row(static_cast<int>(g), m.groups[g]);
+  } else {
+    print_row(-1, {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
+  }
+  std::fflush(out_);
+}
+
+void ImbTextReporter::note(const std::string& text) {
+  fmt::print(out_, "\n{}\n\n", text);
+  std::fflush(out_);
+}
+
+void ImbTextReporter::run_finished(const core::RunInfo& info, bool ok) {
+  if (info.settings.count("check") && info.settings.at("check") == "1") {
+    if (failed_checks_ == 0) {
+      fmt::print(out_, "\n\n!!!!  ALL BENCHMARKS SUCCESSFUL !!!! \n");
+    } else {
+      fmt::print(out_, "\n\n!!!!  {}  BENCHMARK{} FAILED     !!!! \n", failed_checks_,
+                 failed_checks_ == 1 ? "" : "S");
+    }
+  }
+  if (!ok) fmt::print(out_, "\n# Some measurements could not run: see the rows above.\n");
+  fmt::print(out_, "\n\n# All processes entering MPI_Finalize\n\n");
+  std::fflush(out_);
+}
+
+void ImbTextReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  for (const auto& m : b.rows)
+    if (m.defects && *m.defects > 0) {
+      ++failed_checks_;
+      fmt::print(out_, "\n\n!!! Benchmark unsuccessful !!!\n\n");
+      return;
+    }
+}
+
+}  // namespace mpiscope::output

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "core/reporter.hpp"
+
+namespace mpiscope::output {
+
+// IMB-style text tables on a stream (stdout for the IMB front ends).
+class ImbTextReporter : public core::Reporter {
+ public:
+  ImbTextReporter(std::FILE* out, std::string part_title);
+  void run_started(const core::RunInfo&) override;
+  void benchmark_started(const core::BenchmarkRun&) override;
+  void row(const core::BenchmarkRun&, const core::Measurement&) override;
+  void benchmark_finished(const core::BenchmarkRun&) override;
+  void note(const std::string&) override;
+  void run_finished(const core::RunInfo&, bool ok) override;
+
+ private:
+  std::FILE* out_;
+  std::string part_;
+  int failed_checks_ = 0;
+};
+
+}  // namespace mpiscope::output

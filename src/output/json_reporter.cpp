@@ -1,0 +1,107 @@
+#include "output/json_reporter.hpp"
+
+#include "output/files.hpp"
+
+namespace mpiscope::output {
+
+using nlohmann::json;
+
+JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) { ensure_writable(path_); }
+
+json JsonReporter::units() {
+  return {{"bytes", "bytes"},
+          {"t_min_us", "microseconds"},
+          {"t_max_us", "microseconds"},
+          {"t_avg_us", "microseconds"},
+          {"rank_times_us", "microseconds"},
+          {"samples_us", "microseconds"},
+          {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
+          {"defects", "count of received bytes (floats for reductions) that differ from what was sent"}};
+}
+
+json JsonReporter::run_info(const core::RunInfo& i) {
+  return {{"suite", i.suite},
+          {"date", i.date},
+          {"date_iso", i.date_iso},
+          {"machine", i.machine},
+          {"system", i.system},
+          {"release", i.release},
+          {"version", i.version},
+          {"world_size", i.world_size},
+          {"ranks_per_host", i.ranks_per_host},
+          {"mpi_version", i.mpi_version},
+          {"mpi_library", i.mpi_library},
+          {"thread_level", i.thread_level},
+          {"mpiscope_version", i.mpiscope_version},
+          {"mpiscope_commit", i.mpiscope_commit},
+          {"command_line", i.command_line},
+          {"settings", i.settings},
+          {"benchmarks", i.benchmarks}};
+}
+
+json JsonReporter::measurement(const core::Measurement& m) {
+  json r = {{"bytes", m.bytes}, {"measured", m.measured}};
+  if (!m.note.empty()) r["note"] = m.note;
+  if (!m.measured) return r;
+  r["repetitions"] = m.repetitions;
+  r["t_min_us"] = m.t_min_us;
+  r["t_max_us"] = m.t_max_us;
+  r["t_avg_us"] = m.t_avg_us;
+  if (m.mbytes_per_sec) r["mbytes_per_sec"] = *m.mbytes_per_sec;
+  if (m.defects) r["defects"] = *m.defects;
+  r["rank_times_us"] = m.rank_times_us;
+  json groups = json::array();
+  for (const auto& g : m.groups) {
+    json gj = {{"t_min_us", g.t_min_us}, {"t_max_us", g.t_max_us}, {"t_avg_us", g.t_avg_us}};
+    if (g.mbytes_per_sec) gj["mbytes_per_sec"] = *g.mbytes_per_sec;
+    groups.push_back(gj);
+  }
+  r["groups"] = groups;
+  if (m.samples_us) {
+    const auto& s = *m.samples_us;
+    r["samples_us"] = {{"n", s.n},         {"min", s.min}, {"max", s.max}, {"mean", s.mean},
+                       {"median", s.median}, {"p05", s.p05}, {"p25", s.p25}, {"p75", s.p75},
+                       {"p95", s.p95},     {"p99", s.p99}, {"values", m.raw_samples_us}};
+  }
+  return r;
+}
+
+void JsonReporter::run_started(const core::RunInfo& info) {
+  doc_ = {{"format", "mpiscope-results"},
+          {"format_version", 1},
+          {"complete", false},
+          {"run", run_info(info)},
+          {"units", units()},
+          {"notes", json::array()},
+          {"benchmarks", json::array()}};
+  flush();
+}
+
+void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
+  json j = {{"name", b.name},     {"family", b.family},   {"nprocs", b.nprocs},
+            {"multi", b.multi},   {"groups", b.groups},   {"inactive", b.inactive},
+            {"sized", b.sized},   {"check", b.check},     {"rows", json::array()}};
+  if (!b.map_order.empty()) j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
+  doc_["benchmarks"].push_back(j);
+  flush();
+}
+
+void JsonReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
+  doc_["benchmarks"].back()["rows"].push_back(measurement(m));
+  flush();
+}
+
+void JsonReporter::note(const std::string& text) {
+  doc_["notes"].push_back(text);
+  flush();
+}
+
+void JsonReporter::run_finished(const core::RunInfo&, bool ok) {
+  doc_["complete"] = true;
+  doc_["all_points_ran"] = ok;
+  flush();
+}
+
+void JsonReporter::flush() { replace_file(path_, doc_.dump(1) + "\n"); }
+
+}  // namespace mpiscope::output

@@ -1,0 +1,145 @@
+// `mpiscope imb-mpi1` / `IMB-MPI1`: the IMB-MPI1 command line mapped onto the engine.
+#include <cstdio>
+
+#include "cli/frontend.hpp"
+#include "core/engine.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "output/csv_reporter.hpp"
+#include "output/files.hpp"
+#include "output/imb_text.hpp"
+#include "output/json_reporter.hpp"
+#include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/imb/options.hpp"
+#include "suites/imb/imb.hpp"
+
+namespace mpiscope::imb {
+
+namespace {
+
+std::vector<std::string> benchmark_names() {
+  std::vector<std::string> names;
+  for (const auto& b : mpi1::all_benchmarks()) names.push_back(b.name);
+  return names;
+}
+
+// Default lengths (guide 5.2.1): 0, then max(unit, 1), doubling up to 2^22; unit = 4 bytes for
+// the reductions. User lengths (-msglen) are rounded up to a whole number of units.
+std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o) {
+  const std::size_t unit = b.datatype == core::Datatype::FloatSum ? sizeof(float) : 1;
+  std::vector<std::size_t> out;
+  if (!o.lengths.empty()) {
+    for (std::size_t x : o.lengths) out.push_back((x + unit - 1) / unit * unit);
+    return out;
+  }
+  out.push_back(0);
+  for (std::size_t x = unit; x <= (1u << 22); x *= 2) out.push_back(x);
+  return out;
+}
+
+core::EngineSettings engine_settings(const Options& o) {
+  core::EngineSettings s;
+  s.repetitions.msgs_per_sample = o.msgs_per_sample;
+  s.repetitions.msgs_nonaggr = o.msgs_nonaggr;
+  s.repetitions.overall_vol = o.overall_vol_mb * 1048576;
+  s.repetitions.time_limit_s = o.time_s;
+  if (o.off_cache_mb != 0) {
+    s.off_cache = core::detect_off_cache();
+    if (o.off_cache_mb > 0) s.off_cache.cache_mb = o.off_cache_mb;
+    if (o.off_cache_line > 0) s.off_cache.line = o.off_cache_line;
+  }
+  s.mem_limit_bytes = o.mem_gb * 1073741824.0;
+  s.check = o.check;
+  s.keep_samples = o.samples;
+  s.npmin = o.npmin;
+  s.multi = o.multi >= 0;
+  s.multi_outflag = o.multi > 0 ? 1 : 0;
+  s.map_rows = o.map_rows;
+  s.map_cols = o.map_cols;
+  s.timeout_s = o.timeout_s;
+  return s;
+}
+
+std::map<std::string, std::string> settings_record(const core::EngineSettings& s) {
+  auto num = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return std::string(b);
+  };
+  return {{"msgs_per_sample", std::to_string(s.repetitions.msgs_per_sample)},
+          {"overall_vol_bytes", std::to_string(s.repetitions.overall_vol)},
+          {"msgs_nonaggr", std::to_string(s.repetitions.msgs_nonaggr)},
+          {"n_warmup", std::to_string(s.repetitions.n_warmup)},
+          {"n_barr", std::to_string(s.repetitions.n_barr)},
+          {"time_limit_s", num(s.repetitions.time_limit_s)},
+          {"off_cache_mb", num(s.off_cache.enabled() ? s.off_cache.cache_mb : 0)},
+          {"off_cache_line", std::to_string(s.off_cache.enabled() ? s.off_cache.line : 0)},
+          {"mem_limit_gb", num(s.mem_limit_bytes / 1073741824.0)},
+          {"check", s.check ? "1" : "0"},
+          {"samples", s.keep_samples ? "1" : "0"},
+          {"npmin", std::to_string(s.npmin)},
+          {"multi", s.multi ? std::to_string(s.multi_outflag) : "off"},
+          {"map", s.map_rows ? std::to_string(s.map_rows) + "x" + std::to_string(s.map_cols) : "none"},
+          {"timeout_s", num(s.timeout_s)},
+          {"synchronisation", "MPI_Barrier x n_barr before each timed loop (IMB)"},
+          {"timer", "MPI_Wtime"}};
+}
+
+class NullReporter : public core::Reporter {};
+
+int run(const std::string& serialized, int thread_level, const std::vector<std::string>& argv) {
+  const Options o = nlohmann::json::parse(serialized).get<Options>();
+  const auto settings = engine_settings(o);
+
+  core::SuitePlan plan;
+  for (const auto& b : mpi1::all_benchmarks())
+    if (o.benchmarks.empty()) plan.benchmarks.push_back(&b);
+  for (const auto& name : o.benchmarks)
+    for (const auto& b : mpi1::all_benchmarks())
+      if (b.name == name) plan.benchmarks.push_back(&b);
+  plan.lengths = [&o](const core::Benchmark& b) { return lengths_for(b, o); };
+
+  core::RunInfo info = core::collect_run_info("imb-mpi1", argv, thread_level);
+  info.settings = settings_record(settings);
+  info.user_lengths = !o.lengths.empty();
+  info.min_length = 0;
+  info.max_length = 1u << 22;
+  info.multi = settings.multi;
+  for (const auto* b : plan.benchmarks) info.benchmarks.push_back(b->name);
+
+  core::ReporterList reporters;
+  NullReporter none;
+  const bool root = mpi::world_rank() == 0;
+  if (root) {
+    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, "MPI-1"));
+    if (!o.json_path.empty()) reporters.add(std::make_unique<output::JsonReporter>(o.json_path));
+    if (!o.csv_path.empty()) reporters.add(std::make_unique<output::CsvReporter>(o.csv_path));
+    reporters.run_started(info);
+  }
+  core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
+  if (root) reporters.run_finished(info, outcome.all_ran);
+  if (!outcome.all_ran) return cli::kRunFailed;
+  return outcome.benchmarks_with_defects > 0 ? cli::kCheckFailed : cli::kOk;
+}
+
+}  // namespace
+
+int imb_mpi1_main(int argc, char** argv, const std::string& program,
+                  const std::vector<std::string>& command_line) {
+  cli::FrontEnd fe;
+  fe.program = program;
+  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
+    const Options o = parse_options(args, benchmark_names(), world_size);
+    if (o.help) return cli::ParseResult{cli::ParseResult::kHelp, help_text(program, benchmark_names())};
+    if (!o.json_path.empty()) output::ensure_writable(o.json_path);
+    if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+    return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
+  };
+  fe.run = [&](const std::string& options, int thread_level) {
+    return run(options, thread_level, command_line);
+  };
+  return cli::run_front_end(fe, argc, argv);
+}
+
+}  // namespace mpiscope::imb

@@ -1,0 +1,266 @@
+#include "suites/imb/options.hpp"
+
+#include <climits>
+#include <cmath>
+#include <fstream>
+
+#include "core/text.hpp"
+
+namespace mpiscope::imb {
+
+namespace {
+using core::split;
+using core::trim;
+
+long long parse_integer(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    throw UsageError(what + " needs an integer, got '" + text + "'");
+  return v;
+}
+
+double parse_number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(v))
+    throw UsageError(what + " needs a number, got '" + text + "'");
+  return v;
+}
+
+int positive_int(const std::string& text, const std::string& what) {
+  const long long v = parse_integer(text, what);
+  if (v < 1 || v > INT_MAX) throw UsageError(what + " must be a positive integer, got '" + text + "'");
+  return static_cast<int>(v);
+}
+
+std::string canonical_name(const std::string& name, const std::vector<std::string>& known) {
+  for (const auto& k : known)
+    if (core::iequals(k, name)) return k;
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw UsageError("unknown benchmark '" + name + "'; valid names (any case): " + list);
+}
+
+void add_benchmark(Options& o, const std::string& name, const std::vector<std::string>& known) {
+  const std::string c = canonical_name(name, known);
+  for (const auto& b : o.benchmarks)
+    if (b == c) return;
+  o.benchmarks.push_back(c);
+}
+
+std::size_t parse_length(const std::string& raw, const std::string& where) {
+  std::string text = raw;
+  std::size_t multiplier = 1;
+  if (!text.empty() && (text.back() == 'k' || text.back() == 'K')) multiplier = 1024, text.pop_back();
+  else if (!text.empty() && (text.back() == 'm' || text.back() == 'M')) multiplier = 1048576, text.pop_back();
+  long long v = 0;
+  try {
+    v = parse_integer(text, where);
+  } catch (const UsageError&) {
+    throw UsageError(where + ": '" + raw + "' is not a message length (a non-negative integer)");
+  }
+  if (v < 0) throw UsageError(where + ": negative message length " + raw);
+  const long double bytes = static_cast<long double>(v) * multiplier;
+  if (bytes > INT_MAX)
+    throw UsageError(where + ": " + raw + " bytes exceeds the largest MPI message (" +
+                     std::to_string(INT_MAX) + " bytes)");
+  return static_cast<std::size_t>(bytes);
+}
+}  // namespace
+
+std::vector<std::size_t> read_lengths_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read -msglen file '" + path + "'");
+  std::vector<std::size_t> lengths;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    lengths.push_back(parse_length(t, path + ":" + std::to_string(n)));
+  }
+  if (in.bad()) throw UsageError("cannot read -msglen file '" + path + "'");
+  if (lengths.empty()) throw UsageError("-msglen file '" + path + "' contains no message length");
+  return lengths;
+}
+
+std::vector<std::string> read_selection_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read -input file '" + path + "'");
+  std::vector<std::string> names;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (t.find_first_of(" \t") != std::string::npos)
+      throw UsageError(path + ":" + std::to_string(n) +
+                       ": one benchmark name per line expected, got '" + t + "'");
+    names.push_back(t);
+  }
+  return names;
+}
+
+Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
+                      int world_size) {
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+      return args[++i];
+    };
+    if (a == "-h" || a == "-help" || a == "--help") {
+      o.help = true;
+    } else if (a == "-npmin") {
+      o.npmin = positive_int(value(), "-npmin");
+    } else if (a == "-multi") {
+      const std::string& v = value();
+      if (v != "0" && v != "1") throw UsageError("-multi takes 0 or 1, got '" + v + "'");
+      o.multi = v == "1";
+    } else if (a == "-off_cache") {
+      const auto parts = split(value(), ',');
+      if (parts.size() > 2) throw UsageError("-off_cache takes cache_size[,cache_line_size]");
+      o.off_cache_mb = parse_number(parts[0], "-off_cache");
+      if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
+        throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
+      if (parts.size() == 2) o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
+    } else if (a == "-iter") {
+      const auto parts = split(value(), ',');
+      if (parts.size() > 3) throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
+      o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
+      if (parts.size() > 1) o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
+      if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
+    } else if (a == "-time") {
+      o.time_s = parse_number(value(), "-time");
+      if (o.time_s <= 0) throw UsageError("-time must be a positive number of seconds");
+    } else if (a == "-mem") {
+      o.mem_gb = parse_number(value(), "-mem");
+      if (o.mem_gb <= 0) throw UsageError("-mem must be a positive number of GBytes");
+    } else if (a == "-msglen") {
+      o.lengths = read_lengths_file(value());
+    } else if (a == "-map") {
+      const std::string& v = value();
+      const auto parts = split(core::to_lower(v), 'x');
+      if (parts.size() != 2) throw UsageError("-map takes PxQ (for example 2x3), got '" + v + "'");
+      o.map_rows = positive_int(parts[0], "-map P");
+      o.map_cols = positive_int(parts[1], "-map Q");
+      if (static_cast<long long>(o.map_rows) * o.map_cols != world_size)
+        throw UsageError("-map " + v + " describes " + std::to_string(static_cast<long long>(o.map_rows) * o.map_cols) +
+                         " processes, but " + std::to_string(world_size) + " are running");
+    } else if (a == "-input") {
+      for (const auto& name : read_selection_file(value())) add_benchmark(o, name, known);
+    } else if (a == "-check") {
+      o.check = true;
+    } else if (a == "--samples") {
+      o.samples = true;
+    } else if (a == "--json") {
+      o.json_path = value();
+    } else if (a == "--csv") {
+      o.csv_path = value();
+    } else if (a == "--timeout") {
+      o.timeout_s = parse_number(value(), "--timeout");
+      if (o.timeout_s <= 0) throw UsageError("--timeout must be a positive number of seconds");
+    } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
+      throw UsageError("unknown option '" + a + "'");
+    } else {
+      for (const auto& name : split(a, ','))
+        if (!trim(name).empty()) add_benchmark(o, trim(name), known);
+    }
+  }
+  return o;
+}
+
+void to_json(nlohmann::json& j, const Options& o) {
+  j = {{"help", o.help},           {"benchmarks", o.benchmarks},     {"npmin", o.npmin},
+       {"multi", o.multi},         {"off_cache_mb", o.off_cache_mb}, {"off_cache_line", o.off_cache_line},
+       {"msgs_per_sample", o.msgs_per_sample}, {"msgs_nonaggr", o.msgs_nonaggr},
+       {"overall_vol_mb", o.overall_vol_mb},   {"time_s", o.time_s}, {"mem_gb", o.mem_gb},
+       {"lengths", o.lengths},     {"map_rows", o.map_rows},         {"map_cols", o.map_cols},
+       {"check", o.check},         {"samples", o.samples},           {"json_path", o.json_path},
+       {"csv_path", o.csv_path},   {"timeout_s", o.timeout_s}};
+}
+
+void from_json(const nlohmann::json& j, Options& o) {
+  j.at("help").get_to(o.help);
+  j.at("benchmarks").get_to(o.benchmarks);
+  j.at("npmin").get_to(o.npmin);
+  j.at("multi").get_to(o.multi);
+  j.at("off_cache_mb").get_to(o.off_cache_mb);
+  j.at("off_cache_line").get_to(o.off_cache_line);
+  j.at("msgs_per_sample").get_to(o.msgs_per_sample);
+  j.at("msgs_nonaggr").get_to(o.msgs_nonaggr);
+  j.at("overall_vol_mb").get_to(o.overall_vol_mb);
+  j.at("time_s").get_to(o.time_s);
+  j.at("mem_gb").get_to(o.mem_gb);
+  j.at("lengths").get_to(o.lengths);
+  j.at("map_rows").get_to(o.map_rows);
+  j.at("map_cols").get_to(o.map_cols);
+  j.at("check").get_to(o.check);
+  j.at("samples").get_to(o.samples);
+  j.at("json_path").get_to(o.json_path);
+  j.at("csv_path").get_to(o.csv_path);
+  j.at("timeout_s").get_to(o.timeout_s);
+}
+
+std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks) {
+  std::string names;
+  for (std::size_t i = 0; i < benchmarks.size(); ++i)
+    names += (i % 6 == 0 ? "\n      " : ", ") + benchmarks[i];
+  return "\nCalling sequence (command line will be repeated in Output table!):\n\n" + program +
+         R"(  [-h{elp}]
+          [-npmin     <NPmin>]
+          [-multi     <MultiMode>]
+          [-off_cache <cache_size[,cache_line_size]>]
+          [-iter      <msgspersample[,overall_vol[,msgs_nonaggr]]>]
+          [-time      <max_runtime per sample>]
+          [-mem       <max. per process memory for overall message buffers>]
+          [-msglen    <Lengths_file>]
+          [-map       <PxQ>]
+          [-input     <filename>]
+          [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
+          [benchmark1 [,benchmark2 [,...]]]
+
+where
+  -npmin N      run on N, 2N, 4N, ... processes and on all of them (default N = 2)
+  -multi 0|1    run the Multi- versions: disjoint groups of the active size at once;
+                0 prints the slowest over all groups, 1 prints every group
+  -off_cache S[,L]
+                rotate through disjoint buffers so that repetitions do not reuse cached
+                data; S = last-level cache size in MB (-1: detected from the system,
+                8 MB if unknown), L = cache line size in bytes (default 64)
+  -iter A[,B[,C]]
+                MSGSPERSAMPLE (default 1000), OVERALL_VOL in MB (default 40),
+                MSGS_NONAGGR (default 100)
+  -time T       at most about T seconds per message length (repetitions estimated in a
+                short preparatory run; default: no limit)
+  -mem G        at most G GB of message buffers per process (default 1); larger lengths
+                are skipped with a note saying how much they would need
+  -msglen FILE  message lengths, one per line (bytes; k and m suffixes allowed)
+  -map PxQ      renumber the P*Q processes row by row of a P x Q matrix filled column by
+                column (e.g. -map 2x4 pairs rank i with rank i+2 in Multi-PingPong)
+  -input FILE   benchmark names, one per line; '#' starts a comment
+  -check        verify every received buffer against what was sent (outside the timed
+                loop) and add a 'defects' column: the count of wrong bytes
+  --json FILE   write every result with the run's metadata as JSON
+  --csv FILE    write the table rows as CSV ('#' lines carry the metadata)
+  --timeout S   abort, naming the benchmark, length and process count, when one
+                measurement takes longer than S seconds
+  --samples     time every repetition separately and keep the samples in the JSON
+                (adds a timer read per repetition to the timed loop)
+
+Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
+Benchmark names are case-insensitive:)" +
+         names + "\n\n";
+}
+
+}  // namespace mpiscope::imb

@@ -1,0 +1,52 @@
+// The IMB command line (guide 5.1.2), shared by the IMB-MPI1, IMB-EXT and IMB-IO front ends,
+// plus mpiscope's own options (-check, --json, --csv, --timeout, --samples).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mpiscope::imb {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  bool help = false;
+  std::vector<std::string> benchmarks;  // canonical names, in the order given; empty = all
+  int npmin = 2;
+  int multi = -1;                       // -1: primary benchmarks; 0/1: Multi, outflag
+  double off_cache_mb = 0;              // 0: off; -1: detect (IMB default)
+  std::size_t off_cache_line = 0;       // 0: default
+  int msgs_per_sample = 1000, msgs_nonaggr = 100;
+  std::size_t overall_vol_mb = 40;
+  double time_s = 0;                    // -time; 0 = no limit
+  double mem_gb = 1.0;                  // -mem; IMB's MAX_MEM_USAGE default
+  std::vector<std::size_t> lengths;     // -msglen; empty = defaults
+  int map_rows = 0, map_cols = 0;
+  bool check = false, samples = false;
+  std::string json_path, csv_path;
+  double timeout_s = 0;
+};
+
+void to_json(nlohmann::json& j, const Options& o);
+void from_json(const nlohmann::json& j, Options& o);
+
+// Parses argv[1..] (argv[0] excluded). Reads -msglen/-input files. Throws UsageError.
+Options parse_options(const std::vector<std::string>& args,
+                      const std::vector<std::string>& known_benchmarks, int world_size);
+
+// -msglen file: one non-negative length per line (k/K, m/M suffixes), '#' comments.
+std::vector<std::size_t> read_lengths_file(const std::string& path);
+// -input file: one benchmark name per line, '#' comments.
+std::vector<std::string> read_selection_file(const std::string& path);
+
+std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks);
+
+}  // namespace mpiscope::imb
