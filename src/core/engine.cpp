@@ -79,7 +79,7 @@ double verify(const Benchmark& b, PointContext& ctx) {
     MPI_Barrier(ctx.comm);
     b.kernel.iterate(ctx, i);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
-      ctx.recv(i)[0] ^= std::byte{0x01};
+      ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^= std::byte{0x40};  // a float's exponent
     defects += count_defects(b, ctx, i);
   }
   return defects;

@@ -67,9 +67,12 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "# Hosts                 : {}\n", hosts);
   fmt::print(out_, "\n\n# Calling sequence was: \n\n#");
   const auto& argv = info.command_line;
+  // IMB's wrapping: a line break after every sixth word, keeping an option with its value.
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (i > 0 && i % 6 == 0) fmt::print(out_, "\n#{}", std::string(argv[0].size() + 1, ' '));
     fmt::print(out_, " {}", argv[i]);
+    if (i == 0 || i % 6 != 0) continue;
+    if (argv[i][0] == '-' && i + 1 < argv.size()) fmt::print(out_, " {}", argv[++i]);
+    if (i + 1 < argv.size()) fmt::print(out_, "\n#{}", std::string(argv[0].size() + 1, ' '));
   }
   fmt::print(out_, "\n\n");
   if (info.user_lengths) {
@@ -105,7 +108,7 @@ void ImbTextReporter::benchmark_started(const core::BenchmarkRun& b) {
     const auto& active = b.groups[0];
     const auto row = static_cast<std::size_t>(b.map_cols);
     for (std::size_t from = 0; from < active.size(); from += row)
-      fmt::print(out_, "#{}\n# \n", ranks_line(active, from, from + row));
+      fmt::print(out_, "# {}\n# \n", ranks_line(active, from, from + row));
   } else {
     fmt::print(out_, "\n# #processes = {} \n", b.nprocs);
   }

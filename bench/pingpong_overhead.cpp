@@ -1,0 +1,240 @@
+// pingpong_overhead: does mpiscope's PingPong timing path add anything to what it measures?
+//
+// Runs, interleaved in one MPI job of exactly 2 ranks,
+//   A  the real mpiscope path: "PingPong" from imb::mpi1::all_benchmarks(), its buffers from
+//      core::MessageBuffers::try_create, a filled core::PointContext and b.kernel.loop(ctx, reps,
+//      2) scaled by b.time_factor / reps — what core/engine.cpp does for one measurement;
+//   B  a minimal hand-written loop: 2 × MPI_Barrier, then reps × MPI_Send/MPI_Recv between two
+//      MPI_Wtime calls, reported as Δt/2 per repetition;
+// as A, B, A, B, … for --rounds rounds at 0 bytes and at 4 MiB. Each sample is the larger of the
+// two ranks' times (PingPong's t[usec] column is t_max). Prints the median of each and the ratio.
+//
+//   --rounds N        rounds per message length (default 30)
+//   --reps-small N    repetitions per sample at 0 bytes (default 10000; IMB uses 1000)
+//   --reps-large N    repetitions per sample at 4 MiB (default 100; IMB uses 10)
+//   --compare ab|aa|bb  what is interleaved: mpiscope vs hand (default), or one path against
+//                     itself, to see how large a ratio the noise alone produces
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/benchmark.hpp"
+#include "core/buffers.hpp"
+#include "suites/imb/mpi1/benchmarks.hpp"
+
+namespace {
+
+using mpiscope::core::Benchmark;
+using mpiscope::core::MessageBuffers;
+using mpiscope::core::OffCache;
+using mpiscope::core::PointContext;
+
+struct Options {
+  int rounds = 30;
+  int reps_small = 10000;
+  int reps_large = 100;
+  std::string compare = "ab";
+};
+
+[[noreturn]] void usage_exit(int rank, const char* msg) {
+  if (rank == 0)
+    std::fprintf(stderr,
+                 "pingpong_overhead: %s\nusage: mpirun -np 2 pingpong_overhead [--rounds N] "
+                 "[--reps-small N] [--reps-large N] [--compare ab|aa|bb]\n",
+                 msg);
+  MPI_Finalize();
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv, int rank) {
+  Options o;
+  auto positive = [&](int& i) {
+    if (i + 1 >= argc) usage_exit(rank, "missing value");
+    char* end = nullptr;
+    const long v = std::strtol(argv[++i], &end, 10);
+    if (*end != '\0' || v < 1 || v > 100000000) usage_exit(rank, "bad number");
+    return static_cast<int>(v);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--rounds") o.rounds = positive(i);
+    else if (a == "--reps-small") o.reps_small = positive(i);
+    else if (a == "--reps-large") o.reps_large = positive(i);
+    else if (a == "--compare" && i + 1 < argc) {
+      o.compare = argv[++i];
+      if (o.compare != "ab" && o.compare != "aa" && o.compare != "bb")
+        usage_exit(rank, "--compare takes ab, aa or bb");
+    } else {
+      usage_exit(rank, ("unknown argument " + a).c_str());
+    }
+  }
+  return o;
+}
+
+// Path A: exactly the engine's calls for one measurement (engine.cpp, measure_point/time_point).
+class MpiscopePath {
+ public:
+  MpiscopePath(const Benchmark& b, std::size_t bytes, int rank) : b_(b) {
+    // The engine sizes buffers for max(X, 4) so that its 4-byte warm-up fits.
+    const std::size_t shape_bytes = std::max<std::size_t>(bytes, sizeof(float));
+    buffers_ = MessageBuffers::try_create(b.shape(shape_bytes, 2), OffCache{}, rank);
+    if (!buffers_) {
+      std::fprintf(stderr, "rank %d: could not allocate the mpiscope buffers\n", rank);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    ctx_.comm = MPI_COMM_WORLD;
+    ctx_.rank = rank;
+    ctx_.nprocs = 2;
+    ctx_.bytes = bytes;
+    ctx_.count = static_cast<int>(bytes);  // PingPong moves MPI_BYTE
+    ctx_.buffers = &*buffers_;
+    if (b.prepare) b.prepare(ctx_);
+  }
+  // Seconds per repetition, scaled by the time factor (Δt/2 for PingPong).
+  double sample(int repetitions) {
+    const double elapsed = b_.kernel.loop(ctx_, repetitions, /*barriers=*/2);
+    return elapsed / repetitions * b_.time_factor;
+  }
+
+ private:
+  const Benchmark& b_;
+  std::optional<MessageBuffers> buffers_;
+  PointContext ctx_;
+};
+
+// Path B: the smallest ping-pong one would write by hand, with page-aligned buffers as mpiscope's.
+class HandPath {
+ public:
+  HandPath(std::size_t bytes, int rank) : rank_(rank), count_(static_cast<int>(bytes)) {
+    const std::size_t alloc = (std::max<std::size_t>(bytes, 1) + 4095) / 4096 * 4096;
+    send_.reset(static_cast<char*>(std::aligned_alloc(4096, alloc)));
+    recv_.reset(static_cast<char*>(std::aligned_alloc(4096, alloc)));
+    if (!send_ || !recv_) MPI_Abort(MPI_COMM_WORLD, 1);
+    std::memset(send_.get(), rank + 1, alloc);
+    std::memset(recv_.get(), 0, alloc);
+  }
+  double sample(int repetitions) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    for (int i = 0; i < repetitions; ++i) {
+      if (rank_ == 0) {
+        MPI_Send(send_.get(), count_, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(recv_.get(), count_, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(recv_.get(), count_, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(send_.get(), count_, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+      }
+    }
+    const double elapsed = MPI_Wtime() - start;
+    return elapsed / repetitions / 2;
+  }
+
+ private:
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  int rank_;
+  int count_;
+  std::unique_ptr<char, Free> send_, recv_;
+};
+
+// The machine's load average: the ranks share 2 cores with whatever else runs, so it is printed
+// with the results to tell a quiet run from a disturbed one.
+std::string loadavg() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(in >> one >> five >> fifteen)) return "unknown";
+  return one + " " + five + " " + fifteen;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return v[lo] * (1 - frac) + v[hi] * frac;
+}
+
+// The larger of the two ranks' times, in microseconds (what PingPong's t[usec] shows).
+double slowest_us(double seconds) {
+  double t = seconds * 1e6;
+  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) usage_exit(rank, "needs exactly 2 MPI processes");
+  const Options opt = parse(argc, argv, rank);
+
+  const auto& all = mpiscope::imb::mpi1::all_benchmarks();
+  const auto it = std::find_if(all.begin(), all.end(),
+                               [](const Benchmark& b) { return b.name == "PingPong"; });
+  if (it == all.end()) usage_exit(rank, "PingPong not found in imb::mpi1::all_benchmarks()");
+  const Benchmark& pingpong = *it;
+
+  const char* label_a = opt.compare == "bb" ? "hand" : "mpiscope";
+  const char* label_b = opt.compare == "aa" ? "mpiscope" : "hand";
+  if (rank == 0) {
+    std::printf("# pingpong_overhead: %d rounds, interleaved %s/%s, median of t_max over ranks\n",
+                opt.rounds, label_a, label_b);
+    std::printf("# reps: %d at 0 bytes, %d at 4194304 bytes; load average at start: %s\n",
+                opt.reps_small, opt.reps_large, loadavg().c_str());
+    std::printf("# A = %s, B = %s; ratio = median(A)/median(B); paired = median over rounds of "
+                "A_i/B_i\n",
+                label_a, label_b);
+    std::printf("%10s %6s %12s %12s %8s %8s %22s %22s\n", "bytes", "reps", "A_med[usec]",
+                "B_med[usec]", "ratio", "paired", "A_p25..p75", "B_p25..p75");
+  }
+
+  for (const std::size_t bytes : {std::size_t{0}, std::size_t{4194304}}) {
+    const int reps = bytes == 0 ? opt.reps_small : opt.reps_large;
+    MpiscopePath a(pingpong, bytes, rank);
+    HandPath h(bytes, rank);
+    // Path A or B of the pair; with --compare aa/bb two instances of the same path.
+    MpiscopePath a2(pingpong, bytes, rank);
+    HandPath h2(bytes, rank);
+    auto run_first = [&](int r) { return opt.compare == "bb" ? h2.sample(r) : a.sample(r); };
+    auto run_second = [&](int r) { return opt.compare == "aa" ? a2.sample(r) : h.sample(r); };
+    // Warm up both (connection set-up, page faults on first touch of the buffers).
+    for (int w = 0; w < 3; ++w) {
+      run_first(reps);
+      run_second(reps);
+    }
+    std::vector<double> ta, tb;
+    for (int round = 0; round < opt.rounds; ++round) {
+      ta.push_back(slowest_us(run_first(reps)));
+      tb.push_back(slowest_us(run_second(reps)));
+    }
+    if (rank == 0) {
+      const double ma = quantile(ta, 0.5), mb = quantile(tb, 0.5);
+      std::vector<double> paired;
+      for (std::size_t i = 0; i < ta.size(); ++i) paired.push_back(ta[i] / tb[i]);
+      char ra[64], rb[64];
+      std::snprintf(ra, sizeof ra, "%.3f..%.3f", quantile(ta, 0.25), quantile(ta, 0.75));
+      std::snprintf(rb, sizeof rb, "%.3f..%.3f", quantile(tb, 0.25), quantile(tb, 0.75));
+      std::printf("%10zu %6d %12.3f %12.3f %8.4f %8.4f %22s %22s\n", bytes, reps, ma, mb, ma / mb,
+                  quantile(paired, 0.5), ra, rb);
+      std::fflush(stdout);
+    }
+  }
+  if (rank == 0) std::printf("# load average at end: %s\n", loadavg().c_str());
+  MPI_Finalize();
+  return 0;
+}

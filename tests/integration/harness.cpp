@@ -1,0 +1,131 @@
+#include "harness.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace harness {
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Result run_shell(const std::string& command) {
+  const std::string dir = temp_dir();
+  const std::string full = "cd " + quote(dir) + " && " + command + " >out.txt 2>err.txt </dev/null";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(full.c_str());
+  Result r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(dir + "/out.txt");
+  r.err = read_file(dir + "/err.txt");
+  return r;
+}
+}  // namespace
+
+bool is_openmpi() { return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi"; }
+
+Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
+               int time_limit_s, const std::string& program) {
+  // Tests run as root on CI machines; Open MPI refuses that unless told. LeakSanitizer reports
+  // the MPI libraries' own allocations at exit, which are not ours to fix.
+  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
+                    env + " timeout -k 5 " + std::to_string(time_limit_s) + " " +
+                    MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np " +
+                    std::to_string(np) + " " + quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_shell(cmd);
+}
+
+Result run_plain(const std::vector<std::string>& args, const std::string& program) {
+  std::string cmd = "timeout -k 5 60 " + quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_shell(cmd);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+std::vector<Table> parse_imb(const std::string& out) {
+  std::vector<Table> tables;
+  const auto lines = lines_of(out);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("# Benchmarking ", 0) != 0) continue;
+    Table t;
+    t.name = lines[i].substr(15);
+    while (!t.name.empty() && t.name.back() == ' ') t.name.pop_back();
+    std::size_t j = i + 1;
+    for (; j < lines.size() && lines[j].rfind("#---", 0) != 0; ++j) {
+      t.header.push_back(lines[j]);
+      int n = 0, g = 0;
+      if (std::sscanf(lines[j].c_str(), "# #processes = %d", &n) == 1) t.nprocs = n;
+      if (std::sscanf(lines[j].c_str(), "# ( %d groups of %d processes", &g, &n) == 2)
+        t.nprocs = n, t.groups = g;
+    }
+    if (++j >= lines.size()) break;
+    t.column_line = lines[j];
+    std::istringstream cols(lines[j]);
+    for (std::string c; cols >> c;) t.columns.push_back(c);
+    for (++j; j < lines.size(); ++j) {
+      const std::string& l = lines[j];
+      if (l.empty()) continue;
+      if (l[0] == '#' || l[0] == '!') break;
+      t.rows.push_back(l);
+      std::istringstream cells(l);
+      std::vector<std::string> row;
+      for (std::string c; cells >> c;) row.push_back(c);
+      t.cells.push_back(row);
+    }
+    tables.push_back(t);
+    i = j - 1;
+  }
+  return tables;
+}
+
+std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name) {
+  std::vector<const Table*> out;
+  for (const auto& x : t)
+    if (x.name == name) out.push_back(&x);
+  return out;
+}
+
+std::string temp_dir() {
+  char tmpl[] = "/tmp/mpiscope_test_XXXXXX";
+  const char* d = mkdtemp(tmpl);
+  if (!d) throw std::runtime_error("mkdtemp failed");
+  return d;
+}
+
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int count_of(const std::string& haystack, const std::string& needle) {
+  int n = 0;
+  for (auto pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+}  // namespace harness

@@ -1,0 +1,41 @@
+// Starts the real launcher on the real executable and reads what it printed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct Result {
+  int exit_code = -1;  // 124: killed by the harness's own time limit
+  std::string out, err;
+  double seconds = 0;
+};
+
+// mpirun -np N <bin/program> args…, with extra environment assignments ("A=1 B=2").
+Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env = "",
+               int time_limit_s = 120, const std::string& program = "mpiscope");
+// The program alone, without a launcher.
+Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
+
+struct Table {
+  std::string name;                     // after "# Benchmarking "
+  std::vector<std::string> header;      // lines between the dash lines
+  int nprocs = 0;                       // active processes (per group)
+  int groups = 1;
+  std::vector<std::string> columns;     // column headings
+  std::string column_line;              // as printed
+  std::vector<std::string> rows;        // printed rows, blank lines dropped
+  std::vector<std::vector<std::string>> cells;  // rows split on blanks
+};
+std::vector<Table> parse_imb(const std::string& out);
+std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name);
+
+std::string temp_dir();
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
+std::string read_file(const std::string& path);
+int count_of(const std::string& haystack, const std::string& needle);
+std::vector<std::string> lines_of(const std::string& text);
+bool is_openmpi();
+
+}  // namespace harness

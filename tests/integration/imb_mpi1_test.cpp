@@ -1,0 +1,320 @@
+// IMB-MPI1 end to end: every benchmark on 1 to 4 processes, the guide's tables, process sets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "harness.hpp"
+#include "imb_checks.hpp"
+
+using namespace harness;
+using namespace imbcheck;
+
+namespace {
+
+std::vector<int> series(int np, int npmin) {
+  std::vector<int> s;
+  if (npmin >= np) return {np};
+  for (int q = npmin; q < np; q *= 2) s.push_back(q);
+  s.push_back(np);
+  return s;
+}
+
+class AllBenchmarks : public ::testing::TestWithParam<int> {};
+
+TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
+  const int np = GetParam();
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "lengths", "0\n1\n7\n1024\n65536\n");
+  const auto r = run_mpi(np, {"imb-mpi1", "-msglen", lengths, "-iter", "20", "-check"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto tables = parse_imb(r.out);
+  EXPECT_NE(r.out.find("!!!!  ALL BENCHMARKS SUCCESSFUL !!!!"), std::string::npos);
+  EXPECT_NE(r.out.find("# All processes entering MPI_Finalize"), std::string::npos);
+  for (const auto& name : kAllBenchmarks) {
+    const auto found = tables_named(tables, name);
+    if (is_single(name)) {
+      if (np == 1) {
+        EXPECT_TRUE(found.empty());
+        EXPECT_NE(r.out.find("# !! Benchmark " + name + " invalid for 1 processes !!"), std::string::npos);
+        continue;
+      }
+      ASSERT_EQ(found.size(), 1u) << name;
+      EXPECT_EQ(found[0]->nprocs, 2);
+    } else {
+      const auto expected = series(np, std::min(2, np));
+      ASSERT_EQ(found.size(), expected.size()) << name;
+      for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(found[i]->nprocs, expected[i]) << name;
+    }
+    for (const auto* t : found) {
+      SCOPED_TRACE(name + " at " + std::to_string(t->nprocs));
+      EXPECT_EQ(t->columns, expected_columns(name, false, false, true));
+      expect_imb_layout(*t);
+      expect_consistent_numbers(*t, name);
+      const std::size_t idle = static_cast<std::size_t>(np - t->nprocs);
+      const bool says_idle = std::any_of(t->header.begin(), t->header.end(), [&](const std::string& h) {
+        return h.find("( " + std::to_string(idle) + " additional process") != std::string::npos;
+      });
+      EXPECT_EQ(says_idle, idle > 0);
+      if (name == "Barrier") {
+        ASSERT_EQ(t->rows.size(), 1u);
+        continue;
+      }
+      const std::vector<std::string> bytes = is_reduction(name)
+                                                 ? std::vector<std::string>{"0", "4", "8", "1024", "65536"}
+                                                 : std::vector<std::string>{"0", "1", "7", "1024", "65536"};
+      ASSERT_EQ(t->cells.size(), bytes.size());
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        EXPECT_EQ(t->cells[i][0], bytes[i]);
+        EXPECT_EQ(t->cells[i][1], "20");
+        EXPECT_EQ(t->cells[i].back(), "0.00") << "defects in " << t->rows[i];
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ProcessCounts, AllBenchmarks, ::testing::Values(1, 2, 3, 4));
+
+TEST(ImbMpi1, DefaultLengthsAndRepetitionsFollowTheGuide) {
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "Allreduce"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_NE(r.out.find("# Minimum message length in bytes:   0"), std::string::npos);
+  EXPECT_NE(r.out.find("# Maximum message length in bytes:   4194304"), std::string::npos);
+  for (const auto& t : tables) {
+    std::vector<std::size_t> expected_bytes = {0};
+    for (std::size_t x = t.name == "Allreduce" ? 4 : 1; x <= 4194304; x *= 2) expected_bytes.push_back(x);
+    ASSERT_EQ(t.cells.size(), expected_bytes.size()) << t.name;
+    for (std::size_t i = 0; i < expected_bytes.size(); ++i) {
+      const std::size_t x = expected_bytes[i];
+      const std::size_t reps = x == 0 ? 1000 : std::max<std::size_t>(1, std::min<std::size_t>(1000, 41943040 / x));
+      EXPECT_EQ(t.cells[i][0], std::to_string(x));
+      EXPECT_EQ(t.cells[i][1], std::to_string(reps)) << t.rows[i];
+    }
+  }
+  // The guide's sample 1 numbers.
+  EXPECT_EQ(tables[0].cells[17][1], "640");
+  EXPECT_EQ(tables[0].cells.back()[1], "10");
+}
+
+TEST(ImbMpi1, HeaderBlockAsInTheGuide) {
+  const auto r = run_mpi(2, {"imb-mpi1", "pingpong", "-iter", "5", "-msglen", write_file(temp_dir(), "l", "0\n")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_GT(lines.size(), 30u);
+  EXPECT_EQ(lines[0], "#" + std::string(51, '-'));
+  for (const char* label : {"# Date                  : ", "# Machine               : ",
+                            "# System                : ", "# Release               : ",
+                            "# Version               : ", "# MPI Version           : ",
+                            "# MPI Thread Environment: MPI_THREAD_"})
+    EXPECT_NE(r.out.find(std::string("\n") + label), std::string::npos) << label;
+  EXPECT_NE(r.out.find("# Calling sequence was: \n\n# "), std::string::npos);
+  EXPECT_NE(r.out.find(" imb-mpi1 pingpong -iter 5 -msglen"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# Message lengths were user defined"), std::string::npos);
+  EXPECT_EQ(r.out.find("# Minimum message length"), std::string::npos);
+  EXPECT_NE(r.out.find("# MPI_Datatype                   :   MPI_BYTE \n"), std::string::npos);
+  EXPECT_NE(r.out.find("# MPI_Datatype for reductions    :   MPI_FLOAT\n"), std::string::npos);
+  EXPECT_NE(r.out.find("# MPI_Op                         :   MPI_SUM  \n"), std::string::npos);
+  EXPECT_NE(r.out.find("Mbytes/sec = 2^20 bytes per second"), std::string::npos);
+  EXPECT_NE(r.out.find("\n# List of Benchmarks to run:\n\n# PingPong\n"), std::string::npos);
+  // The benchmark header: dash lines as wide as the table.
+  EXPECT_NE(r.out.find("\n#" + std::string(51, '-') + "\n# Benchmarking PingPong \n# #processes = 2 \n#" +
+                       std::string(51, '-') + "\n       #bytes #repetitions      t[usec]   Mbytes/sec\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(ImbMpi1, MultiZeroShowsTheWorstOverGroups) {
+  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "0", "PingPong", "Allreduce", "-iter", "10", "-msglen",
+                             write_file(temp_dir(), "l", "0\n1024\n")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+  EXPECT_NE(r.out.find("# (Multi-)PingPong\n# (Multi-)Allreduce\n"), std::string::npos);
+  const auto pp = tables_named(tables, "Multi-PingPong");
+  ASSERT_EQ(pp.size(), 1u);
+  EXPECT_EQ(pp[0]->groups, 2);
+  EXPECT_EQ(pp[0]->nprocs, 2);
+  EXPECT_EQ(pp[0]->columns, expected_columns("PingPong", true, false, false));
+  EXPECT_NE(r.out.find("# ( 2 groups of 2 processes each running simultaneous ) \n"
+                       "# Group  0:     0    1\n# \n# Group  1:     2    3\n# \n"),
+            std::string::npos);
+  expect_imb_layout(*pp[0]);
+  expect_consistent_numbers(*pp[0], "PingPong");
+  ASSERT_EQ(tables_named(tables, "Multi-Allreduce").size(), 1u);  // 2 groups of 2
+  ASSERT_EQ(tables_named(tables, "Allreduce").size(), 1u);        // 1 group of 4
+}
+
+TEST(ImbMpi1, MultiOneShowsEveryGroup) {
+  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "1", "Sendrecv", "-iter", "10", "-msglen",
+                             write_file(temp_dir(), "l", "0\n1024\n")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+  const auto t = tables_named(tables, "Multi-Sendrecv");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0]->columns, expected_columns("Sendrecv", false, true, false));
+  expect_imb_layout(*t[0]);
+  ASSERT_EQ(t[0]->cells.size(), 4u);  // 2 lengths x 2 groups
+  EXPECT_EQ(t[0]->cells[0][0], "0");
+  EXPECT_EQ(t[0]->cells[1][0], "1");
+  EXPECT_EQ(t[0]->cells[2][1], "1024");
+}
+
+TEST(ImbMpi1, MapRenumbersRanks) {
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "l", "0\n64\n");
+  auto r = run_mpi(4, {"imb-mpi1", "-map", "2x2", "-multi", "0", "PingPong", "-iter", "10", "-msglen", lengths});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("# Group  0:     0    2\n# \n# Group  1:     1    3\n"), std::string::npos) << r.out;
+  r = run_mpi(4, {"imb-mpi1", "-map", "2x2", "Allreduce", "-iter", "10", "-msglen", lengths});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("# #processes = 4; rank order (rowwise): \n#     0    2\n# \n#     1    3\n# \n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(ImbMpi1, NpminSelectsTheProcessSeries) {
+  const auto lengths = write_file(temp_dir(), "l", "4\n");
+  auto counts = [&](int np, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"imb-mpi1", "Allreduce", "-iter", "5", "-msglen", lengths};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_mpi(np, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<int> n;
+    for (const auto& t : parse_imb(r.out)) n.push_back(t.nprocs);
+    return n;
+  };
+  EXPECT_EQ(counts(4, {"-npmin", "1"}), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(counts(3, {}), (std::vector<int>{2, 3}));
+  EXPECT_EQ(counts(3, {"-npmin", "8"}), (std::vector<int>{3}));
+}
+
+TEST(ImbMpi1, InputFileSelectsBenchmarks) {
+  const auto dir = temp_dir();
+  const auto sel = write_file(dir, "IMB_SELECT", "#\n# IMB benchmark selection file\n#PingPong\nBarrier\nsendrecv\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "-input", sel, "-iter", "5", "-msglen", write_file(dir, "l", "8\n")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> names;
+  for (const auto& t : parse_imb(r.out)) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Barrier", "Sendrecv"}));
+}
+
+TEST(ImbMpi1, IterOverridesRepetitionControl) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n1048576\n2097152\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPing", "-iter", "7,1", "-msglen", lengths});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = parse_imb(r.out);
+  ASSERT_EQ(t.size(), 1u);
+  ASSERT_EQ(t[0].cells.size(), 3u);
+  EXPECT_EQ(t[0].cells[0][1], "7");  // MSGSPERSAMPLE
+  EXPECT_EQ(t[0].cells[1][1], "1");  // OVERALL_VOL 1 MB / 1 MB
+  EXPECT_EQ(t[0].cells[2][1], "1");  // never below 1
+}
+
+TEST(ImbMpi1, TimeLimitCutsRepetitions) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n65536\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "1000000,100000", "-time", "0.05", "-msglen", lengths});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = parse_imb(r.out);
+  ASSERT_EQ(t.size(), 1u);
+  for (const auto& row : t[0].cells) {
+    const int reps = std::stoi(row[1]);
+    const double t_us = std::stod(row[2]) * 2;  // round trip
+    EXPECT_LT(reps, 1000000) << row[0];
+    EXPECT_GE(reps, 1);
+    // The estimate aims at 0.05 s: allow generous noise on a shared machine.
+    EXPECT_LT(reps * t_us * 1e-6, 0.5) << row[0];
+  }
+  EXPECT_LT(r.seconds, 30);
+}
+
+TEST(ImbMpi1, MemLimitSkipsLengthsThatDoNotFit) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n1024\n4194304\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen", lengths});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = parse_imb(r.out);
+  ASSERT_EQ(t.size(), 1u);
+  ASSERT_EQ(t[0].rows.size(), 3u);
+  EXPECT_EQ(t[0].cells[1][0], "1024");
+  EXPECT_EQ(t[0].cells[1].size(), 4u);
+  EXPECT_NE(t[0].rows[2].find("4194304 out of memory limit: needs 0.008 GB"), std::string::npos) << t[0].rows[2];
+  EXPECT_NE(t[0].rows[2].find("-mem"), std::string::npos);
+}
+
+TEST(ImbMpi1, OffCacheRotationDeliversCorrectData) {
+  const auto lengths = write_file(temp_dir(), "l", "1\n1000\n100000\n");
+  for (const char* oc : {"1,64", "-1", "0.5"}) {
+    const auto r = run_mpi(3, {"imb-mpi1", "-off_cache", oc, "-check", "-iter", "30", "-msglen", lengths,
+                               "PingPong", "Exchange", "Alltoallv", "Reduce_scatter"});
+    ASSERT_EQ(r.exit_code, 0) << oc << r.err;
+    EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos) << oc;
+  }
+}
+
+TEST(ImbMpi1, CheckReportsAPlantedCorruptByte) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n64\n4096\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "-check", "-iter", "10", "-msglen", lengths, "PingPong", "Allreduce"},
+                         "MPISCOPE_FAULT=corrupt:1");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const auto t = parse_imb(r.out);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].cells[0].back(), "0.00");  // nothing to corrupt at 0 bytes
+  EXPECT_EQ(t[0].cells[1].back(), "1.00");  // exactly one wrong byte on rank 1
+  EXPECT_EQ(t[0].cells[2].back(), "1.00");
+  EXPECT_NE(t[1].cells[2].back(), "0.00");  // a flipped bit in a float of the sum
+  EXPECT_NE(r.out.find("!!!!  2  BENCHMARKS FAILED"), std::string::npos);
+}
+
+TEST(ImbMpi1, AllocationFailureOnOneRankSkipsWithoutHanging) {
+  const auto lengths = write_file(temp_dir(), "l", "1024\n");
+  const auto r = run_mpi(3, {"imb-mpi1", "Allreduce", "Bcast", "-iter", "5", "-msglen", lengths}, "MPISCOPE_FAULT=alloc-fail:1", 60);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_LT(r.seconds, 50);
+  EXPECT_NE(r.out.find("could not allocate"), std::string::npos);
+  EXPECT_NE(r.out.find("on rank 1"), std::string::npos);
+  EXPECT_NE(r.out.find("# All processes entering MPI_Finalize"), std::string::npos);
+}
+
+TEST(ImbMpi1, TimeoutAbortsAHungRunNamingThePoint) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n1024\n");
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "10", "-msglen", lengths, "--timeout", "3"},
+                         "MPISCOPE_FAULT=hang:PingPong:1024:1", 60);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.exit_code, 124) << "the harness had to kill the run";
+  EXPECT_LT(r.seconds, 40);
+  EXPECT_EQ(count_of(r.err, "timeout: PingPong at 1024 bytes on 2 processes did not finish within 3 s"), 1) << r.err;
+}
+
+TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
+  const auto lengths = write_file(temp_dir(), "l", "0\n32\n");
+  const auto a = run_mpi(2, {"Sendrecv", "Bcast", "-iter", "5", "-msglen", lengths}, "", 60, "IMB-MPI1");
+  const auto b = run_mpi(2, {"imb-mpi1", "Sendrecv", "Bcast", "-iter", "5", "-msglen", lengths});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto ta = parse_imb(a.out), tb = parse_imb(b.out);
+  ASSERT_EQ(ta.size(), tb.size());
+  for (std::size_t i = 0; i < ta.size(); ++i) {
+    EXPECT_EQ(ta[i].name, tb[i].name);
+    EXPECT_EQ(ta[i].columns, tb[i].columns);
+    ASSERT_EQ(ta[i].cells.size(), tb[i].cells.size());
+    for (std::size_t j = 0; j < ta[i].cells.size(); ++j) EXPECT_EQ(ta[i].cells[j][0], tb[i].cells[j][0]);
+  }
+}
+
+TEST(ImbMpi1, HelpAndVersion) {
+  const auto h = run_mpi(2, {"-help"}, "", 60, "IMB-MPI1");
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"), 1);
+  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout"})
+    EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
+  const auto v = run_plain({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("mpiscope 0."), std::string::npos);
+  EXPECT_NE(v.out.find("commit "), std::string::npos);
+  EXPECT_NE(v.out.find(is_openmpi() ? "Open MPI" : "MPICH"), std::string::npos) << v.out;
+  const auto top = run_plain({"--help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.out.find("imb-mpi1"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,141 @@
+// The result model's machine-readable outputs: JSON and CSV, checked against the text tables.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::vector<std::string>> read_csv(const std::string& text, std::vector<std::string>& comments) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& line : lines_of(text)) {
+    if (line.rfind("#", 0) == 0) {
+      comments.push_back(line);
+      continue;
+    }
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) cells.push_back(cell), cell.clear();
+      else cell += c;
+    }
+    cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "l", "0\n1024\n65536\n");
+  const auto r = run_mpi(3, {"imb-mpi1", "PingPong", "Allreduce", "Barrier", "-iter", "20", "-msglen", lengths,
+                             "--json", dir + "/r.json", "--csv", dir + "/r.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+
+  const json j = json::parse(read_file(dir + "/r.json"));
+  EXPECT_EQ(j["format"], "mpiscope-results");
+  EXPECT_EQ(j["complete"], true);
+  const auto& run = j["run"];
+  EXPECT_EQ(run["suite"], "imb-mpi1");
+  EXPECT_EQ(run["world_size"], 3);
+  int ranks = 0;
+  for (const auto& [host, n] : run["ranks_per_host"].items()) ranks += n.get<int>();
+  EXPECT_EQ(ranks, 3);
+  EXPECT_NE(run["mpi_library"].get<std::string>().find(is_openmpi() ? "Open MPI" : "MPICH"), std::string::npos);
+  EXPECT_FALSE(run["mpiscope_version"].get<std::string>().empty());
+  EXPECT_FALSE(run["mpiscope_commit"].get<std::string>().empty());
+  EXPECT_FALSE(run["date_iso"].get<std::string>().empty());
+  EXPECT_EQ(run["command_line"].back(), dir + "/r.csv");
+  EXPECT_EQ(run["settings"]["msgs_per_sample"], "20");
+  EXPECT_EQ(j["units"]["t_max_us"], "microseconds");
+  EXPECT_NE(j["units"]["mbytes_per_sec"].get<std::string>().find("2^20"), std::string::npos);
+
+  ASSERT_EQ(j["benchmarks"].size(), tables.size());
+  for (std::size_t b = 0; b < tables.size(); ++b) {
+    const auto& jb = j["benchmarks"][b];
+    const auto& t = tables[b];
+    EXPECT_EQ(jb["name"], t.name);
+    EXPECT_EQ(jb["nprocs"], t.nprocs);
+    ASSERT_EQ(jb["rows"].size(), t.cells.size()) << t.name;
+    for (std::size_t i = 0; i < t.cells.size(); ++i) {
+      const auto& row = jb["rows"][i];
+      EXPECT_EQ(row["repetitions"].get<int>(), std::stoi(t.cells[i][t.name == "Barrier" ? 0 : 1]));
+      EXPECT_EQ(row["rank_times_us"].size(), static_cast<std::size_t>(t.nprocs));
+      const double tmax = row["t_max_us"];
+      // The table prints t_max rounded to 2 decimals (single transfer: t[usec] is t_max).
+      const std::size_t tmax_col = t.name == "PingPong" ? 2 : (t.name == "Barrier" ? 2 : 3);
+      EXPECT_NEAR(tmax, std::stod(t.cells[i][tmax_col]), 0.0051) << t.rows[i];
+      double worst = 0;
+      for (double x : row["rank_times_us"]) worst = std::max(worst, x);
+      EXPECT_DOUBLE_EQ(worst, tmax);
+    }
+  }
+
+  std::vector<std::string> comments;
+  const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
+  ASSERT_FALSE(csv.empty());
+  EXPECT_EQ(csv[0][0], "suite");
+  EXPECT_EQ(csv[0].size(), 15u);
+  bool has_units = false, has_library = false;
+  for (const auto& c : comments) {
+    has_units |= c.find("# units:") == 0;
+    has_library |= c.find("# mpi_library:") == 0;
+  }
+  EXPECT_TRUE(has_units);
+  EXPECT_TRUE(has_library);
+  std::size_t table_rows = 0;
+  for (const auto& t : tables) table_rows += t.cells.size();
+  EXPECT_EQ(csv.size() - 1, table_rows);
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    EXPECT_EQ(csv[i].size(), 15u);
+    EXPECT_EQ(csv[i][0], "imb-mpi1");
+    EXPECT_EQ(csv[i][13], "1");
+    EXPECT_LE(std::stod(csv[i][8]), std::stod(csv[i][9]));
+  }
+}
+
+TEST(Outputs, SamplesAreKeptOnRequest) {
+  const auto dir = temp_dir();
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "50", "-msglen", write_file(dir, "l", "0\n4096\n"),
+                             "--samples", "--json", dir + "/r.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(read_file(dir + "/r.json"));
+  for (const auto& row : j["benchmarks"][0]["rows"]) {
+    const auto& s = row["samples_us"];
+    ASSERT_EQ(s["n"], 50);
+    ASSERT_EQ(s["values"].size(), 50u);
+    EXPECT_LE(s["min"].get<double>(), s["median"].get<double>());
+    EXPECT_LE(s["median"].get<double>(), s["max"].get<double>());
+    EXPECT_LE(s["p25"].get<double>(), s["p75"].get<double>());
+  }
+}
+
+TEST(Outputs, SkippedRowsAreRecordedWithoutNumbers) {
+  const auto dir = temp_dir();
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen",
+                             write_file(dir, "l", "16\n4194304\n"), "--json", dir + "/r.json", "--csv",
+                             dir + "/r.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(read_file(dir + "/r.json"));
+  const auto& rows = j["benchmarks"][0]["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["measured"], true);
+  EXPECT_EQ(rows[1]["measured"], false);
+  EXPECT_FALSE(rows[1].contains("t_max_us"));
+  EXPECT_NE(rows[1]["note"].get<std::string>().find("memory limit"), std::string::npos);
+  std::vector<std::string> comments;
+  const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
+  ASSERT_EQ(csv.size(), 3u);
+  EXPECT_EQ(csv[2][13], "0");
+  EXPECT_EQ(csv[2][9], "");
+}
+
+}  // namespace

@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/buffers.hpp"
+
+using namespace mpiscope::core;
+
+TEST(Pattern, IsImbBufValueAsFloats) {
+  std::vector<std::byte> b(16);
+  fill_pattern(b.data(), b.size(), 2);
+  float f[4];
+  std::memcpy(f, b.data(), sizeof f);
+  for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(f[i], static_cast<float>(0.3 + i));
+}
+
+TEST(Pattern, OffsetsAndOddLengthsAgreeWithTheWholeBuffer) {
+  std::vector<std::byte> whole(1000), part(333);
+  fill_pattern(whole.data(), whole.size(), 5);
+  fill_pattern(part.data(), part.size(), 5, 101);
+  EXPECT_EQ(0, std::memcmp(whole.data() + 101, part.data(), part.size()));
+  EXPECT_EQ(count_pattern_mismatches(part.data(), part.size(), 5, 101), 0u);
+  EXPECT_GT(count_pattern_mismatches(part.data(), part.size(), 4, 101), 0u);  // other rank
+  part[200] ^= std::byte{0x10};
+  EXPECT_EQ(count_pattern_mismatches(part.data(), part.size(), 5, 101), 1u);  // one byte
+}
+
+TEST(OffCache, SlotsCoverTwiceTheCacheAndStartTwoLinesApart) {
+  const OffCache oc{1.0, 64};
+  EXPECT_EQ(slot_stride(100, oc), 128u + 128u);
+  EXPECT_EQ(slot_stride(4096, oc), 4096u + 128u);
+  EXPECT_GE(slot_count(4096, oc) * slot_stride(4096, oc), 2u * 1048576u);
+  EXPECT_EQ(slot_count(8u << 20, oc), 1);  // a message larger than twice the cache
+  EXPECT_EQ(slot_count(4096, OffCache{}), 1);  // off: one slot
+}
+
+TEST(OffCache, FootprintIsWhatMemIsComparedWith) {
+  EXPECT_EQ(footprint({1024, 2048}, OffCache{}), 1024u + 2048u);
+  const OffCache oc{1.0, 64};
+  EXPECT_GE(footprint({1024, 1024}, oc), 4u * 1048576u);
+}
+
+TEST(MessageBuffers, RotatesThroughDisjointSlots) {
+  const OffCache oc{0.25, 64};
+  auto mb = MessageBuffers::try_create({1000, 1000}, oc, 3);
+  ASSERT_TRUE(mb.has_value());
+  EXPECT_NE(mb->send(0), mb->send(1));
+  EXPECT_GE(static_cast<std::size_t>(mb->send(1) - mb->send(0)), 1000u + 128u);
+  const int slots = slot_count(1000, oc);
+  EXPECT_EQ(mb->send(0), mb->send(slots));
+  EXPECT_EQ(count_pattern_mismatches(mb->send(slots - 1), 1000, 3, 0), 0u);
+}

@@ -1,0 +1,123 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "suites/imb/options.hpp"
+
+using namespace mpiscope::imb;
+
+namespace {
+const std::vector<std::string> kNames = {"PingPong", "Allreduce", "Barrier"};
+
+std::string temp_file(const std::string& content) {
+  char name[] = "/tmp/mpiscope_opt_XXXXXX";
+  const int fd = mkstemp(name);
+  EXPECT_GE(fd, 0);
+  std::ofstream(name) << content;
+  return name;
+}
+
+std::string error_of(const std::vector<std::string>& args, int world = 4) {
+  try {
+    parse_options(args, kNames, world);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Options, DefaultsAreImbStandardMode) {
+  const auto o = parse_options({}, kNames, 4);
+  EXPECT_TRUE(o.benchmarks.empty());
+  EXPECT_EQ(o.npmin, 2);
+  EXPECT_EQ(o.multi, -1);
+  EXPECT_EQ(o.msgs_per_sample, 1000);
+  EXPECT_EQ(o.overall_vol_mb, 40u);
+  EXPECT_EQ(o.msgs_nonaggr, 100);
+  EXPECT_DOUBLE_EQ(o.mem_gb, 1.0);
+}
+
+TEST(Options, BenchmarksAreCaseInsensitiveInAnyOrderWithFlags) {
+  const auto o = parse_options({"allREDUCE", "-npmin", "3", "pingpong,barrier", "-multi", "1"},
+                               kNames, 8);
+  EXPECT_EQ(o.benchmarks, (std::vector<std::string>{"Allreduce", "PingPong", "Barrier"}));
+  EXPECT_EQ(o.npmin, 3);
+  EXPECT_EQ(o.multi, 1);
+}
+
+TEST(Options, IterTakesOneToThreeFields) {
+  EXPECT_EQ(parse_options({"-iter", "2000"}, kNames, 2).msgs_per_sample, 2000);
+  const auto o = parse_options({"-iter", "1000,40,150"}, kNames, 2);
+  EXPECT_EQ(o.overall_vol_mb, 40u);
+  EXPECT_EQ(o.msgs_nonaggr, 150);
+  EXPECT_NE(error_of({"-iter", "1,2,3,4"}), "");
+  EXPECT_NE(error_of({"-iter", "0"}), "");
+}
+
+TEST(Options, OffCacheForms) {
+  EXPECT_DOUBLE_EQ(parse_options({"-off_cache", "-1"}, kNames, 2).off_cache_mb, -1);
+  const auto o = parse_options({"-off_cache", "16,128"}, kNames, 2);
+  EXPECT_DOUBLE_EQ(o.off_cache_mb, 16);
+  EXPECT_EQ(o.off_cache_line, 128u);
+  EXPECT_DOUBLE_EQ(parse_options({"-off_cache", "2.5"}, kNames, 2).off_cache_mb, 2.5);
+  EXPECT_NE(error_of({"-off_cache", "-3"}), "");
+  EXPECT_NE(error_of({"-off_cache", "x"}), "");
+}
+
+TEST(Options, MapMustDescribeTheRunningProcesses) {
+  const auto o = parse_options({"-map", "2x3"}, kNames, 6);
+  EXPECT_EQ(o.map_rows, 2);
+  EXPECT_EQ(o.map_cols, 3);
+  EXPECT_NE(error_of({"-map", "2x3"}, 4).find("6 processes, but 4"), std::string::npos);
+  EXPECT_NE(error_of({"-map", "2by3"}, 6), "");
+}
+
+TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
+  EXPECT_NE(error_of({"-npmin", "0"}).find("-npmin"), std::string::npos);
+  EXPECT_NE(error_of({"-npmin"}).find("needs a value"), std::string::npos);
+  EXPECT_NE(error_of({"-multi", "2"}).find("-multi"), std::string::npos);
+  EXPECT_NE(error_of({"-time", "-1"}).find("-time"), std::string::npos);
+  EXPECT_NE(error_of({"-mem", "abc"}).find("-mem"), std::string::npos);
+  EXPECT_NE(error_of({"-bogus"}).find("unknown option '-bogus'"), std::string::npos);
+  EXPECT_NE(error_of({"NoSuchBench"}).find("unknown benchmark 'NoSuchBench'"), std::string::npos);
+}
+
+TEST(LengthsFile, ReadsLengthsCommentsAndSuffixes) {
+  const auto path = temp_file("# lengths\n0\n100\n\n  1000 \n4k\n1M\n");
+  EXPECT_EQ(read_lengths_file(path),
+            (std::vector<std::size_t>{0, 100, 1000, 4096, 1048576}));
+  std::remove(path.c_str());
+}
+
+TEST(LengthsFile, ErrorsNameFileAndLine) {
+  const auto bad = temp_file("0\nabc\n");
+  try {
+    read_lengths_file(bad);
+    FAIL() << "malformed file accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad + ":2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_lengths_file(temp_file("-5\n")), UsageError);
+  EXPECT_THROW(read_lengths_file(temp_file("99999999999\n")), UsageError);
+  EXPECT_THROW(read_lengths_file(temp_file("# nothing\n")), UsageError);
+  EXPECT_THROW(read_lengths_file("/nonexistent/lengths"), UsageError);
+}
+
+TEST(SelectionFile, OneNamePerLine) {
+  const auto path = temp_file("#\n# IMB benchmark selection file\n#Barrier\nPingPong\nallreduce\n");
+  const auto o = parse_options({"-input", path}, kNames, 2);
+  EXPECT_EQ(o.benchmarks, (std::vector<std::string>{"PingPong", "Allreduce"}));
+  EXPECT_NE(error_of({"-input", temp_file("Pingpong\nNope\n")}).find("'Nope'"), std::string::npos);
+}
+
+TEST(Options, SerializationRoundTrip) {
+  const auto o = parse_options({"-iter", "10,2,3", "-time", "0.5", "-check", "--json", "x.json",
+                                "pingpong"},
+                               kNames, 2);
+  const Options back = nlohmann::json(o).get<Options>();
+  EXPECT_EQ(nlohmann::json(back), nlohmann::json(o));
+  EXPECT_TRUE(back.check);
+  EXPECT_EQ(back.json_path, "x.json");
+}
