@@ -66,9 +66,12 @@ Options parse(int argc, char** argv, int rank) {
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--rounds") o.rounds = positive(i);
-    else if (a == "--reps-small") o.reps_small = positive(i);
-    else if (a == "--reps-large") o.reps_large = positive(i);
+    if (a == "--rounds")
+      o.rounds = positive(i);
+    else if (a == "--reps-small")
+      o.reps_small = positive(i);
+    else if (a == "--reps-large")
+      o.reps_large = positive(i);
     else if (a == "--compare" && i + 1 < argc) {
       o.compare = argv[++i];
       if (o.compare != "ab" && o.compare != "aa" && o.compare != "bb")
@@ -157,6 +160,18 @@ std::string loadavg() {
   return one + " " + five + " " + fifteen;
 }
 
+// How often the kernel took the CPU away from this process: other work competing for the 2 cores
+// shows up here long before it shows in the load average.
+long involuntary_switches() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string key = "nonvoluntary_ctxt_switches:";
+  while (std::getline(in, line))
+    if (line.compare(0, key.size(), key) == 0)
+      return std::strtol(line.c_str() + key.size(), nullptr, 10);
+  return -1;
+}
+
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);
@@ -184,8 +199,8 @@ int main(int argc, char** argv) {
   const Options opt = parse(argc, argv, rank);
 
   const auto& all = mpiscope::imb::mpi1::all_benchmarks();
-  const auto it = std::find_if(all.begin(), all.end(),
-                               [](const Benchmark& b) { return b.name == "PingPong"; });
+  const auto it =
+      std::find_if(all.begin(), all.end(), [](const Benchmark& b) { return b.name == "PingPong"; });
   if (it == all.end()) usage_exit(rank, "PingPong not found in imb::mpi1::all_benchmarks()");
   const Benchmark& pingpong = *it;
 
@@ -196,13 +211,15 @@ int main(int argc, char** argv) {
                 opt.rounds, label_a, label_b);
     std::printf("# reps: %d at 0 bytes, %d at 4194304 bytes; load average at start: %s\n",
                 opt.reps_small, opt.reps_large, loadavg().c_str());
-    std::printf("# A = %s, B = %s; ratio = median(A)/median(B); paired = median over rounds of "
-                "A_i/B_i\n",
-                label_a, label_b);
+    std::printf(
+        "# A = %s, B = %s; ratio = median(A)/median(B); paired = median over rounds of "
+        "A_i/B_i\n",
+        label_a, label_b);
     std::printf("%10s %6s %12s %12s %8s %8s %22s %22s\n", "bytes", "reps", "A_med[usec]",
                 "B_med[usec]", "ratio", "paired", "A_p25..p75", "B_p25..p75");
   }
 
+  const long switches_at_start = involuntary_switches();
   for (const std::size_t bytes : {std::size_t{0}, std::size_t{4194304}}) {
     const int reps = bytes == 0 ? opt.reps_small : opt.reps_large;
     MpiscopePath a(pingpong, bytes, rank);
@@ -234,7 +251,12 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  if (rank == 0) std::printf("# load average at end: %s\n", loadavg().c_str());
+  long preempted[2] = {0, 0};
+  const long mine = involuntary_switches() - switches_at_start;
+  MPI_Gather(&mine, 1, MPI_LONG, preempted, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    std::printf("# load average at end: %s; involuntary context switches of rank 0, 1: %ld, %ld\n",
+                loadavg().c_str(), preempted[0], preempted[1]);
   MPI_Finalize();
   return 0;
 }

@@ -11,9 +11,9 @@ namespace mpiscope::cli {
 
 enum ExitCode : int {
   kOk = 0,
-  kRunFailed = 1,     // some measurement could not run (allocation, I/O)
-  kUsage = 2,         // bad command line or input file
-  kCheckFailed = 3,   // -check found defects
+  kRunFailed = 1,    // some measurement could not run (allocation, I/O)
+  kUsage = 2,        // bad command line or input file
+  kCheckFailed = 3,  // -check found defects
 };
 
 struct ParseResult {

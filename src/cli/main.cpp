@@ -44,9 +44,11 @@ void print_help() {
       "Usage: mpirun -np P mpiscope <suite> [options]\n"
       "       mpiscope --version | --help\n\nSuites:\n",
       mpiscope::core::mpiscope_version());
-  for (const auto& s : subcommands()) std::printf("  %-12s %s (alias %s)\n", s.name, s.summary, s.alias);
+  for (const auto& s : subcommands())
+    std::printf("  %-12s %s (alias %s)\n", s.name, s.summary, s.alias);
   std::printf(
-      "\n'mpiscope <suite> -help' lists a suite's options. See the README for the output formats.\n");
+      "\n'mpiscope <suite> -help' lists a suite's options. See the README for the output "
+      "formats.\n");
 }
 
 std::string base_name(const char* path) {
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
   const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
   if (!rank) rank = std::getenv("PMI_RANK");
   if (!rank || std::string(rank) == "0")
-    std::fprintf(stderr, "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n", argv[1]);
+    std::fprintf(stderr,
+                 "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",
+                 argv[1]);
   return mpiscope::cli::kUsage;
 }

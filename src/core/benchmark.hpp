@@ -89,11 +89,11 @@ struct Benchmark {
   std::string name;
   Family family = Family::Collective;
   Datatype datatype = Datatype::Byte;
-  double turnover = 0;        // messages per repetition in the throughput (nmsg); 0: none shown
-  double time_factor = 1.0;   // reported time = factor · measured time (PingPong: Δt/2)
-  bool two_processes = false; // single transfer: exactly two active processes
-  bool rooted = false;        // root moves round robin: i % nprocs in repetition i
-  bool sized = true;          // false: no message length (Barrier)
+  double turnover = 0;         // messages per repetition in the throughput (nmsg); 0: none shown
+  double time_factor = 1.0;    // reported time = factor · measured time (PingPong: Δt/2)
+  bool two_processes = false;  // single transfer: exactly two active processes
+  bool rooted = false;         // root moves round robin: i % nprocs in repetition i
+  bool sized = true;           // false: no message length (Barrier)
   BufferShape (*shape)(std::size_t bytes, int nprocs) = nullptr;
   void (*prepare)(PointContext&) = nullptr;  // counts/displacements, called before timing
   Kernel kernel;

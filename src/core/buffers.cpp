@@ -14,15 +14,19 @@ namespace mpiscope::core {
 namespace {
 constexpr std::size_t kAlignment = 4096;  // page-aligned: stable results for large messages
 
-std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
+std::size_t round_up(std::size_t v, std::size_t to) {
+  return (v + to - 1) / to * to;
+}
 
 std::size_t read_sysfs_size(const std::string& path) {
   std::ifstream in(path);
   std::string s;
   if (!(in >> s) || s.empty()) return 0;
   std::size_t mult = 1;
-  if (s.back() == 'K') mult = 1024, s.pop_back();
-  else if (s.back() == 'M') mult = 1024 * 1024, s.pop_back();
+  if (s.back() == 'K')
+    mult = 1024, s.pop_back();
+  else if (s.back() == 'M')
+    mult = 1024 * 1024, s.pop_back();
   try {
     return std::stoul(s) * mult;
   } catch (...) {
@@ -56,7 +60,8 @@ std::size_t slot_stride(std::size_t bytes, const OffCache& oc) {
 int slot_count(std::size_t bytes, const OffCache& oc) {
   if (!oc.enabled()) return 1;
   const double twice_cache = 2.0 * oc.cache_mb * 1048576.0;
-  return std::max(1, static_cast<int>(std::ceil(twice_cache / static_cast<double>(slot_stride(bytes, oc)))));
+  return std::max(
+      1, static_cast<int>(std::ceil(twice_cache / static_cast<double>(slot_stride(bytes, oc)))));
 }
 
 std::size_t footprint(const BufferShape& shape, const OffCache& oc) {
@@ -66,7 +71,9 @@ std::size_t footprint(const BufferShape& shape, const OffCache& oc) {
   return region(shape.send) + region(shape.recv);
 }
 
-void AlignedBytes::Free::operator()(std::byte* p) const { std::free(p); }
+void AlignedBytes::Free::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 std::optional<AlignedBytes> AlignedBytes::try_allocate(std::size_t bytes) {
   AlignedBytes b;

@@ -11,8 +11,8 @@
 namespace mpiscope::core {
 
 struct OffCache {
-  double cache_mb = 0;      // size of the last-level cache to defeat; 0 = off
-  std::size_t line = 64;    // cache line size in bytes
+  double cache_mb = 0;    // size of the last-level cache to defeat; 0 = off
+  std::size_t line = 64;  // cache line size in bytes
   bool enabled() const { return cache_mb > 0; }
 };
 

@@ -17,16 +17,19 @@ namespace mpiscope::core {
 
 const char* family_name(Family f) {
   switch (f) {
-    case Family::SingleTransfer: return "single_transfer";
-    case Family::ParallelTransfer: return "parallel_transfer";
-    default: return "collective";
+    case Family::SingleTransfer:
+      return "single_transfer";
+    case Family::ParallelTransfer:
+      return "parallel_transfer";
+    default:
+      return "collective";
   }
 }
 
 namespace {
 
 constexpr std::size_t kWarmupBytes = sizeof(float);  // IMB 5.2.6: sizeof(assign_type)
-constexpr std::byte kSentinel{0xA5};                   // receive buffers before a -check pass
+constexpr std::byte kSentinel{0xA5};                 // receive buffers before a -check pass
 
 std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   std::string s = b.name;
@@ -34,7 +37,9 @@ std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   return s + " on " + std::to_string(nprocs) + " processes";
 }
 
-int element_size(const Benchmark& b) { return b.datatype == Datatype::FloatSum ? 4 : 1; }
+int element_size(const Benchmark& b) {
+  return b.datatype == Datatype::FloatSum ? 4 : 1;
+}
 
 void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes) {
   ctx.bytes = bytes;
@@ -79,7 +84,8 @@ double verify(const Benchmark& b, PointContext& ctx) {
     MPI_Barrier(ctx.comm);
     b.kernel.iterate(ctx, i);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
-      ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^= std::byte{0x40};  // a float's exponent
+      ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^=
+          std::byte{0x40};  // a float's exponent
     defects += count_defects(b, ctx, i);
   }
   return defects;
@@ -144,7 +150,8 @@ class SuiteRunner {
     for (int q : series) run_layout(b, make_layout(order_, q, settings_.multi), lengths);
   }
 
-  void run_layout(const Benchmark& b, const Layout& layout, const std::vector<std::size_t>& lengths) {
+  void run_layout(const Benchmark& b, const Layout& layout,
+                  const std::vector<std::size_t>& lengths) {
     ProcessSet ps = make_process_set(layout);
     BenchmarkRun run = describe_run(b, layout);
     if (world_rank_ == 0) reporter_.benchmark_started(run);

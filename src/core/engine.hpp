@@ -17,15 +17,15 @@ namespace mpiscope::core {
 
 struct EngineSettings {
   RepetitionSettings repetitions;
-  OffCache off_cache;                 // disabled unless -off_cache
-  double mem_limit_bytes = 0;         // per process; 0 = no limit
-  bool check = false;                 // -check: verify received data, add the defects column
-  bool keep_samples = false;          // time each repetition separately, keep the samples
+  OffCache off_cache;          // disabled unless -off_cache
+  double mem_limit_bytes = 0;  // per process; 0 = no limit
+  bool check = false;          // -check: verify received data, add the defects column
+  bool keep_samples = false;   // time each repetition separately, keep the samples
   int npmin = 2;
   bool multi = false;
   int multi_outflag = 0;
-  int map_rows = 0, map_cols = 0;     // -map PxQ; 0 = identity
-  double timeout_s = 0;               // --timeout; 0 = none
+  int map_rows = 0, map_cols = 0;  // -map PxQ; 0 = identity
+  double timeout_s = 0;            // --timeout; 0 = none
 };
 
 struct SuitePlan {
@@ -34,8 +34,8 @@ struct SuitePlan {
 };
 
 struct SuiteOutcome {
-  bool all_ran = true;             // false: a point could not run (allocation failure)
-  int benchmarks_with_defects = 0; // -check found wrong data in this many benchmark tables
+  bool all_ran = true;              // false: a point could not run (allocation failure)
+  int benchmarks_with_defects = 0;  // -check found wrong data in this many benchmark tables
 };
 
 // Collective over MPI_COMM_WORLD; the outcome is the same on every rank. Reporters are called on

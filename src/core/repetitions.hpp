@@ -6,12 +6,12 @@
 namespace mpiscope::core {
 
 struct RepetitionSettings {
-  int msgs_per_sample = 1000;                  // MSGSPERSAMPLE
-  std::size_t overall_vol = 40ull * 1048576;   // OVERALL_VOL, bytes
-  int msgs_nonaggr = 100;                      // MSGS_NONAGGR
-  int n_warmup = 2;                            // N_WARMUP
-  int n_barr = 2;                              // N_BARR
-  double time_limit_s = 0;                     // -time: seconds per message length; 0 = none
+  int msgs_per_sample = 1000;                 // MSGSPERSAMPLE
+  std::size_t overall_vol = 40ull * 1048576;  // OVERALL_VOL, bytes
+  int msgs_nonaggr = 100;                     // MSGS_NONAGGR
+  int n_warmup = 2;                           // N_WARMUP
+  int n_barr = 2;                             // N_BARR
+  double time_limit_s = 0;                    // -time: seconds per message length; 0 = none
 };
 
 // n_sample = MSGSPERSAMPLE for X = 0, else max(1, min(MSGSPERSAMPLE, OVERALL_VOL / X)).

@@ -26,7 +26,9 @@ class Reporter {
 class ReporterList : public Reporter {
  public:
   void add(std::unique_ptr<Reporter> r) { list_.push_back(std::move(r)); }
-  void run_started(const RunInfo& i) override { for (auto& r : list_) r->run_started(i); }
+  void run_started(const RunInfo& i) override {
+    for (auto& r : list_) r->run_started(i);
+  }
   void benchmark_started(const BenchmarkRun& b) override {
     for (auto& r : list_) r->benchmark_started(b);
   }
@@ -36,7 +38,9 @@ class ReporterList : public Reporter {
   void benchmark_finished(const BenchmarkRun& b) override {
     for (auto& r : list_) r->benchmark_finished(b);
   }
-  void note(const std::string& n) override { for (auto& r : list_) r->note(n); }
+  void note(const std::string& n) override {
+    for (auto& r : list_) r->note(n);
+  }
   void run_finished(const RunInfo& i, bool ok) override {
     for (auto& r : list_) r->run_finished(i, ok);
   }

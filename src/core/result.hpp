@@ -15,7 +15,7 @@ namespace mpiscope::core {
 struct RunInfo {
   std::string suite;  // e.g. "imb-mpi1"
   std::string suite_title;
-  std::string date;   // local time, as IMB prints it
+  std::string date;  // local time, as IMB prints it
   std::string date_iso;
   std::string machine, system, release, version;  // uname
   std::map<std::string, int> ranks_per_host;
@@ -41,8 +41,8 @@ struct GroupTimes {
 struct Measurement {
   std::size_t bytes = 0;
   int repetitions = 0;
-  bool measured = false;   // false: skipped (see note); no times exist for this row
-  std::string note;        // why a row was skipped, or a warning
+  bool measured = false;  // false: skipped (see note); no times exist for this row
+  std::string note;       // why a row was skipped, or a warning
   double t_min_us = 0, t_max_us = 0, t_avg_us = 0;  // over the reported ranks
   std::optional<double> mbytes_per_sec;             // 2^20 bytes per second, from t_max
   std::optional<double> defects;                    // with -check
@@ -53,16 +53,16 @@ struct Measurement {
 };
 
 struct BenchmarkRun {
-  std::string name;        // e.g. "PingPong" or "Multi-PingPong"
-  std::string family;      // single_transfer | parallel_transfer | collective
+  std::string name;    // e.g. "PingPong" or "Multi-PingPong"
+  std::string family;  // single_transfer | parallel_transfer | collective
   bool sized = true;
   bool has_throughput = false;
   bool multi = false;
   int multi_outflag = 0;
-  int nprocs = 0;                       // active processes per group
-  std::vector<std::vector<int>> groups; // world ranks
+  int nprocs = 0;                        // active processes per group
+  std::vector<std::vector<int>> groups;  // world ranks
   int inactive = 0;
-  std::vector<int> map_order;           // non-empty when -map was given
+  std::vector<int> map_order;  // non-empty when -map was given
   int map_rows = 0, map_cols = 0;
   bool check = false;
   std::vector<Measurement> rows;

@@ -16,8 +16,12 @@
 
 namespace mpiscope::core {
 
-const char* mpiscope_version() { return MPISCOPE_VERSION; }
-const char* mpiscope_commit() { return MPISCOPE_GIT_COMMIT; }
+const char* mpiscope_version() {
+  return MPISCOPE_VERSION;
+}
+const char* mpiscope_commit() {
+  return MPISCOPE_GIT_COMMIT;
+}
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level) {
@@ -53,11 +57,13 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   int len = 0;
   MPI_Get_processor_name(name, &len);
   const int rank = mpi::world_rank();
-  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(info.world_size) * MPI_MAX_PROCESSOR_NAME : 0);
+  std::vector<char> all(
+      rank == 0 ? static_cast<std::size_t>(info.world_size) * MPI_MAX_PROCESSOR_NAME : 0);
   MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
              0, MPI_COMM_WORLD);
   for (int r = 0; rank == 0 && r < info.world_size; ++r)
-    ++info.ranks_per_host[std::string(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+    ++info.ranks_per_host[std::string(all.data() +
+                                      static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
   return info;
 }
 

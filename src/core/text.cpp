@@ -29,7 +29,9 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) { return to_lower(a) == to_lower(b); }
+bool iequals(std::string_view a, std::string_view b) {
+  return to_lower(a) == to_lower(b);
+}
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);

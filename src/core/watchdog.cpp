@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 
-
 namespace mpiscope::core {
 
 Watchdog::Watchdog(double seconds, int world_rank) : seconds_(seconds), rank_(world_rank) {
@@ -50,7 +49,8 @@ void Watchdog::watch() {
       continue;
     }
     const auto gen = generation_;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
     if (wake_.wait_until(lock, deadline, [&] { return stop_ || generation_ != gen; })) continue;
     // Rank 0 speaks for the run; the others leave a moment later without a word.
     if (rank_ == 0) {

@@ -15,7 +15,9 @@ std::string quoted(const std::string& s) {
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
-std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : ""; }
+std::string number(const std::optional<double>& v) {
+  return v ? fmt::format("{:.6g}", *v) : "";
+}
 }  // namespace
 
 CsvReporter::CsvReporter(const std::string& path) {
@@ -32,12 +34,14 @@ void CsvReporter::run_started(const core::RunInfo& i) {
   std::string cmd;
   for (const auto& a : i.command_line) cmd += (cmd.empty() ? "" : " ") + a;
   std::string hosts;
-  for (const auto& [h, n] : i.ranks_per_host) hosts += fmt::format("{}{}={}", hosts.empty() ? "" : ";", h, n);
+  for (const auto& [h, n] : i.ranks_per_host)
+    hosts += fmt::format("{}{}={}", hosts.empty() ? "" : ";", h, n);
   fmt::print(file_, "# mpiscope {} ({})\n", i.mpiscope_version, i.mpiscope_commit);
   fmt::print(file_, "# date: {}\n# hosts: {}\n# world_size: {}\n", i.date_iso, hosts, i.world_size);
   fmt::print(file_, "# mpi_library: {}\n", i.mpi_library.substr(0, i.mpi_library.find('\n')));
   fmt::print(file_, "# command_line: {}\n", cmd);
-  fmt::print(file_, "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s\n");
+  fmt::print(file_,
+             "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s\n");
   fmt::print(file_,
              "suite,benchmark,family,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
              "t_avg_us,mbytes_per_sec,defects,measured,note\n");
@@ -47,7 +51,8 @@ void CsvReporter::run_started(const core::RunInfo& i) {
 void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
   auto line = [&](const std::string& group, const core::GroupTimes& t) {
     fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_, b.name, b.family,
-               b.nprocs, b.groups.size(), group, m.bytes, m.measured ? std::to_string(m.repetitions) : "",
+               b.nprocs, b.groups.size(), group, m.bytes,
+               m.measured ? std::to_string(m.repetitions) : "",
                m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
                m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
                m.measured ? 1 : 0, quoted(m.note));

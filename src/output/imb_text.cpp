@@ -28,7 +28,9 @@ bool show_time_range(const core::BenchmarkRun& b) {
   return b.family != "single_transfer" || (b.multi && b.multi_outflag == 0);
 }
 
-bool per_group_rows(const core::BenchmarkRun& b) { return b.multi && b.multi_outflag == 1; }
+bool per_group_rows(const core::BenchmarkRun& b) {
+  return b.multi && b.multi_outflag == 1;
+}
 
 std::vector<std::string> headings(const core::BenchmarkRun& b) {
   std::vector<std::string> h;
@@ -51,8 +53,8 @@ ImbTextReporter::ImbTextReporter(std::FILE* out, std::string part_title)
 
 void ImbTextReporter::run_started(const core::RunInfo& info) {
   const std::string line = dashes(4);
-  fmt::print(out_, "{}\n#    mpiscope {}, IMB {} compatible tables ({} part)    \n{}\n",
-             line, info.mpiscope_version, "3.1", part_, line);
+  fmt::print(out_, "{}\n#    mpiscope {}, IMB {} compatible tables ({} part)    \n{}\n", line,
+             info.mpiscope_version, "3.1", part_, line);
   fmt::print(out_, "# Date                  : {}\n", info.date);
   fmt::print(out_, "# Machine               : {}\n", info.machine);
   fmt::print(out_, "# System                : {}\n", info.system);
@@ -60,7 +62,8 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "# Version               : {}\n", info.version);
   fmt::print(out_, "# MPI Version           : {}\n", info.mpi_version);
   fmt::print(out_, "# MPI Thread Environment: {}\n", info.thread_level);
-  fmt::print(out_, "# MPI Library           : {}\n", info.mpi_library.substr(0, info.mpi_library.find('\n')));
+  fmt::print(out_, "# MPI Library           : {}\n",
+             info.mpi_library.substr(0, info.mpi_library.find('\n')));
   std::string hosts;
   for (const auto& [host, ranks] : info.ranks_per_host)
     hosts += fmt::format("{}{} ({} ranks)", hosts.empty() ? "" : ", ", host, ranks);
@@ -86,7 +89,8 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "# MPI_Datatype for reductions    :   MPI_FLOAT\n");
   fmt::print(out_, "# MPI_Op                         :   MPI_SUM  \n");
   fmt::print(out_, "#\n");
-  fmt::print(out_, "# Units: t[usec] in microseconds; Mbytes/sec = 2^20 bytes per second (IMB 3.1)\n");
+  fmt::print(out_,
+             "# Units: t[usec] in microseconds; Mbytes/sec = 2^20 bytes per second (IMB 3.1)\n");
   fmt::print(out_, "#\n");
   fmt::print(out_, "\n# List of Benchmarks to run:\n\n");
   for (const auto& name : info.benchmarks)

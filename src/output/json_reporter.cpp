@@ -6,7 +6,9 @@ namespace mpiscope::output {
 
 using nlohmann::json;
 
-JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) { ensure_writable(path_); }
+JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {
+  ensure_writable(path_);
+}
 
 json JsonReporter::units() {
   return {{"bytes", "bytes"},
@@ -16,7 +18,8 @@ json JsonReporter::units() {
           {"rank_times_us", "microseconds"},
           {"samples_us", "microseconds"},
           {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
-          {"defects", "count of received bytes (floats for reductions) that differ from what was sent"}};
+          {"defects",
+           "count of received bytes (floats for reductions) that differ from what was sent"}};
 }
 
 json JsonReporter::run_info(const core::RunInfo& i) {
@@ -59,29 +62,34 @@ json JsonReporter::measurement(const core::Measurement& m) {
   r["groups"] = groups;
   if (m.samples_us) {
     const auto& s = *m.samples_us;
-    r["samples_us"] = {{"n", s.n},         {"min", s.min}, {"max", s.max}, {"mean", s.mean},
-                       {"median", s.median}, {"p05", s.p05}, {"p25", s.p25}, {"p75", s.p75},
-                       {"p95", s.p95},     {"p99", s.p99}, {"values", m.raw_samples_us}};
+    r["samples_us"] = {{"n", s.n},
+                       {"min", s.min},
+                       {"max", s.max},
+                       {"mean", s.mean},
+                       {"median", s.median},
+                       {"p05", s.p05},
+                       {"p25", s.p25},
+                       {"p75", s.p75},
+                       {"p95", s.p95},
+                       {"p99", s.p99},
+                       {"values", m.raw_samples_us}};
   }
   return r;
 }
 
 void JsonReporter::run_started(const core::RunInfo& info) {
-  doc_ = {{"format", "mpiscope-results"},
-          {"format_version", 1},
-          {"complete", false},
-          {"run", run_info(info)},
-          {"units", units()},
-          {"notes", json::array()},
+  doc_ = {{"format", "mpiscope-results"}, {"format_version", 1}, {"complete", false},
+          {"run", run_info(info)},        {"units", units()},    {"notes", json::array()},
           {"benchmarks", json::array()}};
   flush();
 }
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
-  json j = {{"name", b.name},     {"family", b.family},   {"nprocs", b.nprocs},
-            {"multi", b.multi},   {"groups", b.groups},   {"inactive", b.inactive},
-            {"sized", b.sized},   {"check", b.check},     {"rows", json::array()}};
-  if (!b.map_order.empty()) j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
+  json j = {{"name", b.name},   {"family", b.family}, {"nprocs", b.nprocs},
+            {"multi", b.multi}, {"groups", b.groups}, {"inactive", b.inactive},
+            {"sized", b.sized}, {"check", b.check},   {"rows", json::array()}};
+  if (!b.map_order.empty())
+    j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
   doc_["benchmarks"].push_back(j);
   flush();
 }
@@ -102,6 +110,8 @@ void JsonReporter::run_finished(const core::RunInfo&, bool ok) {
   flush();
 }
 
-void JsonReporter::flush() { replace_file(path_, doc_.dump(1) + "\n"); }
+void JsonReporter::flush() {
+  replace_file(path_, doc_.dump(1) + "\n");
+}
 
 }  // namespace mpiscope::output

@@ -13,7 +13,9 @@ struct BadInput {
   const char* message;            // what the one error line must say
 };
 
-std::ostream& operator<<(std::ostream& os, const BadInput& b) { return os << b.label; }
+std::ostream& operator<<(std::ostream& os, const BadInput& b) {
+  return os << b.label;
+}
 
 class RejectsBadInput : public ::testing::TestWithParam<BadInput> {};
 
@@ -44,13 +46,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownBenchmark", {"PingPang"}, "unknown benchmark 'PingPang'"},
         BadInput{"MissingValue", {"PingPong", "-msglen"}, "option -msglen needs a value"},
         BadInput{"MissingLengthsFile", {"-msglen", "{dir}/nope"}, "cannot read -msglen file"},
-        BadInput{"MalformedLengths", {"-msglen", "{dir}/letters"}, "letters:2: 'abc' is not a message length"},
-        BadInput{"NegativeLength", {"-msglen", "{dir}/negative"}, "negative:2: negative message length -5"},
+        BadInput{"MalformedLengths",
+                 {"-msglen", "{dir}/letters"},
+                 "letters:2: 'abc' is not a message length"},
+        BadInput{"NegativeLength",
+                 {"-msglen", "{dir}/negative"},
+                 "negative:2: negative message length -5"},
         BadInput{"AbsurdLength", {"-msglen", "{dir}/huge"}, "exceeds the largest MPI message"},
         BadInput{"EmptyLengths", {"-msglen", "{dir}/empty"}, "contains no message length"},
         BadInput{"MissingInputFile", {"-input", "{dir}/nope"}, "cannot read -input file"},
-        BadInput{"BadNameInInputFile", {"-input", "{dir}/select"}, "unknown benchmark 'NoSuchBenchmark'"},
-        BadInput{"MapDoesNotFit", {"-map", "2x2"}, "-map 2x2 describes 4 processes, but 3 are running"},
+        BadInput{"BadNameInInputFile",
+                 {"-input", "{dir}/select"},
+                 "unknown benchmark 'NoSuchBenchmark'"},
+        BadInput{
+            "MapDoesNotFit", {"-map", "2x2"}, "-map 2x2 describes 4 processes, but 3 are running"},
         BadInput{"MalformedMap", {"-map", "2-2"}, "-map takes PxQ"},
         BadInput{"NpminZero", {"-npmin", "0"}, "-npmin must be a positive integer"},
         BadInput{"MultiTwo", {"-multi", "2"}, "-multi takes 0 or 1"},
@@ -58,7 +67,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NegativeTime", {"-time", "-2"}, "-time must be a positive number"},
         BadInput{"MemNotANumber", {"-mem", "lots"}, "-mem needs a number"},
         BadInput{"OffCacheNegative", {"-off_cache", "-5"}, "-off_cache size must be -1"},
-        BadInput{"UnwritableJson", {"--json", "/nonexistent-dir/r.json"}, "cannot write '/nonexistent-dir/r.json'"},
+        BadInput{"UnwritableJson",
+                 {"--json", "/nonexistent-dir/r.json"},
+                 "cannot write '/nonexistent-dir/r.json'"},
         BadInput{"UnwritableCsv", {"--csv", "{dir}"}, "cannot write"},
         BadInput{"BadTimeout", {"--timeout", "0"}, "--timeout must be a positive number"}),
     [](const auto& test) { return std::string(test.param.label); });

@@ -32,16 +32,19 @@ Result run_shell(const std::string& command) {
 }
 }  // namespace
 
-bool is_openmpi() { return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi"; }
+bool is_openmpi() {
+  return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi";
+}
 
 Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
                int time_limit_s, const std::string& program) {
   // Tests run as root on CI machines; Open MPI refuses that unless told. LeakSanitizer reports
   // the MPI libraries' own allocations at exit, which are not ours to fix.
-  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
-                    env + " timeout -k 5 " + std::to_string(time_limit_s) + " " +
-                    MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np " +
-                    std::to_string(np) + " " + quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
+  std::string cmd =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
+      env + " timeout -k 5 " + std::to_string(time_limit_s) + " " + MPISCOPE_MPIEXEC + " " +
+      MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) + " " +
+      quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
   return run_shell(cmd);
 }
@@ -124,7 +127,9 @@ std::string read_file(const std::string& path) {
 
 int count_of(const std::string& haystack, const std::string& needle) {
   int n = 0;
-  for (auto pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
+  for (auto pos = haystack.find(needle); pos != std::string::npos;
+       pos = haystack.find(needle, pos + 1))
+    ++n;
   return n;
 }
 

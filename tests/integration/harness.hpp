@@ -19,13 +19,13 @@ Result run_mpi(int np, const std::vector<std::string>& args, const std::string& 
 Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
 
 struct Table {
-  std::string name;                     // after "# Benchmarking "
-  std::vector<std::string> header;      // lines between the dash lines
-  int nprocs = 0;                       // active processes (per group)
+  std::string name;                 // after "# Benchmarking "
+  std::vector<std::string> header;  // lines between the dash lines
+  int nprocs = 0;                   // active processes (per group)
   int groups = 1;
-  std::vector<std::string> columns;     // column headings
-  std::string column_line;              // as printed
-  std::vector<std::string> rows;        // printed rows, blank lines dropped
+  std::vector<std::string> columns;             // column headings
+  std::string column_line;                      // as printed
+  std::vector<std::string> rows;                // printed rows, blank lines dropped
   std::vector<std::vector<std::string>> cells;  // rows split on blanks
 };
 std::vector<Table> parse_imb(const std::string& out);

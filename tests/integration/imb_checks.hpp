@@ -11,11 +11,13 @@
 namespace imbcheck {
 
 inline const std::vector<std::string> kAllBenchmarks = {
-    "PingPong",  "PingPing",  "Sendrecv", "Exchange", "Allreduce", "Reduce",
-    "Reduce_scatter", "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter",
-    "Scatterv", "Alltoall", "Alltoallv", "Bcast", "Barrier"};
+    "PingPong",       "PingPing",  "Sendrecv",   "Exchange", "Allreduce", "Reduce",
+    "Reduce_scatter", "Allgather", "Allgatherv", "Gather",   "Gatherv",   "Scatter",
+    "Scatterv",       "Alltoall",  "Alltoallv",  "Bcast",    "Barrier"};
 
-inline bool is_single(const std::string& n) { return n == "PingPong" || n == "PingPing"; }
+inline bool is_single(const std::string& n) {
+  return n == "PingPong" || n == "PingPing";
+}
 inline bool is_reduction(const std::string& n) {
   return n == "Allreduce" || n == "Reduce" || n == "Reduce_scatter";
 }
@@ -31,7 +33,8 @@ inline void expect_imb_layout(const harness::Table& t) {
   ASSERT_GT(ncols, 0u) << t.name;
   EXPECT_EQ(t.column_line.size(), ncols * 13) << t.name << ": '" << t.column_line << "'";
   for (std::size_t c = 0; c < ncols; ++c)
-    EXPECT_EQ(t.column_line.substr(c * 13, 13), std::string(13 - t.columns[c].size(), ' ') + t.columns[c]);
+    EXPECT_EQ(t.column_line.substr(c * 13, 13),
+              std::string(13 - t.columns[c].size(), ' ') + t.columns[c]);
   static const std::regex integer(" *[0-9]+"), fixed2(" *-?[0-9]+\\.[0-9]{2}");
   for (const auto& row : t.rows) {
     ASSERT_EQ(row.size(), ncols * 13) << t.name << ": row '" << row << "'";
@@ -45,14 +48,16 @@ inline void expect_imb_layout(const harness::Table& t) {
   }
 }
 
-inline std::vector<std::string> expected_columns(const std::string& name, bool multi0,
-                                                 bool multi1, bool check) {
+inline std::vector<std::string> expected_columns(const std::string& name, bool multi0, bool multi1,
+                                                 bool check) {
   std::vector<std::string> c;
   if (multi1) c.push_back("Group");
   if (name != "Barrier") c.push_back("#bytes");
   c.push_back("#repetitions");
-  if (is_single(name) && !multi0) c.push_back("t[usec]");
-  else c.insert(c.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
+  if (is_single(name) && !multi0)
+    c.push_back("t[usec]");
+  else
+    c.insert(c.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
   if (turnover(name) > 0) c.push_back("Mbytes/sec");
   if (check && name != "Barrier") c.push_back("defects");
   return c;
@@ -67,7 +72,8 @@ inline double cell(const harness::Table& t, std::size_t row, const std::string& 
 
 // t_min <= t_avg <= t_max, and the throughput is nmsg·X/1.048576/t_max within print rounding.
 inline void expect_consistent_numbers(const harness::Table& t, const std::string& base_name) {
-  const bool range = std::find(t.columns.begin(), t.columns.end(), "t_min[usec]") != t.columns.end();
+  const bool range =
+      std::find(t.columns.begin(), t.columns.end(), "t_min[usec]") != t.columns.end();
   for (std::size_t r = 0; r < t.cells.size(); ++r) {
     if (range) {
       EXPECT_LE(cell(t, r, "t_min[usec]"), cell(t, r, "t_avg[usec]") + 0.011) << t.rows[r];

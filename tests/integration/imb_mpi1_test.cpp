@@ -36,7 +36,8 @@ TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
     if (is_single(name)) {
       if (np == 1) {
         EXPECT_TRUE(found.empty());
-        EXPECT_NE(r.out.find("# !! Benchmark " + name + " invalid for 1 processes !!"), std::string::npos);
+        EXPECT_NE(r.out.find("# !! Benchmark " + name + " invalid for 1 processes !!"),
+                  std::string::npos);
         continue;
       }
       ASSERT_EQ(found.size(), 1u) << name;
@@ -44,7 +45,8 @@ TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
     } else {
       const auto expected = series(np, std::min(2, np));
       ASSERT_EQ(found.size(), expected.size()) << name;
-      for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(found[i]->nprocs, expected[i]) << name;
+      for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_EQ(found[i]->nprocs, expected[i]) << name;
     }
     for (const auto* t : found) {
       SCOPED_TRACE(name + " at " + std::to_string(t->nprocs));
@@ -52,17 +54,18 @@ TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
       expect_imb_layout(*t);
       expect_consistent_numbers(*t, name);
       const std::size_t idle = static_cast<std::size_t>(np - t->nprocs);
-      const bool says_idle = std::any_of(t->header.begin(), t->header.end(), [&](const std::string& h) {
-        return h.find("( " + std::to_string(idle) + " additional process") != std::string::npos;
-      });
+      const bool says_idle =
+          std::any_of(t->header.begin(), t->header.end(), [&](const std::string& h) {
+            return h.find("( " + std::to_string(idle) + " additional process") != std::string::npos;
+          });
       EXPECT_EQ(says_idle, idle > 0);
       if (name == "Barrier") {
         ASSERT_EQ(t->rows.size(), 1u);
         continue;
       }
-      const std::vector<std::string> bytes = is_reduction(name)
-                                                 ? std::vector<std::string>{"0", "4", "8", "1024", "65536"}
-                                                 : std::vector<std::string>{"0", "1", "7", "1024", "65536"};
+      const std::vector<std::string> bytes =
+          is_reduction(name) ? std::vector<std::string>{"0", "4", "8", "1024", "65536"}
+                             : std::vector<std::string>{"0", "1", "7", "1024", "65536"};
       ASSERT_EQ(t->cells.size(), bytes.size());
       for (std::size_t i = 0; i < bytes.size(); ++i) {
         EXPECT_EQ(t->cells[i][0], bytes[i]);
@@ -84,11 +87,13 @@ TEST(ImbMpi1, DefaultLengthsAndRepetitionsFollowTheGuide) {
   EXPECT_NE(r.out.find("# Maximum message length in bytes:   4194304"), std::string::npos);
   for (const auto& t : tables) {
     std::vector<std::size_t> expected_bytes = {0};
-    for (std::size_t x = t.name == "Allreduce" ? 4 : 1; x <= 4194304; x *= 2) expected_bytes.push_back(x);
+    for (std::size_t x = t.name == "Allreduce" ? 4 : 1; x <= 4194304; x *= 2)
+      expected_bytes.push_back(x);
     ASSERT_EQ(t.cells.size(), expected_bytes.size()) << t.name;
     for (std::size_t i = 0; i < expected_bytes.size(); ++i) {
       const std::size_t x = expected_bytes[i];
-      const std::size_t reps = x == 0 ? 1000 : std::max<std::size_t>(1, std::min<std::size_t>(1000, 41943040 / x));
+      const std::size_t reps =
+          x == 0 ? 1000 : std::max<std::size_t>(1, std::min<std::size_t>(1000, 41943040 / x));
       EXPECT_EQ(t.cells[i][0], std::to_string(x));
       EXPECT_EQ(t.cells[i][1], std::to_string(reps)) << t.rows[i];
     }
@@ -99,15 +104,16 @@ TEST(ImbMpi1, DefaultLengthsAndRepetitionsFollowTheGuide) {
 }
 
 TEST(ImbMpi1, HeaderBlockAsInTheGuide) {
-  const auto r = run_mpi(2, {"imb-mpi1", "pingpong", "-iter", "5", "-msglen", write_file(temp_dir(), "l", "0\n")});
+  const auto r = run_mpi(
+      2, {"imb-mpi1", "pingpong", "-iter", "5", "-msglen", write_file(temp_dir(), "l", "0\n")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto lines = lines_of(r.out);
   ASSERT_GT(lines.size(), 30u);
   EXPECT_EQ(lines[0], "#" + std::string(51, '-'));
-  for (const char* label : {"# Date                  : ", "# Machine               : ",
-                            "# System                : ", "# Release               : ",
-                            "# Version               : ", "# MPI Version           : ",
-                            "# MPI Thread Environment: MPI_THREAD_"})
+  for (const char* label :
+       {"# Date                  : ", "# Machine               : ", "# System                : ",
+        "# Release               : ", "# Version               : ", "# MPI Version           : ",
+        "# MPI Thread Environment: MPI_THREAD_"})
     EXPECT_NE(r.out.find(std::string("\n") + label), std::string::npos) << label;
   EXPECT_NE(r.out.find("# Calling sequence was: \n\n# "), std::string::npos);
   EXPECT_NE(r.out.find(" imb-mpi1 pingpong -iter 5 -msglen"), std::string::npos) << r.out;
@@ -119,15 +125,16 @@ TEST(ImbMpi1, HeaderBlockAsInTheGuide) {
   EXPECT_NE(r.out.find("Mbytes/sec = 2^20 bytes per second"), std::string::npos);
   EXPECT_NE(r.out.find("\n# List of Benchmarks to run:\n\n# PingPong\n"), std::string::npos);
   // The benchmark header: dash lines as wide as the table.
-  EXPECT_NE(r.out.find("\n#" + std::string(51, '-') + "\n# Benchmarking PingPong \n# #processes = 2 \n#" +
-                       std::string(51, '-') + "\n       #bytes #repetitions      t[usec]   Mbytes/sec\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("\n#" + std::string(51, '-') + "\n# Benchmarking PingPong \n# #processes = 2 \n#" +
+                 std::string(51, '-') + "\n       #bytes #repetitions      t[usec]   Mbytes/sec\n"),
+      std::string::npos)
       << r.out;
 }
 
 TEST(ImbMpi1, MultiZeroShowsTheWorstOverGroups) {
-  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "0", "PingPong", "Allreduce", "-iter", "10", "-msglen",
-                             write_file(temp_dir(), "l", "0\n1024\n")});
+  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "0", "PingPong", "Allreduce", "-iter", "10",
+                             "-msglen", write_file(temp_dir(), "l", "0\n1024\n")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto tables = parse_imb(r.out);
   EXPECT_NE(r.out.find("# (Multi-)PingPong\n# (Multi-)Allreduce\n"), std::string::npos);
@@ -163,13 +170,16 @@ TEST(ImbMpi1, MultiOneShowsEveryGroup) {
 TEST(ImbMpi1, MapRenumbersRanks) {
   const auto dir = temp_dir();
   const auto lengths = write_file(dir, "l", "0\n64\n");
-  auto r = run_mpi(4, {"imb-mpi1", "-map", "2x2", "-multi", "0", "PingPong", "-iter", "10", "-msglen", lengths});
+  auto r = run_mpi(
+      4, {"imb-mpi1", "-map", "2x2", "-multi", "0", "PingPong", "-iter", "10", "-msglen", lengths});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("# Group  0:     0    2\n# \n# Group  1:     1    3\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# Group  0:     0    2\n# \n# Group  1:     1    3\n"), std::string::npos)
+      << r.out;
   r = run_mpi(4, {"imb-mpi1", "-map", "2x2", "Allreduce", "-iter", "10", "-msglen", lengths});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("# #processes = 4; rank order (rowwise): \n#     0    2\n# \n#     1    3\n# \n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("# #processes = 4; rank order (rowwise): \n#     0    2\n# \n#     1    3\n# \n"),
+      std::string::npos)
       << r.out;
 }
 
@@ -191,8 +201,10 @@ TEST(ImbMpi1, NpminSelectsTheProcessSeries) {
 
 TEST(ImbMpi1, InputFileSelectsBenchmarks) {
   const auto dir = temp_dir();
-  const auto sel = write_file(dir, "IMB_SELECT", "#\n# IMB benchmark selection file\n#PingPong\nBarrier\nsendrecv\n");
-  const auto r = run_mpi(2, {"imb-mpi1", "-input", sel, "-iter", "5", "-msglen", write_file(dir, "l", "8\n")});
+  const auto sel = write_file(dir, "IMB_SELECT",
+                              "#\n# IMB benchmark selection file\n#PingPong\nBarrier\nsendrecv\n");
+  const auto r =
+      run_mpi(2, {"imb-mpi1", "-input", sel, "-iter", "5", "-msglen", write_file(dir, "l", "8\n")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> names;
   for (const auto& t : parse_imb(r.out)) names.push_back(t.name);
@@ -214,7 +226,8 @@ TEST(ImbMpi1, IterOverridesRepetitionControl) {
 TEST(ImbMpi1, TimeLimitCutsRepetitions) {
   // Unlimited, 10^6 repetitions of 64 KiB would take seconds; -time 0.05 must cut that down.
   const auto lengths = write_file(temp_dir(), "l", "0\n65536\n");
-  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "1000000,100000", "-time", "0.05", "-msglen", lengths});
+  const auto r = run_mpi(
+      2, {"imb-mpi1", "PingPong", "-iter", "1000000,100000", "-time", "0.05", "-msglen", lengths});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto t = parse_imb(r.out);
   ASSERT_EQ(t.size(), 1u);
@@ -233,22 +246,24 @@ TEST(ImbMpi1, TimeLimitCutsRepetitions) {
 
 TEST(ImbMpi1, MemLimitSkipsLengthsThatDoNotFit) {
   const auto lengths = write_file(temp_dir(), "l", "0\n1024\n4194304\n");
-  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen", lengths});
+  const auto r =
+      run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen", lengths});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto t = parse_imb(r.out);
   ASSERT_EQ(t.size(), 1u);
   ASSERT_EQ(t[0].rows.size(), 3u);
   EXPECT_EQ(t[0].cells[1][0], "1024");
   EXPECT_EQ(t[0].cells[1].size(), 4u);
-  EXPECT_NE(t[0].rows[2].find("4194304 out of memory limit: needs 0.008 GB"), std::string::npos) << t[0].rows[2];
+  EXPECT_NE(t[0].rows[2].find("4194304 out of memory limit: needs 0.008 GB"), std::string::npos)
+      << t[0].rows[2];
   EXPECT_NE(t[0].rows[2].find("-mem"), std::string::npos);
 }
 
 TEST(ImbMpi1, OffCacheRotationDeliversCorrectData) {
   const auto lengths = write_file(temp_dir(), "l", "1\n1000\n100000\n");
   for (const char* oc : {"1,64", "-1", "0.5"}) {
-    const auto r = run_mpi(3, {"imb-mpi1", "-off_cache", oc, "-check", "-iter", "30", "-msglen", lengths,
-                               "PingPong", "Exchange", "Alltoallv", "Reduce_scatter"});
+    const auto r = run_mpi(3, {"imb-mpi1", "-off_cache", oc, "-check", "-iter", "30", "-msglen",
+                               lengths, "PingPong", "Exchange", "Alltoallv", "Reduce_scatter"});
     ASSERT_EQ(r.exit_code, 0) << oc << r.err;
     EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos) << oc;
   }
@@ -256,8 +271,9 @@ TEST(ImbMpi1, OffCacheRotationDeliversCorrectData) {
 
 TEST(ImbMpi1, CheckReportsAPlantedCorruptByte) {
   const auto lengths = write_file(temp_dir(), "l", "0\n64\n4096\n");
-  const auto r = run_mpi(2, {"imb-mpi1", "-check", "-iter", "10", "-msglen", lengths, "PingPong", "Allreduce"},
-                         "MPISCOPE_FAULT=corrupt:1");
+  const auto r =
+      run_mpi(2, {"imb-mpi1", "-check", "-iter", "10", "-msglen", lengths, "PingPong", "Allreduce"},
+              "MPISCOPE_FAULT=corrupt:1");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   const auto t = parse_imb(r.out);
   ASSERT_EQ(t.size(), 2u);
@@ -270,7 +286,8 @@ TEST(ImbMpi1, CheckReportsAPlantedCorruptByte) {
 
 TEST(ImbMpi1, AllocationFailureOnOneRankSkipsWithoutHanging) {
   const auto lengths = write_file(temp_dir(), "l", "1024\n");
-  const auto r = run_mpi(3, {"imb-mpi1", "Allreduce", "Bcast", "-iter", "5", "-msglen", lengths}, "MPISCOPE_FAULT=alloc-fail:1", 60);
+  const auto r = run_mpi(3, {"imb-mpi1", "Allreduce", "Bcast", "-iter", "5", "-msglen", lengths},
+                         "MPISCOPE_FAULT=alloc-fail:1", 60);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_LT(r.seconds, 50);
   EXPECT_NE(r.out.find("could not allocate"), std::string::npos);
@@ -280,17 +297,22 @@ TEST(ImbMpi1, AllocationFailureOnOneRankSkipsWithoutHanging) {
 
 TEST(ImbMpi1, TimeoutAbortsAHungRunNamingThePoint) {
   const auto lengths = write_file(temp_dir(), "l", "0\n1024\n");
-  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "10", "-msglen", lengths, "--timeout", "3"},
-                         "MPISCOPE_FAULT=hang:PingPong:1024:1", 60);
+  const auto r =
+      run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "10", "-msglen", lengths, "--timeout", "3"},
+              "MPISCOPE_FAULT=hang:PingPong:1024:1", 60);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.exit_code, 124) << "the harness had to kill the run";
   EXPECT_LT(r.seconds, 40);
-  EXPECT_EQ(count_of(r.err, "timeout: PingPong at 1024 bytes on 2 processes did not finish within 3 s"), 1) << r.err;
+  EXPECT_EQ(
+      count_of(r.err, "timeout: PingPong at 1024 bytes on 2 processes did not finish within 3 s"),
+      1)
+      << r.err;
 }
 
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
   const auto lengths = write_file(temp_dir(), "l", "0\n32\n");
-  const auto a = run_mpi(2, {"Sendrecv", "Bcast", "-iter", "5", "-msglen", lengths}, "", 60, "IMB-MPI1");
+  const auto a =
+      run_mpi(2, {"Sendrecv", "Bcast", "-iter", "5", "-msglen", lengths}, "", 60, "IMB-MPI1");
   const auto b = run_mpi(2, {"imb-mpi1", "Sendrecv", "Bcast", "-iter", "5", "-msglen", lengths});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
@@ -300,15 +322,18 @@ TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
     EXPECT_EQ(ta[i].name, tb[i].name);
     EXPECT_EQ(ta[i].columns, tb[i].columns);
     ASSERT_EQ(ta[i].cells.size(), tb[i].cells.size());
-    for (std::size_t j = 0; j < ta[i].cells.size(); ++j) EXPECT_EQ(ta[i].cells[j][0], tb[i].cells[j][0]);
+    for (std::size_t j = 0; j < ta[i].cells.size(); ++j)
+      EXPECT_EQ(ta[i].cells[j][0], tb[i].cells[j][0]);
   }
 }
 
 TEST(ImbMpi1, HelpAndVersion) {
   const auto h = run_mpi(2, {"-help"}, "", 60, "IMB-MPI1");
   EXPECT_EQ(h.exit_code, 0);
-  EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"), 1);
-  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout"})
+  EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"),
+            1);
+  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
+                           "-map", "-input", "-check", "--json", "--csv", "--timeout"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   const auto v = run_plain({"--version"});
   EXPECT_EQ(v.exit_code, 0);

@@ -11,7 +11,8 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::vector<std::string>> read_csv(const std::string& text, std::vector<std::string>& comments) {
+std::vector<std::vector<std::string>> read_csv(const std::string& text,
+                                               std::vector<std::string>& comments) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& line : lines_of(text)) {
     if (line.rfind("#", 0) == 0) {
@@ -22,9 +23,12 @@ std::vector<std::vector<std::string>> read_csv(const std::string& text, std::vec
     std::string cell;
     bool quoted = false;
     for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) cells.push_back(cell), cell.clear();
-      else cell += c;
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        cells.push_back(cell), cell.clear();
+      else
+        cell += c;
     }
     cells.push_back(cell);
     rows.push_back(cells);
@@ -35,8 +39,9 @@ std::vector<std::vector<std::string>> read_csv(const std::string& text, std::vec
 TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
   const auto dir = temp_dir();
   const auto lengths = write_file(dir, "l", "0\n1024\n65536\n");
-  const auto r = run_mpi(3, {"imb-mpi1", "PingPong", "Allreduce", "Barrier", "-iter", "20", "-msglen", lengths,
-                             "--json", dir + "/r.json", "--csv", dir + "/r.csv"});
+  const auto r =
+      run_mpi(3, {"imb-mpi1", "PingPong", "Allreduce", "Barrier", "-iter", "20", "-msglen", lengths,
+                  "--json", dir + "/r.json", "--csv", dir + "/r.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto tables = parse_imb(r.out);
 
@@ -49,7 +54,8 @@ TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
   int ranks = 0;
   for (const auto& [host, n] : run["ranks_per_host"].items()) ranks += n.get<int>();
   EXPECT_EQ(ranks, 3);
-  EXPECT_NE(run["mpi_library"].get<std::string>().find(is_openmpi() ? "Open MPI" : "MPICH"), std::string::npos);
+  EXPECT_NE(run["mpi_library"].get<std::string>().find(is_openmpi() ? "Open MPI" : "MPICH"),
+            std::string::npos);
   EXPECT_FALSE(run["mpiscope_version"].get<std::string>().empty());
   EXPECT_FALSE(run["mpiscope_commit"].get<std::string>().empty());
   EXPECT_FALSE(run["date_iso"].get<std::string>().empty());
@@ -104,8 +110,9 @@ TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
 
 TEST(Outputs, SamplesAreKeptOnRequest) {
   const auto dir = temp_dir();
-  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "50", "-msglen", write_file(dir, "l", "0\n4096\n"),
-                             "--samples", "--json", dir + "/r.json"});
+  const auto r =
+      run_mpi(2, {"imb-mpi1", "PingPong", "-iter", "50", "-msglen",
+                  write_file(dir, "l", "0\n4096\n"), "--samples", "--json", dir + "/r.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(read_file(dir + "/r.json"));
   for (const auto& row : j["benchmarks"][0]["rows"]) {
@@ -121,8 +128,8 @@ TEST(Outputs, SamplesAreKeptOnRequest) {
 TEST(Outputs, SkippedRowsAreRecordedWithoutNumbers) {
   const auto dir = temp_dir();
   const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen",
-                             write_file(dir, "l", "16\n4194304\n"), "--json", dir + "/r.json", "--csv",
-                             dir + "/r.csv"});
+                             write_file(dir, "l", "16\n4194304\n"), "--json", dir + "/r.json",
+                             "--csv", dir + "/r.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(read_file(dir + "/r.json"));
   const auto& rows = j["benchmarks"][0]["rows"];

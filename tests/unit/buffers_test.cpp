@@ -30,7 +30,7 @@ TEST(OffCache, SlotsCoverTwiceTheCacheAndStartTwoLinesApart) {
   EXPECT_EQ(slot_stride(100, oc), 128u + 128u);
   EXPECT_EQ(slot_stride(4096, oc), 4096u + 128u);
   EXPECT_GE(slot_count(4096, oc) * slot_stride(4096, oc), 2u * 1048576u);
-  EXPECT_EQ(slot_count(8u << 20, oc), 1);  // a message larger than twice the cache
+  EXPECT_EQ(slot_count(8u << 20, oc), 1);      // a message larger than twice the cache
   EXPECT_EQ(slot_count(4096, OffCache{}), 1);  // off: one slot
 }
 

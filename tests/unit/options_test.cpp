@@ -40,8 +40,8 @@ TEST(Options, DefaultsAreImbStandardMode) {
 }
 
 TEST(Options, BenchmarksAreCaseInsensitiveInAnyOrderWithFlags) {
-  const auto o = parse_options({"allREDUCE", "-npmin", "3", "pingpong,barrier", "-multi", "1"},
-                               kNames, 8);
+  const auto o =
+      parse_options({"allREDUCE", "-npmin", "3", "pingpong,barrier", "-multi", "1"}, kNames, 8);
   EXPECT_EQ(o.benchmarks, (std::vector<std::string>{"Allreduce", "PingPong", "Barrier"}));
   EXPECT_EQ(o.npmin, 3);
   EXPECT_EQ(o.multi, 1);
@@ -86,8 +86,7 @@ TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
 
 TEST(LengthsFile, ReadsLengthsCommentsAndSuffixes) {
   const auto path = temp_file("# lengths\n0\n100\n\n  1000 \n4k\n1M\n");
-  EXPECT_EQ(read_lengths_file(path),
-            (std::vector<std::size_t>{0, 100, 1000, 4096, 1048576}));
+  EXPECT_EQ(read_lengths_file(path), (std::vector<std::size_t>{0, 100, 1000, 4096, 1048576}));
   std::remove(path.c_str());
 }
 
@@ -113,9 +112,8 @@ TEST(SelectionFile, OneNamePerLine) {
 }
 
 TEST(Options, SerializationRoundTrip) {
-  const auto o = parse_options({"-iter", "10,2,3", "-time", "0.5", "-check", "--json", "x.json",
-                                "pingpong"},
-                               kNames, 2);
+  const auto o = parse_options(
+      {"-iter", "10,2,3", "-time", "0.5", "-check", "--json", "x.json", "pingpong"}, kNames, 2);
   const Options back = nlohmann::json(o).get<Options>();
   EXPECT_EQ(nlohmann::json(back), nlohmann::json(o));
   EXPECT_TRUE(back.check);

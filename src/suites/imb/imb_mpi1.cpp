@@ -9,9 +9,9 @@
 #include "output/files.hpp"
 #include "output/imb_text.hpp"
 #include "output/json_reporter.hpp"
+#include "suites/imb/imb.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/imb/options.hpp"
-#include "suites/imb/imb.hpp"
 
 namespace mpiscope::imb {
 
@@ -66,23 +66,24 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
     std::snprintf(b, sizeof b, "%g", v);
     return std::string(b);
   };
-  return {{"msgs_per_sample", std::to_string(s.repetitions.msgs_per_sample)},
-          {"overall_vol_bytes", std::to_string(s.repetitions.overall_vol)},
-          {"msgs_nonaggr", std::to_string(s.repetitions.msgs_nonaggr)},
-          {"n_warmup", std::to_string(s.repetitions.n_warmup)},
-          {"n_barr", std::to_string(s.repetitions.n_barr)},
-          {"time_limit_s", num(s.repetitions.time_limit_s)},
-          {"off_cache_mb", num(s.off_cache.enabled() ? s.off_cache.cache_mb : 0)},
-          {"off_cache_line", std::to_string(s.off_cache.enabled() ? s.off_cache.line : 0)},
-          {"mem_limit_gb", num(s.mem_limit_bytes / 1073741824.0)},
-          {"check", s.check ? "1" : "0"},
-          {"samples", s.keep_samples ? "1" : "0"},
-          {"npmin", std::to_string(s.npmin)},
-          {"multi", s.multi ? std::to_string(s.multi_outflag) : "off"},
-          {"map", s.map_rows ? std::to_string(s.map_rows) + "x" + std::to_string(s.map_cols) : "none"},
-          {"timeout_s", num(s.timeout_s)},
-          {"synchronisation", "MPI_Barrier x n_barr before each timed loop (IMB)"},
-          {"timer", "MPI_Wtime"}};
+  return {
+      {"msgs_per_sample", std::to_string(s.repetitions.msgs_per_sample)},
+      {"overall_vol_bytes", std::to_string(s.repetitions.overall_vol)},
+      {"msgs_nonaggr", std::to_string(s.repetitions.msgs_nonaggr)},
+      {"n_warmup", std::to_string(s.repetitions.n_warmup)},
+      {"n_barr", std::to_string(s.repetitions.n_barr)},
+      {"time_limit_s", num(s.repetitions.time_limit_s)},
+      {"off_cache_mb", num(s.off_cache.enabled() ? s.off_cache.cache_mb : 0)},
+      {"off_cache_line", std::to_string(s.off_cache.enabled() ? s.off_cache.line : 0)},
+      {"mem_limit_gb", num(s.mem_limit_bytes / 1073741824.0)},
+      {"check", s.check ? "1" : "0"},
+      {"samples", s.keep_samples ? "1" : "0"},
+      {"npmin", std::to_string(s.npmin)},
+      {"multi", s.multi ? std::to_string(s.multi_outflag) : "off"},
+      {"map", s.map_rows ? std::to_string(s.map_rows) + "x" + std::to_string(s.map_cols) : "none"},
+      {"timeout_s", num(s.timeout_s)},
+      {"synchronisation", "MPI_Barrier x n_barr before each timed loop (IMB)"},
+      {"timer", "MPI_Wtime"}};
 }
 
 class NullReporter : public core::Reporter {};
@@ -131,7 +132,8 @@ int imb_mpi1_main(int argc, char** argv, const std::string& program,
   fe.program = program;
   fe.parse = [&](const std::vector<std::string>& args, int world_size) {
     const Options o = parse_options(args, benchmark_names(), world_size);
-    if (o.help) return cli::ParseResult{cli::ParseResult::kHelp, help_text(program, benchmark_names())};
+    if (o.help)
+      return cli::ParseResult{cli::ParseResult::kHelp, help_text(program, benchmark_names())};
     if (!o.json_path.empty()) output::ensure_writable(o.json_path);
     if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};

@@ -40,7 +40,8 @@ double parse_number(const std::string& text, const std::string& what) {
 
 int positive_int(const std::string& text, const std::string& what) {
   const long long v = parse_integer(text, what);
-  if (v < 1 || v > INT_MAX) throw UsageError(what + " must be a positive integer, got '" + text + "'");
+  if (v < 1 || v > INT_MAX)
+    throw UsageError(what + " must be a positive integer, got '" + text + "'");
   return static_cast<int>(v);
 }
 
@@ -62,8 +63,10 @@ void add_benchmark(Options& o, const std::string& name, const std::vector<std::s
 std::size_t parse_length(const std::string& raw, const std::string& where) {
   std::string text = raw;
   std::size_t multiplier = 1;
-  if (!text.empty() && (text.back() == 'k' || text.back() == 'K')) multiplier = 1024, text.pop_back();
-  else if (!text.empty() && (text.back() == 'm' || text.back() == 'M')) multiplier = 1048576, text.pop_back();
+  if (!text.empty() && (text.back() == 'k' || text.back() == 'K'))
+    multiplier = 1024, text.pop_back();
+  else if (!text.empty() && (text.back() == 'm' || text.back() == 'M'))
+    multiplier = 1048576, text.pop_back();
   long long v = 0;
   try {
     v = parse_integer(text, where);
@@ -133,12 +136,15 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.off_cache_mb = parse_number(parts[0], "-off_cache");
       if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
         throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
-      if (parts.size() == 2) o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
+      if (parts.size() == 2)
+        o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
     } else if (a == "-iter") {
       const auto parts = split(value(), ',');
-      if (parts.size() > 3) throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
+      if (parts.size() > 3)
+        throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
       o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
-      if (parts.size() > 1) o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
+      if (parts.size() > 1)
+        o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
       if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
     } else if (a == "-time") {
       o.time_s = parse_number(value(), "-time");
@@ -155,7 +161,8 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.map_rows = positive_int(parts[0], "-map P");
       o.map_cols = positive_int(parts[1], "-map Q");
       if (static_cast<long long>(o.map_rows) * o.map_cols != world_size)
-        throw UsageError("-map " + v + " describes " + std::to_string(static_cast<long long>(o.map_rows) * o.map_cols) +
+        throw UsageError("-map " + v + " describes " +
+                         std::to_string(static_cast<long long>(o.map_rows) * o.map_cols) +
                          " processes, but " + std::to_string(world_size) + " are running");
     } else if (a == "-input") {
       for (const auto& name : read_selection_file(value())) add_benchmark(o, name, known);
@@ -181,13 +188,25 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
 }
 
 void to_json(nlohmann::json& j, const Options& o) {
-  j = {{"help", o.help},           {"benchmarks", o.benchmarks},     {"npmin", o.npmin},
-       {"multi", o.multi},         {"off_cache_mb", o.off_cache_mb}, {"off_cache_line", o.off_cache_line},
-       {"msgs_per_sample", o.msgs_per_sample}, {"msgs_nonaggr", o.msgs_nonaggr},
-       {"overall_vol_mb", o.overall_vol_mb},   {"time_s", o.time_s}, {"mem_gb", o.mem_gb},
-       {"lengths", o.lengths},     {"map_rows", o.map_rows},         {"map_cols", o.map_cols},
-       {"check", o.check},         {"samples", o.samples},           {"json_path", o.json_path},
-       {"csv_path", o.csv_path},   {"timeout_s", o.timeout_s}};
+  j = {{"help", o.help},
+       {"benchmarks", o.benchmarks},
+       {"npmin", o.npmin},
+       {"multi", o.multi},
+       {"off_cache_mb", o.off_cache_mb},
+       {"off_cache_line", o.off_cache_line},
+       {"msgs_per_sample", o.msgs_per_sample},
+       {"msgs_nonaggr", o.msgs_nonaggr},
+       {"overall_vol_mb", o.overall_vol_mb},
+       {"time_s", o.time_s},
+       {"mem_gb", o.mem_gb},
+       {"lengths", o.lengths},
+       {"map_rows", o.map_rows},
+       {"map_cols", o.map_cols},
+       {"check", o.check},
+       {"samples", o.samples},
+       {"json_path", o.json_path},
+       {"csv_path", o.csv_path},
+       {"timeout_s", o.timeout_s}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {

@@ -21,14 +21,14 @@ struct Options {
   bool help = false;
   std::vector<std::string> benchmarks;  // canonical names, in the order given; empty = all
   int npmin = 2;
-  int multi = -1;                       // -1: primary benchmarks; 0/1: Multi, outflag
-  double off_cache_mb = 0;              // 0: off; -1: detect (IMB default)
-  std::size_t off_cache_line = 0;       // 0: default
+  int multi = -1;                  // -1: primary benchmarks; 0/1: Multi, outflag
+  double off_cache_mb = 0;         // 0: off; -1: detect (IMB default)
+  std::size_t off_cache_line = 0;  // 0: default
   int msgs_per_sample = 1000, msgs_nonaggr = 100;
   std::size_t overall_vol_mb = 40;
-  double time_s = 0;                    // -time; 0 = no limit
-  double mem_gb = 1.0;                  // -mem; IMB's MAX_MEM_USAGE default
-  std::vector<std::size_t> lengths;     // -msglen; empty = defaults
+  double time_s = 0;                 // -time; 0 = no limit
+  double mem_gb = 1.0;               // -mem; IMB's MAX_MEM_USAGE default
+  std::vector<std::size_t> lengths;  // -msglen; empty = defaults
   int map_rows = 0, map_cols = 0;
   bool check = false, samples = false;
   std::string json_path, csv_path;

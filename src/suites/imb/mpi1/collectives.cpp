@@ -8,7 +8,9 @@ using core::ExpectedBlock;
 using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
-int root_of(const PointContext& c, int i) { return i % c.nprocs; }
+int root_of(const PointContext& c, int i) {
+  return i % c.nprocs;
+}
 
 void bcast(PointContext& c, int i) {
   const int root = root_of(c, i);
@@ -25,24 +27,26 @@ void scatter(PointContext& c, int i) {
   MPI_Scatter(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, root_of(c, i), c.comm);
 }
 void scatterv(PointContext& c, int i) {
-  MPI_Scatterv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.count,
-               MPI_BYTE, root_of(c, i), c.comm);
+  MPI_Scatterv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.count, MPI_BYTE,
+               root_of(c, i), c.comm);
 }
 void gather(PointContext& c, int i) {
   MPI_Gather(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, root_of(c, i), c.comm);
 }
 void gatherv(PointContext& c, int i) {
-  MPI_Gatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(),
-              MPI_BYTE, root_of(c, i), c.comm);
+  MPI_Gatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(), MPI_BYTE,
+              root_of(c, i), c.comm);
 }
 void alltoall(PointContext& c, int i) {
   MPI_Alltoall(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.comm);
 }
 void alltoallv(PointContext& c, int i) {
-  MPI_Alltoallv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i),
-                c.counts.data(), c.displs.data(), MPI_BYTE, c.comm);
+  MPI_Alltoallv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.counts.data(),
+                c.displs.data(), MPI_BYTE, c.comm);
 }
-void barrier(PointContext& c, int) { MPI_Barrier(c.comm); }
+void barrier(PointContext& c, int) {
+  MPI_Barrier(c.comm);
+}
 
 // The v-variants move the same data as their plain twins: X bytes per rank, blocks in rank order.
 void uniform_blocks(PointContext& c) {
@@ -60,10 +64,18 @@ Blocks block_per_rank(const PointContext& c, bool from_my_slot) {
   return b;
 }
 
-core::BufferShape same(std::size_t x, int) { return {x, x}; }
-core::BufferShape gathered(std::size_t x, int n) { return {x, n * x}; }
-core::BufferShape scattered(std::size_t x, int n) { return {n * x, x}; }
-core::BufferShape all_to_all(std::size_t x, int n) { return {n * x, n * x}; }
+core::BufferShape same(std::size_t x, int) {
+  return {x, x};
+}
+core::BufferShape gathered(std::size_t x, int n) {
+  return {x, n * x};
+}
+core::BufferShape scattered(std::size_t x, int n) {
+  return {n * x, x};
+}
+core::BufferShape all_to_all(std::size_t x, int n) {
+  return {n * x, n * x};
+}
 
 core::Benchmark collective(std::string name, core::Kernel kernel,
                            core::BufferShape (*shape)(std::size_t, int),
@@ -84,14 +96,18 @@ Blocks bcast_expected(const PointContext& c, int i) {
   if (c.rank == root_of(c, i)) return {};
   return {{0, root_of(c, i), 0, c.bytes}};
 }
-Blocks allgather_expected(const PointContext& c, int) { return block_per_rank(c, false); }
+Blocks allgather_expected(const PointContext& c, int) {
+  return block_per_rank(c, false);
+}
 Blocks scatter_expected(const PointContext& c, int i) {
   return {{0, root_of(c, i), c.rank * c.bytes, c.bytes}};
 }
 Blocks gather_expected(const PointContext& c, int i) {
   return c.rank == root_of(c, i) ? block_per_rank(c, false) : Blocks{};
 }
-Blocks alltoall_expected(const PointContext& c, int) { return block_per_rank(c, true); }
+Blocks alltoall_expected(const PointContext& c, int) {
+  return block_per_rank(c, true);
+}
 }  // namespace
 
 std::vector<core::Benchmark> collective_benchmarks() {
@@ -109,8 +125,9 @@ std::vector<core::Benchmark> collective_benchmarks() {
       collective("Alltoallv", core::kernel<alltoallv>(), all_to_all, alltoall_expected, false,
                  uniform_blocks),
       collective("Bcast", core::kernel<bcast>(), same, bcast_expected, true),
-      collective("Barrier", core::kernel<barrier>(), [](std::size_t, int) { return core::BufferShape{}; },
-                 nullptr, false),
+      collective(
+          "Barrier", core::kernel<barrier>(), [](std::size_t, int) { return core::BufferShape{}; },
+          nullptr, false),
   };
   list.back().sized = false;
   return list;

@@ -34,7 +34,9 @@ core::Benchmark parallel_transfer(std::string name, core::Kernel kernel, double 
   b.kernel = kernel;
   b.expected = expected;
   b.shape = send_messages == 1 ? [](std::size_t x, int) { return core::BufferShape{x, x}; }
-                               : [](std::size_t x, int) { return core::BufferShape{2 * x, x}; };
+                               : [](std::size_t x, int) {
+                                   return core::BufferShape{2 * x, x};
+                                 };
   return b;
 }
 }  // namespace
@@ -48,8 +50,7 @@ std::vector<core::Benchmark> parallel_transfer_benchmarks() {
       // The buffer keeps the second message: the right neighbour's second half.
       parallel_transfer("Exchange", core::kernel<exchange>(), 4, 2,
                         [](const PointContext& c, int) {
-                          return std::vector<core::ExpectedBlock>{
-                              {0, c.right(), c.bytes, c.bytes}};
+                          return std::vector<core::ExpectedBlock>{{0, c.right(), c.bytes, c.bytes}};
                         }),
   };
 }

@@ -50,20 +50,23 @@ core::Benchmark reduction(std::string name, core::Kernel kernel,
 
 std::vector<core::Benchmark> reduction_benchmarks() {
   return {
-      reduction("Allreduce", core::kernel<allreduce>(),
-                [](const PointContext& c, int) { return whole_sum(c); }, false),
-      reduction("Reduce", core::kernel<reduce>(),
-                [](const PointContext& c, int i) {
-                  return c.rank == i % c.nprocs ? whole_sum(c) : Blocks{};
-                },
-                true),
-      reduction("Reduce_scatter", core::kernel<reduce_scatter>(),
-                [](const PointContext& c, int) {
-                  const auto mine = static_cast<std::size_t>(c.rank);
-                  return Blocks{{0, ExpectedBlock::kAllRanks, c.displs[mine] * sizeof(float),
-                                 c.counts[mine] * sizeof(float)}};
-                },
-                false, split_evenly),
+      reduction(
+          "Allreduce", core::kernel<allreduce>(),
+          [](const PointContext& c, int) { return whole_sum(c); }, false),
+      reduction(
+          "Reduce", core::kernel<reduce>(),
+          [](const PointContext& c, int i) {
+            return c.rank == i % c.nprocs ? whole_sum(c) : Blocks{};
+          },
+          true),
+      reduction(
+          "Reduce_scatter", core::kernel<reduce_scatter>(),
+          [](const PointContext& c, int) {
+            const auto mine = static_cast<std::size_t>(c.rank);
+            return Blocks{{0, ExpectedBlock::kAllRanks, c.displs[mine] * sizeof(float),
+                           c.counts[mine] * sizeof(float)}};
+          },
+          false, split_evenly),
   };
 }
 
