@@ -25,10 +25,19 @@ struct Subcommand {
   Main main;
 };
 
+Main imb(const mpiscope::imb::ImbSuite& (*suite)()) {
+  return [suite](int argc, char** argv, const std::string& program,
+                 const std::vector<std::string>& command_line) {
+    return mpiscope::imb::imb_main(suite(), argc, argv, program, command_line);
+  };
+}
+
 const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> list = {
       {"imb-mpi1", "IMB-MPI1", "Intel MPI Benchmarks IMB-MPI1: point-to-point and collectives",
-       mpiscope::imb::imb_mpi1_main},
+       imb(mpiscope::imb::imb_mpi1_suite)},
+      {"imb-ext", "IMB-EXT", "Intel MPI Benchmarks IMB-EXT: one-sided communication",
+       imb(mpiscope::imb::imb_ext_suite)},
   };
   return list;
 }

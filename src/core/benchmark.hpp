@@ -1,6 +1,6 @@
 // What a benchmark is to the engine: a kernel (one repetition of its communication pattern), the
 // buffers it needs, how its results are interpreted, and what a correct receive looks like.
-// The methodology that times the kernel (barriers, timer, repetitions) lives in measure.cpp and
+// The methodology that times the kernel (barriers, timer, repetitions) lives in engine.cpp and
 // in timed_loop below, written once for every suite.
 #pragma once
 
@@ -19,6 +19,11 @@ enum class Datatype { Byte, FloatSum };  // MPI_BYTE moves; MPI_FLOAT with MPI_S
 
 const char* family_name(Family f);
 
+// IMB-EXT and IMB-IO writes run twice: completion assured after every transfer (non-aggregate,
+// M = 1) or once after all of them (aggregate, M = n_sample); guide 4.2.2.2.
+enum class Aggregation { None, NonAggregate, Aggregate };
+const char* aggregation_name(Aggregation a);
+
 // Everything one repetition of a kernel may use. Set up by the engine before timing.
 struct PointContext {
   MPI_Comm comm = MPI_COMM_NULL;
@@ -26,8 +31,18 @@ struct PointContext {
   int nprocs = 1;
   std::size_t bytes = 0;  // X, the message length in bytes
   int count = 0;          // X in elements of the benchmark's datatype
+  int repetitions = 1;    // what the buffers were sized for (disjoint targets in aggregate mode)
+  Aggregation aggregation = Aggregation::None;
   const MessageBuffers* buffers = nullptr;
   std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
+  MPI_Win window = MPI_WIN_NULL;    // one-sided benchmarks: created in setup, freed in release
+  std::string setup_error;          // set by a setup that could not prepare the point
+
+  bool aggregate() const { return aggregation == Aggregation::Aggregate; }
+  // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
+  std::size_t target_offset(int i) const {
+    return aggregate() ? static_cast<std::size_t>(i) * bytes : 0;
+  }
 
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }
@@ -36,27 +51,42 @@ struct PointContext {
 };
 
 using IterateFn = void (*)(PointContext&, int iteration);
+using CompleteFn = void (*)(PointContext&);
 using LoopFn = double (*)(PointContext&, int repetitions, int barriers);
 using SampledLoopFn = double (*)(PointContext&, int repetitions, int barriers, double* samples);
 
-// IMB 5.2.8.1: N_BARR barriers, then the repetitions between two MPI_Wtime calls. A template so
-// that the kernel call is inlined: the harness adds nothing to what is timed.
-template <IterateFn Iterate>
+// "Assure completion" for benchmarks that need none (all of IMB-MPI1).
+inline void already_complete(PointContext&) {}
+
+// IMB 5.2.8: N_BARR barriers, then the repetitions between two MPI_Wtime calls, completion
+// assured after each transfer or, in aggregate mode, once after all of them. A template so that
+// the kernel calls are inlined: the harness adds nothing to what is timed.
+template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
   for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
   const double start = MPI_Wtime();
-  for (int i = 0; i < repetitions; ++i) Iterate(ctx, i);
+  if (ctx.aggregate()) {
+    for (int i = 0; i < repetitions; ++i) Transfer(ctx, i);
+    Complete(ctx);
+  } else {
+    for (int i = 0; i < repetitions; ++i) {
+      Transfer(ctx, i);
+      Complete(ctx);
+    }
+  }
   return MPI_Wtime() - start;
 }
 
-// The same loop reading the timer after every repetition; samples[i] is repetition i's time.
-template <IterateFn Iterate>
+// The same loop reading the timer after every repetition; samples[i] is repetition i's time
+// (in aggregate mode the final completion counts in the last sample).
+template <IterateFn Transfer, CompleteFn Complete>
 double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* samples) {
   for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
   const double start = MPI_Wtime();
   double previous = start;
   for (int i = 0; i < repetitions; ++i) {
-    Iterate(ctx, i);
+    Transfer(ctx, i);
+    if (!ctx.aggregate() || i + 1 == repetitions) Complete(ctx);
     const double now = MPI_Wtime();
     samples[i] = now - previous;
     previous = now;
@@ -64,14 +94,23 @@ double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* sa
   return previous - start;
 }
 
+// One repetition outside any timed loop (warm-up, -check): transfer, then assure completion.
+template <IterateFn Transfer, CompleteFn Complete>
+void single_repetition(PointContext& ctx, int i) {
+  Transfer(ctx, i);
+  Complete(ctx);
+}
+
 struct Kernel {
-  IterateFn iterate = nullptr;
+  IterateFn iterate = nullptr;    // one complete repetition
+  CompleteFn complete = nullptr;  // assure completion alone (separates -check passes)
   LoopFn loop = nullptr;
   SampledLoopFn sampled = nullptr;
 };
-template <IterateFn F>
+template <IterateFn Transfer, CompleteFn Complete = already_complete>
 constexpr Kernel kernel() {
-  return {F, &timed_loop<F>, &sampled_loop<F>};
+  return {&single_repetition<Transfer, Complete>, Complete, &timed_loop<Transfer, Complete>,
+          &sampled_loop<Transfer, Complete>};
 }
 
 // For -check: after repetition `iteration`, receive bytes [recv_offset, recv_offset+length) hold
@@ -94,8 +133,14 @@ struct Benchmark {
   bool two_processes = false;  // single transfer: exactly two active processes
   bool rooted = false;         // root moves round robin: i % nprocs in repetition i
   bool sized = true;           // false: no message length (Barrier)
-  BufferShape (*shape)(std::size_t bytes, int nprocs) = nullptr;
-  void (*prepare)(PointContext&) = nullptr;  // counts/displacements, called before timing
+  std::size_t unit = 1;        // lengths are multiples of this (sizeof(float) for reductions)
+  // The modes it runs in, each a table of its own; None: a single, unnamed mode.
+  std::vector<Aggregation> modes = {Aggregation::None};
+  bool nonaggregate_repetitions = false;  // None mode counted with MSGS_NONAGGR (IMB-EXT Window)
+  // Bytes per process for length X on nprocs processes, n_sample repetitions.
+  BufferShape (*shape)(std::size_t bytes, int nprocs, int repetitions) = nullptr;
+  void (*setup)(PointContext&) = nullptr;    // counts, displacements, windows: before timing
+  void (*release)(PointContext&) = nullptr;  // undoes setup; must accept a context twice
   Kernel kernel;
   std::vector<ExpectedBlock> (*expected)(const PointContext&, int iteration) = nullptr;
 };

@@ -15,6 +15,17 @@
 
 namespace mpiscope::core {
 
+const char* aggregation_name(Aggregation a) {
+  switch (a) {
+    case Aggregation::NonAggregate:
+      return "non-aggregate";
+    case Aggregation::Aggregate:
+      return "aggregate";
+    default:
+      return "";
+  }
+}
+
 const char* family_name(Family f) {
   switch (f) {
     case Family::SingleTransfer:
@@ -41,13 +52,29 @@ int element_size(const Benchmark& b) {
   return b.datatype == Datatype::FloatSum ? 4 : 1;
 }
 
-void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes) {
+void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps) {
+  if (b.release) b.release(ctx);
   ctx.bytes = bytes;
   ctx.count = static_cast<int>(bytes / static_cast<std::size_t>(element_size(b)));
   ctx.counts.clear();
   ctx.displs.clear();
-  if (b.prepare) b.prepare(ctx);
+  if (!b.setup) return;
+  // Groups set up one after another: Open MPI 4.1 fails to create windows in two disjoint
+  // communicators at the same moment on one node.
+  for (std::size_t g = 0; g < ps.layout.groups.size(); ++g) {
+    if (static_cast<int>(g) == ps.group_index) b.setup(ctx);
+    if (ps.layout.groups.size() > 1) MPI_Barrier(ps.active.get());
+  }
 }
+
+// Per-point resources (windows) are released whichever way the point ends.
+struct ReleaseOnExit {
+  const Benchmark& b;
+  PointContext& ctx;
+  ~ReleaseOnExit() {
+    if (b.release) b.release(ctx);
+  }
+};
 
 // Defects of one receive: bytes (or floats of a sum) that differ from what was sent.
 double count_defects(const Benchmark& b, const PointContext& ctx, int iteration) {
@@ -79,9 +106,15 @@ double verify(const Benchmark& b, PointContext& ctx) {
   if (!b.expected) return 0;
   const int passes = b.rooted ? ctx.nprocs : 1;
   double defects = 0;
+  // A sum accumulated into a window starts from zeros; anything else from the sentinel.
+  const std::byte fill = b.datatype == Datatype::FloatSum ? std::byte{0} : kSentinel;
   for (int i = 0; i < passes; ++i) {
-    if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, kSentinel);
-    MPI_Barrier(ctx.comm);
+    if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, fill);
+    // Orders the clearing before any transfer: a fence for one-sided benchmarks.
+    if (b.kernel.complete == &already_complete)
+      MPI_Barrier(ctx.comm);
+    else
+      b.kernel.complete(ctx);
     b.kernel.iterate(ctx, i);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
       ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^=
@@ -147,18 +180,21 @@ class SuiteRunner {
       series = active_process_series(world_size_, std::min(settings_.npmin, world_size_));
     }
     const auto lengths = b.sized ? plan_.lengths(b) : std::vector<std::size_t>{0};
-    for (int q : series) run_layout(b, make_layout(order_, q, settings_.multi), lengths);
+    for (int q : series)
+      for (Aggregation mode : b.modes)
+        run_layout(b, make_layout(order_, q, settings_.multi), mode, lengths);
   }
 
-  void run_layout(const Benchmark& b, const Layout& layout,
+  void run_layout(const Benchmark& b, const Layout& layout, Aggregation mode,
                   const std::vector<std::size_t>& lengths) {
     ProcessSet ps = make_process_set(layout);
     BenchmarkRun run = describe_run(b, layout);
+    run.mode = aggregation_name(mode);
     if (world_rank_ == 0) reporter_.benchmark_started(run);
     if (ps.is_active()) {
       bool first = true;
       for (std::size_t bytes : lengths) {
-        Measurement m = measure_point(b, ps, bytes, first);
+        Measurement m = measure_point(b, ps, mode, bytes, first);
         if (world_rank_ == 0) {
           run.rows.push_back(m);
           reporter_.row(run, run.rows.back());
@@ -198,13 +234,16 @@ class SuiteRunner {
     return run;
   }
 
-  Measurement measure_point(const Benchmark& b, ProcessSet& ps, std::size_t bytes, bool& first) {
+  Measurement measure_point(const Benchmark& b, ProcessSet& ps, Aggregation mode, std::size_t bytes,
+                            bool& first) {
     Measurement m;
     m.bytes = bytes;
     const int q = ps.layout.active_size;
     MPI_Comm active = ps.active.get();
+    const bool aggregate = mode != Aggregation::NonAggregate && !b.nonaggregate_repetitions;
+    const int repetitions = imb_repetitions(settings_.repetitions, bytes, aggregate);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
-    const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q);
+    const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
     const std::size_t need = footprint(shape, settings_.off_cache);
     if (shape.send > INT_MAX || shape.recv > INT_MAX) {
       m.note = "needs " + std::to_string(std::max(shape.send, shape.recv)) +
@@ -231,24 +270,43 @@ class SuiteRunner {
     ctx.rank = ps.group.rank();
     ctx.nprocs = q;
     ctx.buffers = &*buffers;
+    ctx.aggregation = mode;
+    ctx.repetitions = repetitions;
+    ReleaseOnExit release{b, ctx};
     watchdog_.arm(describe(b, bytes, q));
     if (first) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
-      set_length(ctx, b, kWarmupBytes);
+      set_length(ctx, b, kWarmupBytes, ps);
+      if (!setup_succeeded_everywhere(ctx, active, m)) return m;
       for (int i = 0; i < settings_.repetitions.n_warmup; ++i) b.kernel.iterate(ctx, i);
       first = false;
     }
-    set_length(ctx, b, bytes);
-    LocalPoint local = time_point(b, ctx, active);
+    set_length(ctx, b, bytes, ps);
+    if (!setup_succeeded_everywhere(ctx, active, m)) return m;
+    LocalPoint local = time_point(b, ctx, active, repetitions);
     if (settings_.check) local.defects = verify(b, ctx);
     watchdog_.disarm();
     collect(b, ps, local, m);
     return m;
   }
 
-  LocalPoint time_point(const Benchmark& b, PointContext& ctx, MPI_Comm active) {
+  // A setup that failed on any rank (e.g. the library cannot create a window here) skips the
+  // point on every rank, with the first failing rank's reason.
+  bool setup_succeeded_everywhere(const PointContext& ctx, MPI_Comm active, Measurement& m) {
+    int failed = ctx.setup_error.empty() ? INT_MAX : world_rank_, first_failed = INT_MAX;
+    MPI_Allreduce(&failed, &first_failed, 1, MPI_INT, MPI_MIN, active);
+    if (first_failed == INT_MAX) return true;
+    std::string reason = ctx.setup_error;
+    if (world_rank_ == 0 && first_failed != 0)
+      reason = "set-up failed on rank " + std::to_string(first_failed);
+    m.note = "not run: " + reason;
+    ok_ = false;
+    return false;
+  }
+
+  LocalPoint time_point(const Benchmark& b, PointContext& ctx, MPI_Comm active, int repetitions) {
     const auto& rs = settings_.repetitions;
     LocalPoint p;
-    p.repetitions = imb_repetitions(rs, ctx.bytes);
+    p.repetitions = repetitions;
     if (rs.time_limit_s > 0)
       p.repetitions = time_limited(b, ctx, active, p.repetitions, rs.time_limit_s);
     fault::maybe_hang(b.name, ctx.bytes);

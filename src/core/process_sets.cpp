@@ -52,7 +52,30 @@ ProcessSet make_process_set(const Layout& layout) {
   // Collective over MPI_COMM_WORLD: every rank calls both splits, inactive ones with MPI_UNDEFINED.
   auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
   ps.active = world.split(ps.is_active() ? 0 : MPI_UNDEFINED, position);
-  ps.group = world.split(ps.is_active() ? ps.group_index : MPI_UNDEFINED, position);
+  if (layout.groups.size() == 1) {
+    ps.group = world.split(ps.is_active() ? 0 : MPI_UNDEFINED, position);
+    return ps;
+  }
+  // Multi mode: each group's communicator gets a context id of its own. A split of the world
+  // would give every group the same id, and Open MPI 4.1's one-sided component names its shared
+  // memory after that id, so windows created by two groups on one node collide. Group g first
+  // holds g duplicates of MPI_COMM_SELF, then agrees on its id among its own members only.
+  if (!ps.is_active()) return ps;
+  for (int g = 0; g < ps.group_index; ++g) {
+    MPI_Comm pad = MPI_COMM_NULL;
+    mpi::check(MPI_Comm_dup(MPI_COMM_SELF, &pad), "MPI_Comm_dup");
+    ps.id_padding.push_back(mpi::Comm::own(pad));
+  }
+  MPI_Group world_group = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  const auto& members = layout.groups[static_cast<std::size_t>(ps.group_index)];
+  MPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &mine);
+  MPI_Comm group = MPI_COMM_NULL;
+  mpi::check(MPI_Comm_create_group(MPI_COMM_WORLD, mine, ps.group_index, &group),
+             "MPI_Comm_create_group");
+  MPI_Group_free(&mine);
+  MPI_Group_free(&world_group);
+  ps.group = mpi::Comm::own(group);
   return ps;
 }
 

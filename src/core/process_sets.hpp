@@ -34,6 +34,7 @@ struct ProcessSet {
   int group_index = -1;  // -1: inactive
   mpi::Comm group;       // ranks ordered as in the layout
   mpi::Comm active;      // all active ranks, group by group; rank 0 is world rank 0's position
+  std::vector<mpi::Comm> id_padding;  // Multi mode: keeps the groups' context ids apart
   bool is_active() const { return group_index >= 0; }
 };
 ProcessSet make_process_set(const Layout& layout);

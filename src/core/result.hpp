@@ -55,6 +55,7 @@ struct Measurement {
 struct BenchmarkRun {
   std::string name;    // e.g. "PingPong" or "Multi-PingPong"
   std::string family;  // single_transfer | parallel_transfer | collective
+  std::string mode;    // "", "non-aggregate" or "aggregate"
   bool sized = true;
   bool has_throughput = false;
   bool multi = false;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string>
 
 namespace mpiscope::output {
@@ -120,6 +121,11 @@ void ImbTextReporter::benchmark_started(const core::BenchmarkRun& b) {
     fmt::print(out_, "# ( {} additional process{} waiting in MPI_Barrier)\n", b.inactive,
                b.inactive == 1 ? "" : "es");
   fmt::print(out_, "{}\n", dashes(ncols));
+  if (!b.mode.empty()) {  // IMB-EXT and IMB-IO writes: one table per mode
+    std::string mode = b.mode;
+    for (auto& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    fmt::print(out_, "#\n#    MODE: {} \n#\n", mode);
+  }
   for (const auto& col : h) fmt::print(out_, "{:>13}", col);
   fmt::print(out_, "\n");
   std::fflush(out_);

@@ -85,9 +85,10 @@ void JsonReporter::run_started(const core::RunInfo& info) {
 }
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
-  json j = {{"name", b.name},   {"family", b.family}, {"nprocs", b.nprocs},
-            {"multi", b.multi}, {"groups", b.groups}, {"inactive", b.inactive},
-            {"sized", b.sized}, {"check", b.check},   {"rows", json::array()}};
+  json j = {{"name", b.name},         {"family", b.family}, {"mode", b.mode},
+            {"nprocs", b.nprocs},     {"multi", b.multi},   {"groups", b.groups},
+            {"inactive", b.inactive}, {"sized", b.sized},   {"check", b.check},
+            {"rows", json::array()}};
   if (!b.map_order.empty())
     j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
   doc_["benchmarks"].push_back(j);

@@ -78,7 +78,16 @@ std::vector<Table> parse_imb(const std::string& out) {
       if (std::sscanf(lines[j].c_str(), "# ( %d groups of %d processes", &g, &n) == 2)
         t.nprocs = n, t.groups = g;
     }
-    if (++j >= lines.size()) break;
+    // IMB-EXT/IO: "#", "#    MODE: AGGREGATE ", "#" between the dash line and the headings.
+    for (++j; j < lines.size() && lines[j].rfind("#", 0) == 0 && lines[j].rfind("       ", 0) != 0;
+         ++j) {
+      const auto at = lines[j].find("MODE: ");
+      if (at != std::string::npos) {
+        t.mode = lines[j].substr(at + 6);
+        while (!t.mode.empty() && t.mode.back() == ' ') t.mode.pop_back();
+      }
+    }
+    if (j >= lines.size()) break;
     t.column_line = lines[j];
     std::istringstream cols(lines[j]);
     for (std::string c; cols >> c;) t.columns.push_back(c);

@@ -23,6 +23,7 @@ struct Table {
   std::vector<std::string> header;  // lines between the dash lines
   int nprocs = 0;                   // active processes (per group)
   int groups = 1;
+  std::string mode;                             // "AGGREGATE", "NON-AGGREGATE" or empty
   std::vector<std::string> columns;             // column headings
   std::string column_line;                      // as printed
   std::vector<std::string> rows;                // printed rows, blank lines dropped

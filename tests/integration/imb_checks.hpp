@@ -15,8 +15,11 @@ inline const std::vector<std::string> kAllBenchmarks = {
     "Reduce_scatter", "Allgather", "Allgatherv", "Gather",   "Gatherv",   "Scatter",
     "Scatterv",       "Alltoall",  "Alltoallv",  "Bcast",    "Barrier"};
 
+inline const std::vector<std::string> kExtBenchmarks = {"Window",    "Unidir_Put", "Unidir_Get",
+                                                        "Bidir_Get", "Bidir_Put",  "Accumulate"};
+
 inline bool is_single(const std::string& n) {
-  return n == "PingPong" || n == "PingPing";
+  return n == "PingPong" || n == "PingPing" || n.find("dir_") != std::string::npos;
 }
 inline bool is_reduction(const std::string& n) {
   return n == "Allreduce" || n == "Reduce" || n == "Reduce_scatter";

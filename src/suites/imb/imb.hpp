@@ -1,13 +1,29 @@
+// The IMB front ends share one command line and one driver; a suite is its benchmark list and its
+// standard-mode settings (guide 5.2.1: settings.h for MPI1 and EXT, settings_io.h for IO).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/benchmark.hpp"
+#include "suites/imb/options.hpp"
+
 namespace mpiscope::imb {
 
-// argv[0] is the program name as called (IMB-MPI1 or "imb-mpi1" under mpiscope);
-// command_line is what the output repeats.
-int imb_mpi1_main(int argc, char** argv, const std::string& program,
-                  const std::vector<std::string>& command_line);
+struct ImbSuite {
+  std::string id;     // subcommand, e.g. "imb-mpi1"
+  std::string alias;  // legacy program name, e.g. "IMB-MPI1"
+  std::string part;   // header title: "MPI-1", "MPI-2"
+  const std::vector<core::Benchmark>& (*benchmarks)();
+  Options defaults;  // MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, NPmin of the suite
+  int max_msg_log = 22;
+};
+
+const ImbSuite& imb_mpi1_suite();
+const ImbSuite& imb_ext_suite();
+
+// argv[0] is the program name as called; command_line is what the output repeats.
+int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,
+             const std::vector<std::string>& command_line);
 
 }  // namespace mpiscope::imb

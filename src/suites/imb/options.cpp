@@ -1,5 +1,7 @@
 #include "suites/imb/options.hpp"
 
+#include <fmt/format.h>
+
 #include <climits>
 #include <cmath>
 #include <fstream>
@@ -114,8 +116,8 @@ std::vector<std::string> read_selection_file(const std::string& path) {
 }
 
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
-                      int world_size) {
-  Options o;
+                      int world_size, const Options& defaults) {
+  Options o = defaults;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -231,12 +233,14 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("timeout_s").get_to(o.timeout_s);
 }
 
-std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks) {
+std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
+                      const Options& d) {
   std::string names;
   for (std::size_t i = 0; i < benchmarks.size(); ++i)
     names += (i % 6 == 0 ? "\n      " : ", ") + benchmarks[i];
-  return "\nCalling sequence (command line will be repeated in Output table!):\n\n" + program +
-         R"(  [-h{elp}]
+  const std::string text =
+      "\nCalling sequence (command line will be repeated in Output table!):\n\n" + program +
+      R"(  [-h{{elp}}]
           [-npmin     <NPmin>]
           [-multi     <MultiMode>]
           [-off_cache <cache_size[,cache_line_size]>]
@@ -250,23 +254,23 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [benchmark1 [,benchmark2 [,...]]]
 
 where
-  -npmin N      run on N, 2N, 4N, ... processes and on all of them (default N = 2)
+  -npmin N      run on N, 2N, 4N, ... processes and on all of them (default N = {npmin})
   -multi 0|1    run the Multi- versions: disjoint groups of the active size at once;
                 0 prints the slowest over all groups, 1 prints every group
   -off_cache S[,L]
                 rotate through disjoint buffers so that repetitions do not reuse cached
                 data; S = last-level cache size in MB (-1: detected from the system,
-                8 MB if unknown), L = cache line size in bytes (default 64)
+                8 MB if unknown), L = cache line size in bytes (detected, else 64)
   -iter A[,B[,C]]
-                MSGSPERSAMPLE (default 1000), OVERALL_VOL in MB (default 40),
-                MSGS_NONAGGR (default 100)
+                MSGSPERSAMPLE (default {msgs}), OVERALL_VOL in MB (default {vol}),
+                MSGS_NONAGGR (default {nonaggr})
   -time T       at most about T seconds per message length (repetitions estimated in a
                 short preparatory run; default: no limit)
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
                 are skipped with a note saying how much they would need
   -msglen FILE  message lengths, one per line (bytes; k and m suffixes allowed)
   -map PxQ      renumber the P*Q processes row by row of a P x Q matrix filled column by
-                column (e.g. -map 2x4 pairs rank i with rank i+2 in Multi-PingPong)
+                column (e.g. -map 4x2 pairs rank i with rank i+4 in Multi-PingPong)
   -input FILE   benchmark names, one per line; '#' starts a comment
   -check        verify every received buffer against what was sent (outside the timed
                 loop) and add a 'defects' column: the count of wrong bytes
@@ -278,7 +282,10 @@ where
                 (adds a timer read per repetition to the timed loop)
 
 Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
-Benchmark names are case-insensitive:)" +
+Benchmark names are case-insensitive:)";
+  return fmt::format(fmt::runtime(text), fmt::arg("npmin", d.npmin),
+                     fmt::arg("msgs", d.msgs_per_sample), fmt::arg("vol", d.overall_vol_mb),
+                     fmt::arg("nonaggr", d.msgs_nonaggr)) +
          names + "\n\n";
 }
 

@@ -38,15 +38,18 @@ struct Options {
 void to_json(nlohmann::json& j, const Options& o);
 void from_json(const nlohmann::json& j, Options& o);
 
-// Parses argv[1..] (argv[0] excluded). Reads -msglen/-input files. Throws UsageError.
+// Parses argv[1..] (argv[0] excluded) over the suite's defaults. Reads -msglen/-input files.
+// Throws UsageError.
 Options parse_options(const std::vector<std::string>& args,
-                      const std::vector<std::string>& known_benchmarks, int world_size);
+                      const std::vector<std::string>& known_benchmarks, int world_size,
+                      const Options& defaults = {});
 
 // -msglen file: one non-negative length per line (k/K, m/M suffixes), '#' comments.
 std::vector<std::size_t> read_lengths_file(const std::string& path);
 // -input file: one benchmark name per line, '#' comments.
 std::vector<std::string> read_selection_file(const std::string& path);
 
-std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks);
+std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
+                      const Options& defaults = {});
 
 }  // namespace mpiscope::imb

@@ -64,21 +64,21 @@ Blocks block_per_rank(const PointContext& c, bool from_my_slot) {
   return b;
 }
 
-core::BufferShape same(std::size_t x, int) {
+core::BufferShape same(std::size_t x, int, int) {
   return {x, x};
 }
-core::BufferShape gathered(std::size_t x, int n) {
+core::BufferShape gathered(std::size_t x, int n, int) {
   return {x, n * x};
 }
-core::BufferShape scattered(std::size_t x, int n) {
+core::BufferShape scattered(std::size_t x, int n, int) {
   return {n * x, x};
 }
-core::BufferShape all_to_all(std::size_t x, int n) {
+core::BufferShape all_to_all(std::size_t x, int n, int) {
   return {n * x, n * x};
 }
 
 core::Benchmark collective(std::string name, core::Kernel kernel,
-                           core::BufferShape (*shape)(std::size_t, int),
+                           core::BufferShape (*shape)(std::size_t, int, int),
                            Blocks (*expected)(const PointContext&, int), bool rooted,
                            void (*prepare)(PointContext&) = nullptr) {
   core::Benchmark b;
@@ -88,7 +88,7 @@ core::Benchmark collective(std::string name, core::Kernel kernel,
   b.shape = shape;
   b.expected = expected;
   b.rooted = rooted;
-  b.prepare = prepare;
+  b.setup = prepare;
   return b;
 }
 
@@ -126,8 +126,8 @@ std::vector<core::Benchmark> collective_benchmarks() {
                  uniform_blocks),
       collective("Bcast", core::kernel<bcast>(), same, bcast_expected, true),
       collective(
-          "Barrier", core::kernel<barrier>(), [](std::size_t, int) { return core::BufferShape{}; },
-          nullptr, false),
+          "Barrier", core::kernel<barrier>(),
+          [](std::size_t, int, int) { return core::BufferShape{}; }, nullptr, false),
   };
   list.back().sized = false;
   return list;

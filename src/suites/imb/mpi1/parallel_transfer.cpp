@@ -33,8 +33,8 @@ core::Benchmark parallel_transfer(std::string name, core::Kernel kernel, double 
   b.turnover = turnover;
   b.kernel = kernel;
   b.expected = expected;
-  b.shape = send_messages == 1 ? [](std::size_t x, int) { return core::BufferShape{x, x}; }
-                               : [](std::size_t x, int) {
+  b.shape = send_messages == 1 ? [](std::size_t x, int, int) { return core::BufferShape{x, x}; }
+                               : [](std::size_t x, int, int) {
                                    return core::BufferShape{2 * x, x};
                                  };
   return b;

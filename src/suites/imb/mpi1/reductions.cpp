@@ -39,11 +39,12 @@ core::Benchmark reduction(std::string name, core::Kernel kernel,
   b.name = std::move(name);
   b.family = core::Family::Collective;
   b.datatype = core::Datatype::FloatSum;
+  b.unit = sizeof(float);
   b.kernel = kernel;
-  b.shape = [](std::size_t x, int) { return core::BufferShape{x, x}; };
+  b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
   b.expected = expected;
   b.rooted = rooted;
-  b.prepare = prepare;
+  b.setup = prepare;
   return b;
 }
 }  // namespace

@@ -1,4 +1,4 @@
-// `mpiscope imb-mpi1` / `IMB-MPI1`: the IMB-MPI1 command line mapped onto the engine.
+// The IMB front ends (IMB-MPI1, IMB-EXT, …): the IMB command line mapped onto the engine.
 #include <cstdio>
 
 #include "cli/frontend.hpp"
@@ -10,30 +10,29 @@
 #include "output/imb_text.hpp"
 #include "output/json_reporter.hpp"
 #include "suites/imb/imb.hpp"
-#include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/imb/options.hpp"
 
 namespace mpiscope::imb {
 
 namespace {
 
-std::vector<std::string> benchmark_names() {
+std::vector<std::string> benchmark_names(const ImbSuite& suite) {
   std::vector<std::string> names;
-  for (const auto& b : mpi1::all_benchmarks()) names.push_back(b.name);
+  for (const auto& b : suite.benchmarks()) names.push_back(b.name);
   return names;
 }
 
-// Default lengths (guide 5.2.1): 0, then max(unit, 1), doubling up to 2^22; unit = 4 bytes for
-// the reductions. User lengths (-msglen) are rounded up to a whole number of units.
-std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o) {
-  const std::size_t unit = b.datatype == core::Datatype::FloatSum ? sizeof(float) : 1;
+// Default lengths (guide 5.2.1): 0, then max(unit, 1), doubling up to 2^MAXMSGLOG; the unit is
+// 4 bytes for float data. User lengths (-msglen) are rounded up to a whole number of units.
+std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o, int max_msg_log) {
+  const std::size_t unit = b.unit;
   std::vector<std::size_t> out;
   if (!o.lengths.empty()) {
     for (std::size_t x : o.lengths) out.push_back((x + unit - 1) / unit * unit);
     return out;
   }
   out.push_back(0);
-  for (std::size_t x = unit; x <= (1u << 22); x *= 2) out.push_back(x);
+  for (std::size_t x = unit; x <= (std::size_t{1} << max_msg_log); x *= 2) out.push_back(x);
   return out;
 }
 
@@ -88,23 +87,24 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
 
 class NullReporter : public core::Reporter {};
 
-int run(const std::string& serialized, int thread_level, const std::vector<std::string>& argv) {
+int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
+        const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   const auto settings = engine_settings(o);
 
   core::SuitePlan plan;
-  for (const auto& b : mpi1::all_benchmarks())
+  for (const auto& b : suite.benchmarks())
     if (o.benchmarks.empty()) plan.benchmarks.push_back(&b);
   for (const auto& name : o.benchmarks)
-    for (const auto& b : mpi1::all_benchmarks())
+    for (const auto& b : suite.benchmarks())
       if (b.name == name) plan.benchmarks.push_back(&b);
-  plan.lengths = [&o](const core::Benchmark& b) { return lengths_for(b, o); };
+  plan.lengths = [&](const core::Benchmark& b) { return lengths_for(b, o, suite.max_msg_log); };
 
-  core::RunInfo info = core::collect_run_info("imb-mpi1", argv, thread_level);
+  core::RunInfo info = core::collect_run_info(suite.id, argv, thread_level);
   info.settings = settings_record(settings);
   info.user_lengths = !o.lengths.empty();
   info.min_length = 0;
-  info.max_length = 1u << 22;
+  info.max_length = std::size_t{1} << suite.max_msg_log;
   info.multi = settings.multi;
   for (const auto* b : plan.benchmarks) info.benchmarks.push_back(b->name);
 
@@ -112,7 +112,7 @@ int run(const std::string& serialized, int thread_level, const std::vector<std::
   NullReporter none;
   const bool root = mpi::world_rank() == 0;
   if (root) {
-    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, "MPI-1"));
+    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part));
     if (!o.json_path.empty()) reporters.add(std::make_unique<output::JsonReporter>(o.json_path));
     if (!o.csv_path.empty()) reporters.add(std::make_unique<output::CsvReporter>(o.csv_path));
     reporters.run_started(info);
@@ -126,20 +126,21 @@ int run(const std::string& serialized, int thread_level, const std::vector<std::
 
 }  // namespace
 
-int imb_mpi1_main(int argc, char** argv, const std::string& program,
-                  const std::vector<std::string>& command_line) {
+int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,
+             const std::vector<std::string>& command_line) {
   cli::FrontEnd fe;
   fe.program = program;
   fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    const Options o = parse_options(args, benchmark_names(), world_size);
+    const Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults);
     if (o.help)
-      return cli::ParseResult{cli::ParseResult::kHelp, help_text(program, benchmark_names())};
+      return cli::ParseResult{cli::ParseResult::kHelp,
+                              help_text(program, benchmark_names(suite), suite.defaults)};
     if (!o.json_path.empty()) output::ensure_writable(o.json_path);
     if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };
   fe.run = [&](const std::string& options, int thread_level) {
-    return run(options, thread_level, command_line);
+    return run(suite, options, thread_level, command_line);
   };
   return cli::run_front_end(fe, argc, argv);
 }
