@@ -38,6 +38,8 @@ const std::vector<Subcommand>& subcommands() {
        imb(mpiscope::imb::imb_mpi1_suite)},
       {"imb-ext", "IMB-EXT", "Intel MPI Benchmarks IMB-EXT: one-sided communication",
        imb(mpiscope::imb::imb_ext_suite)},
+      {"imb-io", "IMB-IO", "Intel MPI Benchmarks IMB-IO: MPI-IO, blocking and non-blocking",
+       imb(mpiscope::imb::imb_io_suite)},
   };
   return list;
 }

@@ -37,6 +37,8 @@ struct PointContext {
   std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
   MPI_Win window = MPI_WIN_NULL;    // one-sided benchmarks: created in setup, freed in release
   std::string setup_error;          // set by a setup that could not prepare the point
+  MPI_File file = MPI_FILE_NULL;    // I/O benchmarks: opened in setup, closed in release
+  std::string scratch_prefix;       // I/O benchmarks: path prefix of this group's files
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -128,12 +130,13 @@ struct Benchmark {
   std::string name;
   Family family = Family::Collective;
   Datatype datatype = Datatype::Byte;
-  double turnover = 0;         // messages per repetition in the throughput (nmsg); 0: none shown
-  double time_factor = 1.0;    // reported time = factor · measured time (PingPong: Δt/2)
-  bool two_processes = false;  // single transfer: exactly two active processes
-  bool rooted = false;         // root moves round robin: i % nprocs in repetition i
-  bool sized = true;           // false: no message length (Barrier)
-  std::size_t unit = 1;        // lengths are multiples of this (sizeof(float) for reductions)
+  double turnover = 0;       // messages per repetition in the throughput (nmsg); 0: none shown
+  double time_factor = 1.0;  // reported time = factor · measured time (PingPong: Δt/2)
+  int fixed_processes = 0;   // single transfer: exactly this many active processes (0: the series)
+  bool turnover_per_process = false;  // throughput counts every process's X (parallel I/O)
+  bool rooted = false;                // root moves round robin: i % nprocs in repetition i
+  bool sized = true;                  // false: no message length (Barrier)
+  std::size_t unit = 1;  // lengths are multiples of this (sizeof(float) for reductions)
   // The modes it runs in, each a table of its own; None: a single, unnamed mode.
   std::vector<Aggregation> modes = {Aggregation::None};
   bool nonaggregate_repetitions = false;  // None mode counted with MSGS_NONAGGR (IMB-EXT Window)
@@ -143,6 +146,12 @@ struct Benchmark {
   void (*release)(PointContext&) = nullptr;  // undoes setup; must accept a context twice
   Kernel kernel;
   std::vector<ExpectedBlock> (*expected)(const PointContext&, int iteration) = nullptr;
+  // -check of data that does not arrive in the receive buffer (file writes): fetch it there.
+  void (*fetch_for_check)(PointContext&) = nullptr;
+  // Non-blocking benchmarks with CPU overlap (IMB-IO I-variants): the blocking equivalent that
+  // gives t_pure; the kernel itself calls cpu_exploit() between starting and finishing a transfer.
+  const Benchmark* blocking_twin = nullptr;
+  bool uses_files = false;  // the engine names a scratch-file prefix for it
 };
 
 }  // namespace mpiscope::core

@@ -8,9 +8,11 @@
 #include <numeric>
 #include <string>
 
+#include "core/cpu_exploit.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/process_sets.hpp"
+#include "core/scratch_files.hpp"
 #include "core/watchdog.hpp"
 
 namespace mpiscope::core {
@@ -116,6 +118,7 @@ double verify(const Benchmark& b, PointContext& ctx) {
     else
       b.kernel.complete(ctx);
     b.kernel.iterate(ctx, i);
+    if (b.fetch_for_check) b.fetch_for_check(ctx);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
       ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^=
           std::byte{0x40};  // a float's exponent
@@ -143,6 +146,7 @@ struct LocalPoint {
   int repetitions = 0;
   double seconds = 0;  // per repetition, scaled by the benchmark's time factor
   double defects = 0;
+  double cpu_seconds = 0;  // non-blocking I/O: dedicated CPU_Exploit time, t_CPU
   std::vector<double> samples;
 };
 
@@ -158,7 +162,11 @@ class SuiteRunner {
   }
 
   SuiteOutcome run() {
+    if (std::any_of(plan_.benchmarks.begin(), plan_.benchmarks.end(),
+                    [](const Benchmark* b) { return b->blocking_twin != nullptr; }))
+      calibrate_cpu_exploit();
     for (const Benchmark* b : plan_.benchmarks) run_benchmark(*b);
+    scratch_files::remove_all();
     watchdog_.disarm();
     int flags[2] = {ok_ ? 1 : 0, defective_};
     MPI_Bcast(flags, 2, MPI_INT, 0, MPI_COMM_WORLD);
@@ -166,16 +174,31 @@ class SuiteRunner {
   }
 
  private:
+  void calibrate_cpu_exploit() {
+    const auto c = cpu_exploit::calibrate(settings_.cpu_target_s);
+    double rate = c.mflops, t_cpu = c.seconds_per_call;
+    MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &t_cpu, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (world_rank_ == 0) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "# CPU_Exploit: %.1f Mflop/s (slowest rank); t_CPU = %.0f usec per call "
+                    "(target %g s)",
+                    rate, t_cpu * 1e6, settings_.cpu_target_s);
+      reporter_.note(text);
+    }
+  }
+
   void run_benchmark(const Benchmark& b) {
     std::vector<int> series;
-    if (b.two_processes) {
-      if (world_size_ < 2) {
+    if (b.fixed_processes > 0) {
+      if (world_size_ < b.fixed_processes) {
         if (world_rank_ == 0)
           reporter_.note("# !! Benchmark " + b.name + " invalid for " +
                          std::to_string(world_size_) + " processes !! ");
         return;
       }
-      series = {2};
+      series = {b.fixed_processes};
     } else {
       series = active_process_series(world_size_, std::min(settings_.npmin, world_size_));
     }
@@ -220,7 +243,8 @@ class SuiteRunner {
     run.name = (settings_.multi && layout.groups.size() > 1 ? "Multi-" : "") + b.name;
     run.family = family_name(b.family);
     run.sized = b.sized;
-    run.has_throughput = b.turnover > 0;
+    run.has_throughput = b.turnover > 0 && !b.blocking_twin;
+    run.overlap = b.blocking_twin != nullptr;
     run.multi_outflag = settings_.multi_outflag;
     run.nprocs = layout.active_size;
     run.groups = layout.groups;
@@ -272,21 +296,59 @@ class SuiteRunner {
     ctx.buffers = &*buffers;
     ctx.aggregation = mode;
     ctx.repetitions = repetitions;
+    ctx.bytes = bytes;
+    if (b.uses_files)
+      ctx.scratch_prefix =
+          settings_.scratch_prefix +
+          (ps.layout.groups.size() > 1 ? "_g" + std::to_string(ps.group_index) : "");
     ReleaseOnExit release{b, ctx};
     watchdog_.arm(describe(b, bytes, q));
-    if (first) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
-      set_length(ctx, b, kWarmupBytes, ps);
+    // Non-blocking I/O (guide 5.2.8.3): t_pure from the blocking equivalent; its files are
+    // closed, then reopened for the overlapped run.
+    LocalPoint pure;
+    if (b.blocking_twin && !prepare_and_time(*b.blocking_twin, ctx, ps, first, pure, m)) return m;
+    if (b.blocking_twin) pure.cpu_seconds = cpu_exploit::dedicated_seconds();
+    LocalPoint local;
+    if (!prepare_and_time(b, ctx, ps, first, local, m)) return m;
+    first = false;
+    if (settings_.check) {
+      set_length(ctx, b, bytes, ps);  // a fresh start: file pointers back at the beginning
       if (!setup_succeeded_everywhere(ctx, active, m)) return m;
-      for (int i = 0; i < settings_.repetitions.n_warmup; ++i) b.kernel.iterate(ctx, i);
-      first = false;
+      local.defects = verify(b, ctx);
     }
-    set_length(ctx, b, bytes, ps);
-    if (!setup_succeeded_everywhere(ctx, active, m)) return m;
-    LocalPoint local = time_point(b, ctx, active, repetitions);
-    if (settings_.check) local.defects = verify(b, ctx);
     watchdog_.disarm();
     collect(b, ps, local, m);
+    if (b.blocking_twin) collect_overlap(ps, pure, m);
     return m;
+  }
+
+  // Set-up (agreed by every rank), the warm-up at a layout's first length, and the timed loop.
+  bool prepare_and_time(const Benchmark& b, PointContext& ctx, const ProcessSet& ps, bool first,
+                        LocalPoint& out, Measurement& m) {
+    MPI_Comm active = ps.active.get();
+    const std::size_t bytes = ctx.bytes;
+    if (first) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
+      set_length(ctx, b, kWarmupBytes, ps);
+      if (!setup_succeeded_everywhere(ctx, active, m)) return false;
+      for (int i = 0; i < settings_.repetitions.n_warmup; ++i) b.kernel.iterate(ctx, i);
+    }
+    set_length(ctx, b, bytes, ps);
+    if (!setup_succeeded_everywhere(ctx, active, m)) return false;
+    out = time_point(b, ctx, active, ctx.repetitions);
+    return true;
+  }
+
+  // t_pure, t_CPU (the slowest rank's) and overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure,
+  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2).
+  void collect_overlap(const ProcessSet& ps, const LocalPoint& pure, Measurement& m) {
+    double local[2] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6};
+    double slowest[2] = {0, 0};
+    MPI_Reduce(local, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, ps.active.get());
+    if (world_rank_ != 0) return;
+    OverlapTimes o{slowest[0], slowest[1], 0};
+    const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
+    if (smaller > 0) o.overlap_percent = 100.0 * (o.t_pure_us + o.t_cpu_us - m.t_max_us) / smaller;
+    m.overlap = o;
   }
 
   // A setup that failed on any rank (e.g. the library cannot create a window here) skips the
@@ -339,7 +401,8 @@ class SuiteRunner {
     // Throughput as IMB defines it: nmsg·X bytes per t_max, in 2^20 bytes per second.
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
-      return t_max_us > 0 ? b.turnover * static_cast<double>(m.bytes) / 1.048576 / t_max_us : 0.0;
+      const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
+      return t_max_us > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / t_max_us : 0.0;
     };
     auto times_of = [&](std::vector<double>::const_iterator first,
                         std::vector<double>::const_iterator last) {

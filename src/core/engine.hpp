@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/benchmark.hpp"
@@ -26,6 +27,8 @@ struct EngineSettings {
   int multi_outflag = 0;
   int map_rows = 0, map_cols = 0;  // -map PxQ; 0 = identity
   double timeout_s = 0;            // --timeout; 0 = none
+  std::string scratch_prefix;      // I/O: path prefix of the run's files (directory + name)
+  double cpu_target_s = 0.1;       // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
 };
 
 struct SuitePlan {

@@ -37,6 +37,11 @@ struct GroupTimes {
   std::optional<double> mbytes_per_sec;  // from t_max, when the benchmark defines a throughput
 };
 
+// Non-blocking I/O overlapped with CPU work (guide 4.2.5.2); t_ovrl is the row's t_max.
+struct OverlapTimes {
+  double t_pure_us = 0, t_cpu_us = 0, overlap_percent = 0;
+};
+
 // One row of a table: one benchmark, one process layout, one message length.
 struct Measurement {
   std::size_t bytes = 0;
@@ -46,6 +51,7 @@ struct Measurement {
   double t_min_us = 0, t_max_us = 0, t_avg_us = 0;  // over the reported ranks
   std::optional<double> mbytes_per_sec;             // 2^20 bytes per second, from t_max
   std::optional<double> defects;                    // with -check
+  std::optional<OverlapTimes> overlap;              // non-blocking I/O
   std::vector<GroupTimes> groups;                   // per group (Multi mode)
   std::vector<double> rank_times_us;                // every active rank, in active order
   std::optional<SampleSummary> samples_us;          // per-repetition samples (rank 0), on request
@@ -53,9 +59,10 @@ struct Measurement {
 };
 
 struct BenchmarkRun {
-  std::string name;    // e.g. "PingPong" or "Multi-PingPong"
-  std::string family;  // single_transfer | parallel_transfer | collective
-  std::string mode;    // "", "non-aggregate" or "aggregate"
+  std::string name;      // e.g. "PingPong" or "Multi-PingPong"
+  std::string family;    // single_transfer | parallel_transfer | collective
+  std::string mode;      // "", "non-aggregate" or "aggregate"
+  bool overlap = false;  // non-blocking I/O: t_ovrl, t_pure, t_CPU, overlap columns
   bool sized = true;
   bool has_throughput = false;
   bool multi = false;

@@ -1,5 +1,7 @@
 #include "core/watchdog.hpp"
 
+#include "core/scratch_files.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -64,6 +66,7 @@ void Watchdog::watch() {
       lock.unlock();
       std::this_thread::sleep_for(std::chrono::seconds(2));
     }
+    scratch_files::remove_all();  // _exit skips every other clean-up
     _exit(kExitCode);
   }
 }

@@ -44,18 +44,20 @@ void CsvReporter::run_started(const core::RunInfo& i) {
              "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s\n");
   fmt::print(file_,
              "suite,benchmark,family,mode,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
-             "t_avg_us,mbytes_per_sec,defects,measured,note\n");
+             "t_avg_us,mbytes_per_sec,defects,measured,note,t_pure_us,t_cpu_us,overlap_percent\n");
   std::fflush(file_);
 }
 
 void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
   auto line = [&](const std::string& group, const core::GroupTimes& t) {
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_, b.name, b.family,
-               b.mode, b.nprocs, b.groups.size(), group, m.bytes,
+    const auto& o = m.overlap;
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_, b.name,
+               b.family, b.mode, b.nprocs, b.groups.size(), group, m.bytes,
                m.measured ? std::to_string(m.repetitions) : "",
                m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
                m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
-               m.measured ? 1 : 0, quoted(m.note));
+               m.measured ? 1 : 0, quoted(m.note), o ? number(o->t_pure_us) : "",
+               o ? number(o->t_cpu_us) : "", o ? number(o->overlap_percent) : "");
   };
   line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   if (b.multi && m.groups.size() > 1)

@@ -38,6 +38,11 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
   if (per_group_rows(b)) h.push_back("Group");
   if (b.sized) h.push_back("#bytes");
   h.push_back("#repetitions");
+  if (b.overlap) {  // IMB 3.2.4 non-blocking I/O
+    h.insert(h.end(), {"t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"});
+    if (b.check) h.push_back("defects");
+    return h;
+  }
   if (show_time_range(b)) {
     h.insert(h.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
   } else {
@@ -143,6 +148,13 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
     if (group >= 0) fmt::print(out_, "{:13d}", group);
     if (b.sized) fmt::print(out_, "{:13d}", m.bytes);
     fmt::print(out_, "{:13d}", m.repetitions);
+    if (m.overlap) {
+      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t.t_max_us, m.overlap->t_pure_us,
+                 m.overlap->t_cpu_us, m.overlap->overlap_percent);
+      if (m.defects) fmt::print(out_, "{:13.2f}", *m.defects);
+      fmt::print(out_, "\n");
+      return;
+    }
     if (show_time_range(b)) {
       fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}", t.t_min_us, t.t_max_us, t.t_avg_us);
     } else {

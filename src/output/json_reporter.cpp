@@ -52,6 +52,11 @@ json JsonReporter::measurement(const core::Measurement& m) {
   r["t_avg_us"] = m.t_avg_us;
   if (m.mbytes_per_sec) r["mbytes_per_sec"] = *m.mbytes_per_sec;
   if (m.defects) r["defects"] = *m.defects;
+  if (m.overlap)
+    r["overlap"] = {{"t_ovrl_us", m.t_max_us},
+                    {"t_pure_us", m.overlap->t_pure_us},
+                    {"t_cpu_us", m.overlap->t_cpu_us},
+                    {"overlap_percent", m.overlap->overlap_percent}};
   r["rank_times_us"] = m.rank_times_us;
   json groups = json::array();
   for (const auto& g : m.groups) {
@@ -85,10 +90,10 @@ void JsonReporter::run_started(const core::RunInfo& info) {
 }
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
-  json j = {{"name", b.name},         {"family", b.family}, {"mode", b.mode},
-            {"nprocs", b.nprocs},     {"multi", b.multi},   {"groups", b.groups},
-            {"inactive", b.inactive}, {"sized", b.sized},   {"check", b.check},
-            {"rows", json::array()}};
+  json j = {{"name", b.name},       {"family", b.family},     {"mode", b.mode},
+            {"overlap", b.overlap}, {"nprocs", b.nprocs},     {"multi", b.multi},
+            {"groups", b.groups},   {"inactive", b.inactive}, {"sized", b.sized},
+            {"check", b.check},     {"rows", json::array()}};
   if (!b.map_order.empty())
     j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
   doc_["benchmarks"].push_back(j);

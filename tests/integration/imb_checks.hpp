@@ -55,14 +55,15 @@ inline std::vector<std::string> expected_columns(const std::string& name, bool m
                                                  bool check) {
   std::vector<std::string> c;
   if (multi1) c.push_back("Group");
-  if (name != "Barrier") c.push_back("#bytes");
+  const bool sized = name != "Barrier" && name != "Open_Close";
+  if (sized) c.push_back("#bytes");
   c.push_back("#repetitions");
   if (is_single(name) && !multi0)
     c.push_back("t[usec]");
   else
     c.insert(c.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
   if (turnover(name) > 0) c.push_back("Mbytes/sec");
-  if (check && name != "Barrier") c.push_back("defects");
+  if (check && sized) c.push_back("defects");
   return c;
 }
 

@@ -36,7 +36,8 @@ TEST_P(ExtBenchmarks, EveryBenchmarkInEveryModeAtEveryProcessCount) {
     const bool single = is_single(name);
     if (single && np == 1) {
       EXPECT_TRUE(found.empty());
-      EXPECT_NE(r.out.find("# !! Benchmark " + name + " invalid for 1 processes !!"), std::string::npos);
+      EXPECT_NE(r.out.find("# !! Benchmark " + name + " invalid for 1 processes !!"),
+                std::string::npos);
       continue;
     }
     const std::size_t layouts = single ? 1 : (np <= 2 ? 1 : 2);  // np=3,4: 2 then np
@@ -69,8 +70,9 @@ INSTANTIATE_TEST_SUITE_P(ProcessCounts, ExtBenchmarks, ::testing::Values(1, 2, 3
 
 TEST(ImbExt, CheckFindsACorruptByteInPutGetAndAccumulate) {
   const auto lengths = write_file(temp_dir(), "l", "0\n64\n");
-  const auto r = run_mpi(2, {"imb-ext", "-check", "-iter", "10", "-msglen", lengths, "Unidir_Put",
-                             "Bidir_Get", "Accumulate"},
+  const auto r = run_mpi(2,
+                         {"imb-ext", "-check", "-iter", "10", "-msglen", lengths, "Unidir_Put",
+                          "Bidir_Get", "Accumulate"},
                          "MPISCOPE_FAULT=corrupt:1");
   EXPECT_EQ(r.exit_code, 3) << r.err;
   const auto tables = parse_imb(r.out);
@@ -85,7 +87,8 @@ TEST(ImbExt, CheckFindsACorruptByteInPutGetAndAccumulate) {
 
 TEST(ImbExt, MultiModeRunsPairsAtOnce) {
   const auto lengths = write_file(temp_dir(), "l", "0\n1024\n");
-  const auto r = run_mpi(4, {"imb-ext", "-multi", "0", "-iter", "10", "-msglen", lengths, "Bidir_Put"});
+  const auto r =
+      run_mpi(4, {"imb-ext", "-multi", "0", "-iter", "10", "-msglen", lengths, "Bidir_Put"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto tables = parse_imb(r.out);
   const auto t = tables_named(tables, "Multi-Bidir_Put");
@@ -96,8 +99,8 @@ TEST(ImbExt, MultiModeRunsPairsAtOnce) {
 }
 
 TEST(ImbExt, AliasAndDefaultsFollowTheGuide) {
-  const auto r = run_mpi(2, {"Window", "-msglen", write_file(temp_dir(), "l", "0\n524288\n")}, "", 120,
-                         "IMB-EXT");
+  const auto r = run_mpi(2, {"Window", "-msglen", write_file(temp_dir(), "l", "0\n524288\n")}, "",
+                         120, "IMB-EXT");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto t = parse_imb(r.out);
   ASSERT_EQ(t.size(), 1u);

@@ -1,10 +1,16 @@
 // The IMB front ends (IMB-MPI1, IMB-EXT, …): the IMB command line mapped onto the engine.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/frontend.hpp"
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
+#include "core/scratch_files.hpp"
 #include "output/csv_reporter.hpp"
 #include "output/files.hpp"
 #include "output/imb_text.hpp"
@@ -56,6 +62,8 @@ core::EngineSettings engine_settings(const Options& o) {
   s.map_rows = o.map_rows;
   s.map_cols = o.map_cols;
   s.timeout_s = o.timeout_s;
+  s.scratch_prefix = o.io_dir + "/IMB_out_" + o.run_tag;
+  s.cpu_target_s = o.cpu_target_s;
   return s;
 }
 
@@ -81,16 +89,28 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
       {"multi", s.multi ? std::to_string(s.multi_outflag) : "off"},
       {"map", s.map_rows ? std::to_string(s.map_rows) + "x" + std::to_string(s.map_cols) : "none"},
       {"timeout_s", num(s.timeout_s)},
+      {"scratch_prefix", s.scratch_prefix},
+      {"cpu_target_s", num(s.cpu_target_s)},
       {"synchronisation", "MPI_Barrier x n_barr before each timed loop (IMB)"},
       {"timer", "MPI_Wtime"}};
 }
 
 class NullReporter : public core::Reporter {};
 
+// Checked before anything runs, so that a bad directory is one message, not a failure per point.
+void check_io_dir(const std::string& dir) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw UsageError("--io-dir '" + dir + "' is not a directory");
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    throw UsageError("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
+}
+
 int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
         const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   const auto settings = engine_settings(o);
+  core::scratch_files::install_signal_cleanup();
 
   core::SuitePlan plan;
   for (const auto& b : suite.benchmarks())
@@ -131,10 +151,12 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
   cli::FrontEnd fe;
   fe.program = program;
   fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    const Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults);
+    Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults);
+    o.run_tag = core::scratch_files::unique_run_tag();
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,
                               help_text(program, benchmark_names(suite), suite.defaults)};
+    if (suite.uses_files) check_io_dir(o.io_dir);
     if (!o.json_path.empty()) output::ensure_writable(o.json_path);
     if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};

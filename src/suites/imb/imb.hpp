@@ -17,10 +17,12 @@ struct ImbSuite {
   const std::vector<core::Benchmark>& (*benchmarks)();
   Options defaults;  // MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, NPmin of the suite
   int max_msg_log = 22;
+  bool uses_files = false;  // IMB-IO: --io-dir is checked up front
 };
 
 const ImbSuite& imb_mpi1_suite();
 const ImbSuite& imb_ext_suite();
+const ImbSuite& imb_io_suite();
 
 // argv[0] is the program name as called; command_line is what the output repeats.
 int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,

@@ -176,6 +176,12 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.json_path = value();
     } else if (a == "--csv") {
       o.csv_path = value();
+    } else if (a == "--cpu-target") {
+      o.cpu_target_s = parse_number(value(), "--cpu-target");
+      if (o.cpu_target_s <= 0)
+        throw UsageError("--cpu-target must be a positive number of seconds");
+    } else if (a == "--io-dir") {
+      o.io_dir = value();
     } else if (a == "--timeout") {
       o.timeout_s = parse_number(value(), "--timeout");
       if (o.timeout_s <= 0) throw UsageError("--timeout must be a positive number of seconds");
@@ -208,7 +214,10 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"samples", o.samples},
        {"json_path", o.json_path},
        {"csv_path", o.csv_path},
-       {"timeout_s", o.timeout_s}};
+       {"timeout_s", o.timeout_s},
+       {"io_dir", o.io_dir},
+       {"run_tag", o.run_tag},
+       {"cpu_target_s", o.cpu_target_s}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -231,6 +240,9 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("json_path").get_to(o.json_path);
   j.at("csv_path").get_to(o.csv_path);
   j.at("timeout_s").get_to(o.timeout_s);
+  j.at("io_dir").get_to(o.io_dir);
+  j.at("run_tag").get_to(o.run_tag);
+  j.at("cpu_target_s").get_to(o.cpu_target_s);
 }
 
 std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
@@ -251,6 +263,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-map       <PxQ>]
           [-input     <filename>]
           [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
+          [--io-dir DIR]  [--cpu-target SECONDS]
           [benchmark1 [,benchmark2 [,...]]]
 
 where
@@ -280,6 +293,11 @@ where
                 measurement takes longer than S seconds
   --samples     time every repetition separately and keep the samples in the JSON
                 (adds a timer read per repetition to the timed loop)
+  --io-dir DIR  IMB-IO: where the benchmark files go (default: the current directory);
+                names are unique to the run and every file is removed at the end
+  --cpu-target S
+                IMB-IO non-blocking flavours: CPU work overlapped with each transfer
+                (TARGET_CPU_SECS, default 0.1 s)
 
 Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
 Benchmark names are case-insensitive:)";

@@ -33,6 +33,9 @@ struct Options {
   bool check = false, samples = false;
   std::string json_path, csv_path;
   double timeout_s = 0;
+  std::string io_dir = ".";   // --io-dir: where IMB-IO puts its files
+  std::string run_tag;        // makes this run's file names unique (set by rank 0)
+  double cpu_target_s = 0.1;  // --cpu-target: IMB-IO's TARGET_CPU_SECS
 };
 
 void to_json(nlohmann::json& j, const Options& o);

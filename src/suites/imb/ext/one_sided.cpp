@@ -10,13 +10,16 @@ using core::ExpectedBlock;
 using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
-void fence(PointContext& c) { MPI_Win_fence(0, c.window); }
+void fence(PointContext& c) {
+  MPI_Win_fence(0, c.window);
+}
 
 // MPI_Win_create, reporting failure instead of aborting: some libraries cannot create a window
 // in some configurations (Open MPI 4.1 on a single process), and that is a finding, not a crash.
 bool create_window(PointContext& c, std::byte* base, std::size_t size, MPI_Win* win) {
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-  const int rc = MPI_Win_create(base, static_cast<MPI_Aint>(size), 1, user_window_info(), c.comm, win);
+  const int rc =
+      MPI_Win_create(base, static_cast<MPI_Aint>(size), 1, user_window_info(), c.comm, win);
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_ARE_FATAL);
   if (rc == MPI_SUCCESS) return true;
   char text[MPI_MAX_ERROR_STRING];
@@ -31,8 +34,12 @@ bool create_window(PointContext& c, std::byte* base, std::size_t size, MPI_Win* 
 void open_window(PointContext& c, std::byte* base, std::size_t size) {
   if (create_window(c, base, size, &c.window)) MPI_Win_fence(0, c.window);
 }
-void window_on_receive_buffer(PointContext& c) { open_window(c, c.recv(0), c.buffers->shape().recv); }
-void window_on_send_buffer(PointContext& c) { open_window(c, c.send(0), c.buffers->shape().send); }
+void window_on_receive_buffer(PointContext& c) {
+  open_window(c, c.recv(0), c.buffers->shape().recv);
+}
+void window_on_send_buffer(PointContext& c) {
+  open_window(c, c.send(0), c.buffers->shape().send);
+}
 void close_window(PointContext& c) {
   if (c.window != MPI_WIN_NULL) MPI_Win_free(&c.window);
 }
@@ -63,8 +70,8 @@ void bidir_get(PointContext& c, int i) {
 }
 // Every rank adds X/sizeof(float) floats into root 0's window (MPI_SUM).
 void accumulate(PointContext& c, int i) {
-  MPI_Accumulate(c.send(i) + c.target_offset(i), c.count, MPI_FLOAT, 0, displacement(c, i),
-                 c.count, MPI_FLOAT, MPI_SUM, c.window);
+  MPI_Accumulate(c.send(i) + c.target_offset(i), c.count, MPI_FLOAT, 0, displacement(c, i), c.count,
+                 MPI_FLOAT, MPI_SUM, c.window);
 }
 // Creating, opening and freeing a window, with one byte put into it so that the library cannot
 // skip the work for an unused window (guide 4.2.3.6).
@@ -95,7 +102,7 @@ core::Benchmark transfer(std::string name, core::Kernel kernel, void (*setup)(Po
   b.name = std::move(name);
   b.family = core::Family::SingleTransfer;
   b.turnover = 1;
-  b.two_processes = true;
+  b.fixed_processes = 2;
   b.modes = {core::Aggregation::NonAggregate, core::Aggregation::Aggregate};
   b.shape = disjoint_targets;
   b.kernel = kernel;
@@ -111,7 +118,9 @@ Blocks at_rank_one_from_rank_zero(const PointContext& c, int) {
 Blocks at_rank_zero_from_rank_one(const PointContext& c, int) {
   return c.rank == 0 ? Blocks{{0, 1, 0, c.bytes}} : Blocks{};
 }
-Blocks from_the_other(const PointContext& c, int) { return {{0, 1 - c.rank, 0, c.bytes}}; }
+Blocks from_the_other(const PointContext& c, int) {
+  return {{0, 1 - c.rank, 0, c.bytes}};
+}
 }  // namespace
 
 std::vector<core::Benchmark> one_sided_benchmarks() {

@@ -2,7 +2,9 @@
 
 namespace mpiscope::imb::ext {
 
-MPI_Info user_window_info() { return MPI_INFO_NULL; }
+MPI_Info user_window_info() {
+  return MPI_INFO_NULL;
+}
 
 const std::vector<core::Benchmark>& all_benchmarks() {
   static const std::vector<core::Benchmark> list = one_sided_benchmarks();

@@ -35,7 +35,7 @@ core::Benchmark single_transfer(std::string name, core::Kernel kernel, double ti
   b.family = core::Family::SingleTransfer;
   b.turnover = 1;
   b.time_factor = time_factor;
-  b.two_processes = true;
+  b.fixed_processes = 2;
   b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
   b.kernel = kernel;
   b.expected = from_other;

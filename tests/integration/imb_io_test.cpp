@@ -1,0 +1,211 @@
+// IMB-IO end to end with real MPI-IO in a temporary folder: every benchmark, both modes for
+// blocking writes, the non-blocking flavours' overlap columns, -check, and files never left behind.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "harness.hpp"
+#include "imb_checks.hpp"
+
+using namespace harness;
+using namespace imbcheck;
+
+namespace {
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+        names.push_back(e->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+std::vector<std::string> io_benchmark_names() {
+  std::vector<std::string> names = {"Open_Close"};
+  for (const char* flavour : {"Write", "Read", "IWrite", "IRead"})
+    for (const char* form : {"S_%_indv", "S_%_expl", "P_%_indv", "P_%_expl", "P_%_shared",
+                             "P_%_priv", "C_%_indv", "C_%_expl", "C_%_shared"}) {
+      std::string n = form;
+      n.replace(n.find('%'), 1, flavour);
+      names.push_back(n);
+    }
+  return names;
+}
+
+std::vector<std::string> io_columns(const std::string& name) {
+  if (name == "Open_Close") return {"#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"};
+  if (name.find("_I") != std::string::npos)
+    return {"#bytes",      "#repetitions", "t_ovrl[usec]", "t_pure[usec]",
+            "t_CPU[usec]", "overlap[%]",   "defects"};
+  if (name[0] == 'S') return {"#bytes", "#repetitions", "t[usec]", "Mbytes/sec", "defects"};
+  return {"#bytes",      "#repetitions", "t_min[usec]", "t_max[usec]",
+          "t_avg[usec]", "Mbytes/sec",   "defects"};
+}
+
+class IoBenchmarks : public ::testing::TestWithParam<int> {};
+
+TEST_P(IoBenchmarks, EveryBenchmarkRunsChecksItsDataAndLeavesNoFile) {
+  const int np = GetParam();
+  const auto dir = temp_dir();
+  const auto work = dir + "/io";
+  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
+  const auto lengths = write_file(dir, "lengths", "0\n1000\n65536\n");
+  // MSGSPERSAMPLE 4, OVERALL_VOL 1 MB, MSGS_NONAGGR 2; a short CPU_Exploit for the I- flavours.
+  const auto r = run_mpi(np,
+                         {"imb-io", "-msglen", lengths, "-iter", "4,1,2", "-check", "--io-dir",
+                          work, "--cpu-target", "0.002"},
+                         "", 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 4000);
+  EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+  EXPECT_NE(r.out.find("# CPU_Exploit: "), std::string::npos);
+  EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos);
+  const auto tables = parse_imb(r.out);
+  std::vector<int> series = {1};
+  for (int q = 2; q < np; q *= 2) series.push_back(q);
+  if (np > 1) series.push_back(np);
+  for (const auto& name : io_benchmark_names()) {
+    const auto found = tables_named(tables, name);
+    const bool write = name.find("Write") != std::string::npos;
+    const bool overlapped = name.find("_I") != std::string::npos;
+    const std::size_t modes = write && !overlapped ? 2 : 1;
+    const std::size_t layouts = name[0] == 'S' ? 1 : series.size();
+    ASSERT_EQ(found.size(), modes * layouts) << name;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const auto& t = *found[k];
+      SCOPED_TRACE(name + " table " + std::to_string(k));
+      EXPECT_EQ(t.nprocs, name[0] == 'S' ? 1 : series[k / modes]);
+      EXPECT_EQ(t.mode, !write ? "" : (modes == 2 && k % 2 ? "AGGREGATE" : "NON-AGGREGATE"));
+      EXPECT_EQ(t.columns, io_columns(name));
+      expect_imb_layout(t);
+      if (name == "Open_Close") continue;
+      ASSERT_EQ(t.cells.size(), 3u);
+      for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(t.cells[i].back(), "0.00") << t.rows[i];
+      if (!overlapped && name[0] != 'S')
+        for (std::size_t i = 1; i < 3; ++i) {  // throughput: the data of all processes over t_max
+          const double x = std::stod(t.cells[i][0]) * t.nprocs;
+          const double tmax = cell(t, i, "t_max[usec]");
+          EXPECT_NEAR(cell(t, i, "Mbytes/sec"), x / 1.048576 / tmax,
+                      x / 1.048576 / tmax * 0.01 + 0.011);
+        }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ProcessCounts, IoBenchmarks, ::testing::Values(1, 2, 3, 4));
+
+TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
+  const auto dir = temp_dir();
+  const auto r = run_mpi(
+      2, {"imb-io", "-npmin", "2", "-msglen", write_file(dir, "l", "1048576\n"), "-iter", "4,16,3",
+          "--io-dir", dir, "--cpu-target", "0.02", "P_IWrite_expl", "C_IRead_indv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+  ASSERT_EQ(tables.size(), 2u);
+  for (const auto& t : tables) {
+    SCOPED_TRACE(t.name);
+    const double ovrl = cell(t, 0, "t_ovrl[usec]"), pure = cell(t, 0, "t_pure[usec]"),
+                 cpu = cell(t, 0, "t_CPU[usec]"), overlap = cell(t, 0, "overlap[%]");
+    EXPECT_GT(pure, 0);
+    EXPECT_NEAR(cpu, 20000, 10000);  // calibrated to --cpu-target
+    // Overlapped work cannot take less than the longer of its two parts (allowing for noise).
+    EXPECT_GT(ovrl, 0.8 * std::max(pure, cpu));
+    // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent.
+    const double expected = 100 * (pure + cpu - ovrl) / std::min(pure, cpu);
+    EXPECT_NEAR(overlap, expected, std::fabs(expected) * 0.01 + 0.1);
+  }
+}
+
+TEST(ImbIo, CheckReadsBackAndFindsAPlantedCorruption) {
+  const auto dir = temp_dir();
+  const auto r =
+      run_mpi(2,
+              {"imb-io", "-check", "-iter", "3,1,2", "-msglen", write_file(dir, "l", "0\n4096\n"),
+               "--io-dir", dir, "S_Read_indv", "P_Write_expl", "C_Read_shared"},
+              "MPISCOPE_FAULT=corrupt:0");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  for (const auto& t : parse_imb(r.out)) {
+    SCOPED_TRACE(t.name + " " + t.mode);
+    EXPECT_EQ(t.cells[0].back(), "0.00");
+    EXPECT_EQ(t.cells[1].back(), "1.00");
+  }
+  EXPECT_TRUE(files_in(dir).size() == 1);  // only the lengths file
+}
+
+TEST(ImbIo, FilesAreRemovedOnSigterm) {
+  const auto dir = temp_dir();
+  const auto work = dir + "/io";
+  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
+  // Rank 0 stops answering while P_Write_indv's file is open; then the launcher gets SIGTERM.
+  const std::string cmd = std::string(
+                              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                              "MPISCOPE_FAULT=hang:P_Write_indv:1024:0 exec ") +
+                          MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
+                          MPISCOPE_BIN_DIR + "/mpiscope imb-io P_Write_indv -iter 3 --io-dir " +
+                          work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
+                          "/out 2>&1";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  bool file_seen = false;
+  for (int i = 0; i < 200 && !file_seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    file_seen = !files_in(work).empty();
+  }
+  EXPECT_TRUE(file_seen) << read_file(dir + "/out");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the launcher did not stop on SIGTERM";
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+}
+
+TEST(ImbIo, TwoRunsInOneFolderNeverClobberEachOtherOrTheUsersFile) {
+  const auto dir = temp_dir();
+  const auto users = write_file(dir, "IMB_out", "my precious data\n");
+  const auto lengths = write_file(dir, "l", "0\n65536\n");
+  std::vector<std::string> args = {"imb-io",      "-iter",          "3,1,2",     "-msglen",
+                                   lengths,       "--io-dir",       dir,         "S_Write_indv",
+                                   "P_Read_expl", "C_Write_shared", "Open_Close"};
+  Result a, b;
+  std::thread first([&] { a = run_mpi(2, args); });
+  std::thread second([&] { b = run_mpi(2, args); });
+  first.join();
+  second.join();
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(read_file(users), "my precious data\n");
+  EXPECT_EQ(files_in(dir).size(), 2u);  // the user's file and the lengths
+}
+
+TEST(ImbIo, BadIoDirIsOneClearError) {
+  const auto dir = temp_dir();
+  const auto plain = write_file(dir, "not-a-dir", "x");
+  for (const std::string& bad : {dir + "/missing", plain}) {
+    const auto r = run_mpi(2, {"imb-io", "--io-dir", bad}, "", 60);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_EQ(count_of(r.err, "error: --io-dir '" + bad + "' is not a directory"), 1) << r.err;
+    EXPECT_LT(r.seconds, 30);
+  }
+}
+
+}  // namespace
