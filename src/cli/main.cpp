@@ -62,6 +62,13 @@ void print_help() {
       "formats.\n");
 }
 
+// Before MPI_Init the launchers' environment tells which rank this is (none: not launched).
+bool launched_rank_zero() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* value = std::getenv(var)) return std::string(value) == "0";
+  return true;
+}
+
 std::string base_name(const char* path) {
   const char* slash = std::strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -77,20 +84,17 @@ int main(int argc, char** argv) {
 
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
-    print_help();
+    if (launched_rank_zero()) print_help();
     return argc < 2 ? mpiscope::cli::kUsage : mpiscope::cli::kOk;
   }
   if (!std::strcmp(argv[1], "--version")) {
-    print_version();
+    if (launched_rank_zero()) print_version();
     return mpiscope::cli::kOk;
   }
   for (const auto& s : subcommands())
     if (argv[1] == std::string(s.name))
       return s.main(argc - 1, argv + 1, std::string("mpiscope ") + s.name, command_line);
-  // Only rank 0 of a launched job should speak; before MPI_Init the launcher's rank variables tell.
-  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-  if (!rank) rank = std::getenv("PMI_RANK");
-  if (!rank || std::string(rank) == "0")
+  if (launched_rank_zero())
     std::fprintf(stderr,
                  "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",
                  argv[1]);

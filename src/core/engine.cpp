@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "core/cpu_exploit.hpp"
@@ -168,7 +169,7 @@ class SuiteRunner {
     for (const Benchmark* b : plan_.benchmarks) run_benchmark(*b);
     scratch_files::remove_all();
     watchdog_.disarm();
-    int flags[2] = {ok_ ? 1 : 0, defective_};
+    int flags[2] = {ok_ ? 1 : 0, static_cast<int>(defective_.size())};
     MPI_Bcast(flags, 2, MPI_INT, 0, MPI_COMM_WORLD);
     return {flags[0] == 1, flags[1]};
   }
@@ -229,10 +230,7 @@ class SuiteRunner {
     MPI_Barrier(MPI_COMM_WORLD);
     if (world_rank_ == 0) {
       for (const auto& m : run.rows)
-        if (m.defects.value_or(0) > 0) {
-          ++defective_;
-          break;
-        }
+        if (m.defects.value_or(0) > 0) defective_.insert(b.name);
       reporter_.benchmark_finished(run);
     }
   }
@@ -441,7 +439,7 @@ class SuiteRunner {
   int world_rank_ = 0, world_size_ = 1;
   std::vector<int> order_;
   bool ok_ = true;
-  int defective_ = 0;
+  std::set<std::string> defective_;  // benchmarks in which -check found wrong data
 };
 
 }  // namespace

@@ -180,11 +180,13 @@ void ImbTextReporter::note(const std::string& text) {
 
 void ImbTextReporter::run_finished(const core::RunInfo& info, bool ok) {
   if (info.settings.count("check") && info.settings.at("check") == "1") {
-    if (failed_checks_ == 0) {
+    const auto failed = failed_benchmarks_.size();
+    if (failed == 0) {
       fmt::print(out_, "\n\n!!!!  ALL BENCHMARKS SUCCESSFUL !!!! \n");
     } else {
-      fmt::print(out_, "\n\n!!!!  {}  BENCHMARK{} FAILED     !!!! \n", failed_checks_,
-                 failed_checks_ == 1 ? "" : "S");
+      fmt::print(out_, "\n\n!!!!  {}  BENCHMARK{} FAILED     !!!! \n", failed,
+                 failed == 1 ? "" : "S");
+      for (const auto& name : failed_benchmarks_) fmt::print(out_, "{}    : FAILED !! \n", name);
     }
   }
   if (!ok) fmt::print(out_, "\n# Some measurements could not run: see the rows above.\n");
@@ -195,7 +197,8 @@ void ImbTextReporter::run_finished(const core::RunInfo& info, bool ok) {
 void ImbTextReporter::benchmark_finished(const core::BenchmarkRun& b) {
   for (const auto& m : b.rows)
     if (m.defects && *m.defects > 0) {
-      ++failed_checks_;
+      // Counted per benchmark, as IMB does, whatever the number of its tables.
+      failed_benchmarks_.insert(b.name.rfind("Multi-", 0) == 0 ? b.name.substr(6) : b.name);
       fmt::print(out_, "\n\n!!! Benchmark unsuccessful !!!\n\n");
       return;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "core/reporter.hpp"
@@ -21,7 +22,7 @@ class ImbTextReporter : public core::Reporter {
  private:
   std::FILE* out_;
   std::string part_;
-  int failed_checks_ = 0;
+  std::set<std::string> failed_benchmarks_;  // -check found defects in them
 };
 
 }  // namespace mpiscope::output

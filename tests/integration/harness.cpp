@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -114,10 +115,20 @@ std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::s
   return out;
 }
 
+// Every folder a test makes is removed when the test program ends.
+struct TempDirs {
+  std::vector<std::string> made;
+  ~TempDirs() {
+    for (const auto& d : made) std::filesystem::remove_all(d);
+  }
+};
+TempDirs temp_dirs;
+
 std::string temp_dir() {
   char tmpl[] = "/tmp/mpiscope_test_XXXXXX";
   const char* d = mkdtemp(tmpl);
   if (!d) throw std::runtime_error("mkdtemp failed");
+  temp_dirs.made.push_back(d);
   return d;
 }
 

@@ -340,6 +340,8 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_NE(v.out.find("mpiscope 0."), std::string::npos);
   EXPECT_NE(v.out.find("commit "), std::string::npos);
   EXPECT_NE(v.out.find(is_openmpi() ? "Open MPI" : "MPICH"), std::string::npos) << v.out;
+  const auto under_launcher = run_mpi(3, {"--version"});
+  EXPECT_EQ(count_of(under_launcher.out, "mpiscope 0."), 1) << "only rank 0 answers";
   const auto top = run_plain({"--help"});
   EXPECT_EQ(top.exit_code, 0);
   EXPECT_NE(top.out.find("imb-mpi1"), std::string::npos);
