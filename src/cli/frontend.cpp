@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/mpi.hpp"
+#include "core/scratch_files.hpp"
 
 namespace mpiscope::cli {
 
@@ -42,6 +43,7 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
     // Past the agreement point every rank may be inside a collective: end the whole job.
     std::fprintf(stderr, "%s: error on rank %d: %s\n", fe.program.c_str(), rank, e.what());
     std::fflush(stderr);
+    core::scratch_files::remove_all();
     MPI_Abort(MPI_COMM_WORLD, kRunFailed);
     return kRunFailed;
   }

@@ -152,6 +152,7 @@ struct Benchmark {
   // gives t_pure; the kernel itself calls cpu_exploit() between starting and finishing a transfer.
   const Benchmark* blocking_twin = nullptr;
   bool uses_files = false;  // the engine names a scratch-file prefix for it
+  bool warm_up = true;      // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
 };
 
 }  // namespace mpiscope::core

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <numeric>
 #include <set>
 #include <string>
@@ -75,7 +76,9 @@ struct ReleaseOnExit {
   const Benchmark& b;
   PointContext& ctx;
   ~ReleaseOnExit() {
-    if (b.release) b.release(ctx);
+    // Releasing is collective: not while an exception unwinds one rank alone (the front end
+    // aborts the job then).
+    if (b.release && std::uncaught_exceptions() == 0) b.release(ctx);
   }
 };
 
@@ -121,7 +124,7 @@ double verify(const Benchmark& b, PointContext& ctx) {
     b.kernel.iterate(ctx, i);
     if (b.fetch_for_check) b.fetch_for_check(ctx);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
-      ctx.recv(i)[std::min<std::size_t>(ctx.bytes, 4) - 1] ^=
+      ctx.recv(i)[b.datatype == Datatype::FloatSum ? std::min<std::size_t>(ctx.bytes, 4) - 1 : 0] ^=
           std::byte{0x40};  // a float's exponent
     defects += count_defects(b, ctx, i);
   }
@@ -325,14 +328,22 @@ class SuiteRunner {
                         LocalPoint& out, Measurement& m) {
     MPI_Comm active = ps.active.get();
     const std::size_t bytes = ctx.bytes;
-    if (first) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
+    if (first && b.warm_up) {  // IMB 5.2.6: N_WARMUP runs with a sizeof(assign_type) message
       set_length(ctx, b, kWarmupBytes, ps);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
       for (int i = 0; i < settings_.repetitions.n_warmup; ++i) b.kernel.iterate(ctx, i);
     }
     set_length(ctx, b, bytes, ps);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
-    out = time_point(b, ctx, active, ctx.repetitions);
+    int repetitions = ctx.repetitions;
+    const double limit = settings_.repetitions.time_limit_s;
+    if (limit > 0) {
+      repetitions = time_limited(b, ctx, active, repetitions, limit);
+      // The preparatory run moved file pointers and filled windows: start the timed run afresh.
+      set_length(ctx, b, bytes, ps);
+      if (!setup_succeeded_everywhere(ctx, active, m)) return false;
+    }
+    out = time_point(b, ctx, repetitions);
     return true;
   }
 
@@ -363,12 +374,10 @@ class SuiteRunner {
     return false;
   }
 
-  LocalPoint time_point(const Benchmark& b, PointContext& ctx, MPI_Comm active, int repetitions) {
+  LocalPoint time_point(const Benchmark& b, PointContext& ctx, int repetitions) {
     const auto& rs = settings_.repetitions;
     LocalPoint p;
     p.repetitions = repetitions;
-    if (rs.time_limit_s > 0)
-      p.repetitions = time_limited(b, ctx, active, p.repetitions, rs.time_limit_s);
     fault::maybe_hang(b.name, ctx.bytes);
     double elapsed = 0;
     if (settings_.keep_samples) {

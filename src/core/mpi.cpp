@@ -4,12 +4,16 @@
 
 namespace mpiscope::mpi {
 
-void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
+std::string error_string(int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw Error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+  return std::string(text, static_cast<std::size_t>(len));
+}
+
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  throw Error(std::string(call) + " failed: " + error_string(rc));
 }
 
 Environment::Environment(int& argc, char**& argv, int required_thread_level) {

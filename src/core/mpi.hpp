@@ -18,6 +18,8 @@ class Error : public std::runtime_error {
 
 // Throws Error naming the call when an MPI function does not return MPI_SUCCESS.
 void check(int rc, const char* call);
+// MPI_Error_string of an error code.
+std::string error_string(int rc);
 
 // MPI_Init_thread / MPI_Finalize. Finalizes on destruction unless the process is aborting.
 class Environment {

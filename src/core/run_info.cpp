@@ -10,17 +10,16 @@
 #ifndef MPISCOPE_VERSION
 #define MPISCOPE_VERSION "0.0.0"
 #endif
-#ifndef MPISCOPE_GIT_COMMIT
-#define MPISCOPE_GIT_COMMIT "unknown"
-#endif
 
 namespace mpiscope::core {
+
+extern const char* const kGitCommit;  // generated at build time (cmake/commit.cmake)
 
 const char* mpiscope_version() {
   return MPISCOPE_VERSION;
 }
 const char* mpiscope_commit() {
-  return MPISCOPE_GIT_COMMIT;
+  return kGitCommit;
 }
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,

@@ -48,6 +48,12 @@ void remove(const std::string& path) {
     if (in_use[i] && path == paths[i]) in_use[i] = 0;
 }
 
+void forget(const std::string& path) {
+  std::lock_guard lock(table_mutex);
+  for (int i = 0; i < kMaxFiles; ++i)
+    if (in_use[i] && path == paths[i]) in_use[i] = 0;
+}
+
 void remove_all() {
   std::lock_guard lock(table_mutex);
   for (int i = 0; i < kMaxFiles; ++i)

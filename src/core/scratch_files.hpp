@@ -13,6 +13,8 @@ void install_signal_cleanup();
 void add(const std::string& path);
 // Deletes the file (if it exists) and forgets it.
 void remove(const std::string& path);
+// Forgets it without deleting (another rank deletes a shared file).
+void forget(const std::string& path);
 void remove_all();
 
 // A tag that makes this run's file names unique: host, process id and time of rank 0.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -149,8 +150,13 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
     if (b.sized) fmt::print(out_, "{:13d}", m.bytes);
     fmt::print(out_, "{:13d}", m.repetitions);
     if (m.overlap) {
-      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t.t_max_us, m.overlap->t_pure_us,
-                 m.overlap->t_cpu_us, m.overlap->overlap_percent);
+      // The overlap of this row's t_ovrl (a group's under -multi 1).
+      const auto& o = *m.overlap;
+      const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
+      const double overlap =
+          smaller > 0 ? 100.0 * (o.t_pure_us + o.t_cpu_us - t.t_max_us) / smaller : 0.0;
+      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t.t_max_us, o.t_pure_us, o.t_cpu_us,
+                 overlap);
       if (m.defects) fmt::print(out_, "{:13.2f}", *m.defects);
       fmt::print(out_, "\n");
       return;

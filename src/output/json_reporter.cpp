@@ -11,15 +11,20 @@ JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {
 }
 
 json JsonReporter::units() {
-  return {{"bytes", "bytes"},
-          {"t_min_us", "microseconds"},
-          {"t_max_us", "microseconds"},
-          {"t_avg_us", "microseconds"},
-          {"rank_times_us", "microseconds"},
-          {"samples_us", "microseconds"},
-          {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
-          {"defects",
-           "count of received bytes (floats for reductions) that differ from what was sent"}};
+  return {
+      {"bytes", "bytes"},
+      {"t_min_us", "microseconds"},
+      {"t_max_us", "microseconds"},
+      {"t_avg_us", "microseconds"},
+      {"rank_times_us", "microseconds"},
+      {"samples_us", "microseconds"},
+      {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
+      {"overlap.t_ovrl_us", "microseconds"},
+      {"overlap.t_pure_us", "microseconds"},
+      {"overlap.t_cpu_us", "microseconds"},
+      {"overlap.overlap_percent", "percent: 100 (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU)"},
+      {"defects",
+       "count of received bytes (floats for reductions) that differ from what was sent"}};
 }
 
 json JsonReporter::run_info(const core::RunInfo& i) {

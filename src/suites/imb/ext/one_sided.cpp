@@ -4,6 +4,8 @@
 // parts of the window). Unidir/Bidir are the one-sided PingPong/PingPing.
 #include "suites/imb/ext/benchmarks.hpp"
 
+#include "core/mpi.hpp"
+
 namespace mpiscope::imb::ext {
 namespace {
 using core::ExpectedBlock;
@@ -22,10 +24,7 @@ bool create_window(PointContext& c, std::byte* base, std::size_t size, MPI_Win* 
       MPI_Win_create(base, static_cast<MPI_Aint>(size), 1, user_window_info(), c.comm, win);
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_ARE_FATAL);
   if (rc == MPI_SUCCESS) return true;
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  c.setup_error = "MPI_Win_create failed: " + std::string(text, static_cast<std::size_t>(len));
+  c.setup_error = "MPI_Win_create failed: " + mpi::error_string(rc);
   *win = MPI_WIN_NULL;
   return false;
 }

@@ -13,7 +13,8 @@ namespace mpiscope::imb::io {
 // User_Set_Info): edit this function to tune MPI-IO for a machine. Default: MPI_INFO_NULL.
 MPI_Info user_file_info();
 
-// Open_Close, then S_/P_/C_ [I]Write/[I]Read _indv/_expl/_shared/_priv in Table 1's order.
+// Open_Close, then Table 1's rows in its order (S_Write_indv, S_Read_indv, S_Write_expl, …),
+// then the same rows' non-blocking flavours (S_IWrite_indv, …).
 const std::vector<core::Benchmark>& all_benchmarks();
 
 }  // namespace mpiscope::imb::io

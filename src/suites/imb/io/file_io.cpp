@@ -11,6 +11,7 @@
 
 #include "core/buffers.hpp"
 #include "core/cpu_exploit.hpp"
+#include "core/mpi.hpp"
 #include "core/scratch_files.hpp"
 
 namespace mpiscope::imb::io {
@@ -40,23 +41,17 @@ std::string file_path(Scope s, const PointContext& c) {
 
 // Where in the file (in bytes) this rank's transfer i lands: consecutive places on an own file;
 // rank-interleaved blocks on a common one (P_indv's tiled view, P_expl's offsets, C_shared's
-// order). Aggregate mode moves the sample's transfers to disjoint places (guide 4.2.2.2.2).
+// order). Successive transfers go to disjoint places in both modes, as the file pointers do
+// (guide 4.2.2.2.2 requires it for aggregate mode).
 MPI_Offset physical_offset(Scope s, const PointContext& c, int i) {
   const auto x = static_cast<MPI_Offset>(c.bytes);
-  const MPI_Offset step = c.aggregate() ? i : 0;
+  const MPI_Offset step = i;
   if (own_file(s)) return step * x;
   return (step * c.nprocs + c.rank) * x;
 }
 // Explicit offsets are counted in the (byte) view; the individual pointer walks the view.
 MPI_Offset explicit_offset(Scope s, const PointContext& c, int i) {
   return physical_offset(s, c, i);
-}
-
-std::string mpi_error(int rc) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return std::string(text, static_cast<std::size_t>(len));
 }
 
 // Guide 5.2.3.4: disp 0, native; P_ and C_ with an individual pointer see their own tiles of X
@@ -107,7 +102,7 @@ void open_file(PointContext& c) {
   const int rc = MPI_File_open(file_comm(S, c), path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR,
                                user_file_info(), &c.file);
   if (rc != MPI_SUCCESS) {
-    c.setup_error = "cannot open " + path + ": " + mpi_error(rc);
+    c.setup_error = "cannot open " + path + ": " + mpi::error_string(rc);
     c.file = MPI_FILE_NULL;
     return;
   }
@@ -116,10 +111,24 @@ void open_file(PointContext& c) {
   set_view(S, P, c);
 }
 
+// A common file is deleted by one rank once every rank has closed it, so that no rank deletes a
+// file another has just opened again for the next point.
+void remove_common_file(const std::string& path, MPI_Comm comm) {
+  MPI_Barrier(comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) core::scratch_files::remove(path);
+  MPI_Barrier(comm);
+  core::scratch_files::forget(path);
+}
+
 template <Scope S>
 void close_file(PointContext& c) {
   if (c.file != MPI_FILE_NULL) MPI_File_close(&c.file);
-  core::scratch_files::remove(file_path(S, c));
+  if (own_file(S))
+    core::scratch_files::remove(file_path(S, c));
+  else
+    remove_common_file(file_path(S, c), c.comm);
 }
 
 template <Scope S>
@@ -263,8 +272,9 @@ core::Benchmark define() {
              : S == Scope::Collective ? core::Family::Collective
                                       : core::Family::ParallelTransfer;
   b.fixed_processes = S == Scope::Single ? 1 : 0;
-  b.turnover = 1;
+  b.turnover = Overlapped ? 0 : 1;              // t_ovrl includes CPU work: no throughput from it
   b.turnover_per_process = S != Scope::Single;  // guide 4.2.1.2: the sum over all processes
+  b.warm_up = false;                            // guide 5.2.6: MPI1 and EXT only
   b.uses_files = true;
   // Blocking writes run non-aggregate and aggregate; non-blocking ones only non-aggregate
   // (IMB 3.2.4); reads have no completion step to place.
@@ -307,7 +317,7 @@ void probe_open(PointContext& c) {
   const int rc = MPI_File_open(c.comm, c.scratch_prefix.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR,
                                user_file_info(), &f);
   if (rc != MPI_SUCCESS)
-    c.setup_error = "cannot open " + c.scratch_prefix + ": " + mpi_error(rc);
+    c.setup_error = "cannot open " + c.scratch_prefix + ": " + mpi::error_string(rc);
   else
     MPI_File_close(&f);
 }
@@ -315,30 +325,23 @@ void remove_file(PointContext& c) {
   core::scratch_files::remove(c.scratch_prefix);
 }
 
-template <Action A>
-void add_flavours(std::vector<core::Benchmark>& list, bool overlapped) {
-  auto add = [&](auto def) { list.push_back(def); };
-  if (overlapped) {
-    add(define<A, Position::Individual, Scope::Single, true>());
-    add(define<A, Position::Explicit, Scope::Single, true>());
-    add(define<A, Position::Individual, Scope::Parallel, true>());
-    add(define<A, Position::Explicit, Scope::Parallel, true>());
-    add(define<A, Position::Shared, Scope::Parallel, true>());
-    add(define<A, Position::Individual, Scope::Private, true>());
-    add(define<A, Position::Individual, Scope::Collective, true>());
-    add(define<A, Position::Explicit, Scope::Collective, true>());
-    add(define<A, Position::Shared, Scope::Collective, true>());
-  } else {
-    add(define<A, Position::Individual, Scope::Single, false>());
-    add(define<A, Position::Explicit, Scope::Single, false>());
-    add(define<A, Position::Individual, Scope::Parallel, false>());
-    add(define<A, Position::Explicit, Scope::Parallel, false>());
-    add(define<A, Position::Shared, Scope::Parallel, false>());
-    add(define<A, Position::Individual, Scope::Private, false>());
-    add(define<A, Position::Individual, Scope::Collective, false>());
-    add(define<A, Position::Explicit, Scope::Collective, false>());
-    add(define<A, Position::Shared, Scope::Collective, false>());
-  }
+// Table 1's rows, in its order: each form's Write, then its Read; blocking or non-blocking.
+template <Position P, Scope S, bool Overlapped>
+void add_form(std::vector<core::Benchmark>& list) {
+  list.push_back(define<Action::Write, P, S, Overlapped>());
+  list.push_back(define<Action::Read, P, S, Overlapped>());
+}
+template <bool Overlapped>
+void add_flavours(std::vector<core::Benchmark>& list) {
+  add_form<Position::Individual, Scope::Single, Overlapped>(list);
+  add_form<Position::Explicit, Scope::Single, Overlapped>(list);
+  add_form<Position::Individual, Scope::Parallel, Overlapped>(list);
+  add_form<Position::Explicit, Scope::Parallel, Overlapped>(list);
+  add_form<Position::Shared, Scope::Parallel, Overlapped>(list);
+  add_form<Position::Individual, Scope::Private, Overlapped>(list);
+  add_form<Position::Individual, Scope::Collective, Overlapped>(list);
+  add_form<Position::Explicit, Scope::Collective, Overlapped>(list);
+  add_form<Position::Shared, Scope::Collective, Overlapped>(list);
 }
 }  // namespace
 
@@ -354,11 +357,10 @@ const std::vector<core::Benchmark>& all_benchmarks() {
     oc.kernel = core::kernel<open_close>();
     oc.setup = probe_open;
     oc.release = remove_file;
+    oc.warm_up = false;
     all.push_back(oc);
-    add_flavours<Action::Write>(all, false);
-    add_flavours<Action::Read>(all, false);
-    add_flavours<Action::Write>(all, true);
-    add_flavours<Action::Read>(all, true);
+    add_flavours<false>(all);
+    add_flavours<true>(all);
     // The I- flavours point at their blocking twins, which give t_pure. (Moving the vector out
     // keeps its elements where they are.)
     for (auto& b : all) {
