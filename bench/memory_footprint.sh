@@ -17,6 +17,8 @@
 #                     instead of one run of the whole selection
 #   --no-baseline     skip the Barrier-only baseline run
 #   --keep DIR        keep the logs in DIR (default: a temporary directory, removed at the end)
+#   --env VAR=VALUE   set VAR in every rank's environment (repeatable), e.g.
+#                     --env MALLOC_MMAP_THRESHOLD_=131072 to see glibc's share of the peak
 # Arguments after -- go to `mpiscope imb-mpi1` (a benchmark selection such as "Alltoall,Bcast",
 # -msglen FILE, -iter ...). With --each, the names given after -- are run one at a time and any
 # other argument is passed to each run.
@@ -25,13 +27,16 @@
 #   bench/memory_footprint.sh                              # the default run, as a user would
 #   bench/memory_footprint.sh --each                       # 17 runs, one per benchmark
 #   bench/memory_footprint.sh -- Alltoall                  # one benchmark
-#   LAUNCHER=mpirun.mpich bench/memory_footprint.sh --build build-bench
+#   LAUNCHER=mpirun.mpich bench/memory_footprint.sh --build build-mpich   # a build against MPICH
 set -euo pipefail
 
-# Internal mode: the wrapper every rank runs, `memory_footprint.sh --rank-wrapper DIR TAG prog...`.
+# Internal mode: the wrapper every rank runs,
+# `memory_footprint.sh --rank-wrapper DIR TAG [VAR=VALUE...] -- prog...`.
 if [[ "${1:-}" == "--rank-wrapper" ]]; then
   dir=$2 tag=$3
   shift 3
+  while [[ "$1" != "--" ]]; do export "${1?}"; shift; done
+  shift
   rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-$$}}}
   exec /usr/bin/time -o "$dir/$tag.rank$rank" -f "%M %e" -- "$@"
 fi
@@ -39,7 +44,7 @@ fi
 BUILD_DIR=${BUILD_DIR:-build}
 LAUNCHER=${LAUNCHER:-mpirun.openmpi --oversubscribe}
 NP=${NP:-2}
-each=0 baseline=1 keep=""
+each=0 baseline=1 keep="" rank_env=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build) BUILD_DIR=$2; shift 2 ;;
@@ -48,6 +53,8 @@ while [[ $# -gt 0 ]]; do
     --each) each=1; shift ;;
     --no-baseline) baseline=0; shift ;;
     --keep) keep=$2; shift 2 ;;
+    --env) [[ "$2" == *=* ]] || { echo "memory_footprint.sh: --env takes VAR=VALUE" >&2; exit 2; }
+      rank_env+=("$2"); shift 2 ;;
     --) shift; break ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "memory_footprint.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -58,8 +65,11 @@ extra=("$@")
 prog=$BUILD_DIR/bin/mpiscope
 [[ -x "$prog" ]] || { echo "memory_footprint.sh: no $prog; build first or pass --build DIR" >&2; exit 2; }
 if [[ ! -x /usr/bin/time ]]; then
-  echo "memory_footprint.sh: /usr/bin/time missing; install it: apt-get update && apt-get install -y time" >&2
-  exit 2
+  if [[ $(id -u) == 0 ]] && command -v apt-get > /dev/null; then
+    echo "# installing GNU time (apt-get install time)" >&2
+    apt-get update -qq > /dev/null && apt-get install -y -qq time > /dev/null
+  fi
+  [[ -x /usr/bin/time ]] || { echo "memory_footprint.sh: needs GNU time: apt-get update && apt-get install -y time" >&2; exit 2; }
 fi
 if [[ $(id -u) == 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
@@ -94,21 +104,24 @@ shape_mb() {
   esac
 }
 
-# run TAG ARGS...: one mpiscope run, every rank under GNU time; prints the per-rank peaks in KB.
+# run TAG ARGS...: one mpiscope run, every rank under GNU time; sets peaks_kb to the per-rank
+# peaks in KB.
 run() {
   local tag=$1; shift
   # shellcheck disable=SC2086 # the launcher is a command line
-  if ! $LAUNCHER -np "$NP" "$self" --rank-wrapper "$out" "$tag" "$prog" imb-mpi1 "$@" \
+  if ! $LAUNCHER -np "$NP" "$self" --rank-wrapper "$out" "$tag" "${rank_env[@]+"${rank_env[@]}"}" -- \
+      "$prog" imb-mpi1 "$@" \
       > "$out/$tag.log" 2>&1; then
     echo "memory_footprint.sh: run '$tag' failed; its output:" >&2
     tail -20 "$out/$tag.log" >&2
     exit 1
   fi
   local r
+  peaks_kb=()
   for ((r = 0; r < NP; r++)); do
     [[ -f "$out/$tag.rank$r" ]] || { echo "memory_footprint.sh: no GNU time report for rank $r" >&2; exit 1; }
     # GNU time's last line is "%M %e"; earlier lines may say "Command exited with non-zero status".
-    tail -1 "$out/$tag.rank$r" | cut -d' ' -f1
+    peaks_kb+=("$(tail -1 "$out/$tag.rank$r" | cut -d' ' -f1)")
   done
 }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
@@ -116,10 +129,12 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 echo "# memory_footprint: $(date -u '+%Y-%m-%d %H:%M UTC'), $NP processes, launcher: $LAUNCHER"
 echo "# program: $prog ($("$prog" --version 2>/dev/null | head -1))"
 echo "# peak = maximum resident set size of the rank (GNU time %M), MB = 2^20 bytes"
+[[ ${#rank_env[@]} -gt 0 ]] && echo "# rank environment: ${rank_env[*]}"
 
 declare -a base_kb
 if [[ $baseline == 1 ]]; then
-  mapfile -t base_kb < <(run baseline Barrier)
+  run baseline Barrier
+  base_kb=("${peaks_kb[@]}")
   echo "# baseline (Barrier only, no message buffers): $(for k in "${base_kb[@]}"; do printf '%s MB  ' "$(mb "$k")"; done)"
 fi
 
@@ -160,8 +175,8 @@ if [[ $each == 1 ]]; then
   [[ ${#list[@]} -gt 0 ]] || list=("${all_benchmarks[@]}")
   report_header
   for b in "${list[@]}"; do
-    mapfile -t kb < <(run "each-$b" "${options[@]+"${options[@]}"}" "$b")
-    report "$b" "$(guide_mb "$b")" "$(shape_mb "$b")" "${kb[@]}"
+    run "each-$b" "${options[@]+"${options[@]}"}" "$b"
+    report "$b" "$(guide_mb "$b")" "$(shape_mb "$b")" "${peaks_kb[@]}"
   done
 else
   list=("${selected[@]+"${selected[@]}"}")
@@ -173,11 +188,11 @@ else
     if ((s > shape)); then shape=$s; fi
   done
   start=$(date +%s)
-  mapfile -t kb < <(run whole "${extra[@]+"${extra[@]}"}")
+  run whole "${extra[@]+"${extra[@]}"}"
   echo "# one run of: $prog imb-mpi1 ${extra[*]+"${extra[*]}"} ($(($(date +%s) - start)) s)"
   echo "# expectation = the largest demand of the selection ($worst in the guide's table)"
   report_header
-  report "${#list[@]} benchmarks" "$guide" "$shape" "${kb[@]}"
+  report "${#list[@]} benchmarks" "$guide" "$shape" "${peaks_kb[@]}"
 fi
 [[ -n "$keep" ]] && echo "# logs and GNU time reports in $out"
 exit 0
