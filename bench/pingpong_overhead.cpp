@@ -11,6 +11,9 @@
 // two ranks' times (PingPong's t[usec] column is t_max). Prints the median of each and the ratio.
 // By default both loops move the same memory (the buffers mpiscope allocated), so that only the
 // timing path differs: at 4 MiB where a buffer lies changes the time by a few percent by itself.
+// The last lines tell a quiet run from a disturbed one: each rank's CPU time / wall time (both
+// ranks busy-poll, so ≈ 1 when each has a core to itself) and involuntary context switches; a
+// share below 0.95 prints a WARNING.
 //
 //   --rounds N        rounds per message length (default 30)
 //   --reps-small N    repetitions per sample at 0 bytes (default 10000; IMB uses 1000)
@@ -22,6 +25,7 @@
 //   --own-buffers     every loop allocates its own buffers (mpiscope's MessageBuffers for A, a
 //                     page-aligned aligned_alloc for B) instead of sharing mpiscope's
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -207,6 +211,18 @@ long involuntary_switches() {
   return -1;
 }
 
+// Seconds of CPU this process has had. The ranks busy-poll, so on a quiet machine each has a whole
+// core: CPU time ≈ wall time. A smaller share means something else ran on its core.
+double cpu_seconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto sec = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
+  return sec(ru.ru_utime) + sec(ru.ru_stime);
+}
+constexpr double kQuietCpuShare = 0.95;
+
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);
@@ -256,6 +272,7 @@ int main(int argc, char** argv) {
   }
 
   const long switches_at_start = involuntary_switches();
+  const double cpu_at_start = cpu_seconds(), wall_at_start = MPI_Wtime();
   for (const std::size_t bytes : {std::size_t{0}, std::size_t{4194304}}) {
     const int reps = bytes == 0 ? opt.reps_small : opt.reps_large;
     // Two instances of each path, for --compare aa/bb. Shared buffers: every loop moves the
@@ -302,12 +319,23 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
+  const double share = (cpu_seconds() - cpu_at_start) / (MPI_Wtime() - wall_at_start);
+  double shares[2] = {0, 0};
+  MPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   long preempted[2] = {0, 0};
   const long mine = involuntary_switches() - switches_at_start;
   MPI_Gather(&mine, 1, MPI_LONG, preempted, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  if (rank == 0)
-    std::printf("# load average at end: %s; involuntary context switches of rank 0, 1: %ld, %ld\n",
-                loadavg().c_str(), preempted[0], preempted[1]);
+  if (rank == 0) {
+    std::printf("# load average at end: %s\n", loadavg().c_str());
+    std::printf(
+        "# rank 0, 1: CPU time / wall time %.3f, %.3f; involuntary context switches %ld, %ld\n",
+        shares[0], shares[1], preempted[0], preempted[1]);
+    if (std::min(shares[0], shares[1]) < kQuietCpuShare)
+      std::printf(
+          "# WARNING: a rank had its core for less than %.0f%% of the run: other processes "
+          "ran on it; these figures do not measure the harness\n",
+          100 * kQuietCpuShare);
+  }
   MPI_Finalize();
   return 0;
 }

@@ -1,11 +1,14 @@
 #include "core/buffers.hpp"
 
+#include <sys/mman.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "core/fault_injection.hpp"
 
@@ -71,18 +74,30 @@ std::size_t footprint(const BufferShape& shape, const OffCache& oc) {
   return region(shape.send) + region(shape.recv);
 }
 
-void AlignedBytes::Free::operator()(std::byte* p) const {
-  std::free(p);
+AlignedBytes::~AlignedBytes() {
+  if (ptr_) munmap(ptr_, round_up(size_, kAlignment));
+}
+
+AlignedBytes::AlignedBytes(AlignedBytes&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+AlignedBytes& AlignedBytes::operator=(AlignedBytes&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) munmap(ptr_, round_up(size_, kAlignment));
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
 }
 
 std::optional<AlignedBytes> AlignedBytes::try_allocate(std::size_t bytes) {
   AlignedBytes b;
   if (bytes == 0) return b;
   if (fault::allocation_should_fail()) return std::nullopt;
-  void* p = nullptr;
-  if (posix_memalign(&p, kAlignment, round_up(bytes, kAlignment)) != 0 || p == nullptr)
-    return std::nullopt;
-  b.ptr_.reset(static_cast<std::byte*>(p));
+  void* p = mmap(nullptr, round_up(bytes, kAlignment), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  b.ptr_ = static_cast<std::byte*>(p);
   b.size_ = bytes;
   return b;
 }
