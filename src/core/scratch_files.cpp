@@ -1,7 +1,10 @@
 #include "core/scratch_files.hpp"
 
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <ctime>
@@ -10,18 +13,97 @@
 namespace mpiscope::core::scratch_files {
 
 namespace {
-// A fixed table of fixed-size paths: the signal handler may only read memory and call unlink.
+// A fixed table of fixed-size paths: the signal handler and the reaper may only read memory and
+// make system calls (no malloc: a fork from a threaded process may have left its lock held).
 constexpr int kMaxFiles = 256;
 constexpr int kMaxPath = 1024;
 char paths[kMaxFiles][kMaxPath];
 volatile std::sig_atomic_t in_use[kMaxFiles];
 std::mutex table_mutex;
+int reaper_socket = -1;  // our end of the line to the reaper, -1 before the first file
 
 void on_signal(int sig) {
   for (int i = 0; i < kMaxFiles; ++i)
     if (in_use[i]) unlink(paths[i]);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+void set_entry(const char* path, bool used) {
+  for (int i = 0; i < kMaxFiles; ++i) {
+    if (used && !in_use[i]) {
+      const std::size_t length = strnlen(path, kMaxPath - 1);
+      std::memcpy(paths[i], path, length);
+      paths[i][length] = '\0';
+      in_use[i] = 1;
+      return;
+    }
+    if (!used && in_use[i] && std::strcmp(paths[i], path) == 0) in_use[i] = 0;
+  }
+}
+
+// The reaper: a child that outlives a SIGKILL of its parent. Launchers follow SIGTERM with
+// SIGKILL (Open MPI after 1 s), which no handler can catch; the reaper sees its socket close when
+// the parent dies, for whatever reason, and removes the files still registered. It starts with
+// the parent's table and follows "+path\n" / "-path\n" lines.
+[[noreturn]] void reaper_main(int fd) {
+  setsid();  // out of the launcher's process group and its signals
+  std::signal(SIGINT, SIG_IGN);
+  std::signal(SIGTERM, SIG_IGN);
+  std::signal(SIGHUP, SIG_IGN);
+  // Hold nothing of the launcher's: it waits for its output pipes to close.
+  const int null_fd = open("/dev/null", O_RDWR);
+  for (int std_fd = 0; std_fd < 3; ++std_fd) dup2(null_fd, std_fd);
+  dup2(fd, 3);
+  close_range(4, ~0U, 0);
+  fd = 3;
+  static char line[kMaxPath + 2];
+  int length = 0;
+  char chunk[4096];
+  for (;;) {
+    const ssize_t got = read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    for (ssize_t i = 0; i < got; ++i) {
+      if (chunk[i] != '\n') {
+        if (length < kMaxPath + 1) line[length++] = chunk[i];
+        continue;
+      }
+      line[length] = '\0';
+      if (length > 1) set_entry(line + 1, line[0] == '+');
+      length = 0;
+    }
+  }
+  for (int i = 0; i < kMaxFiles; ++i)
+    if (in_use[i]) unlink(paths[i]);
+  _exit(0);
+}
+
+// Called with table_mutex held.
+void tell_reaper(char op, const std::string& path) {
+  if (reaper_socket < 0) {
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(ends[0]);
+      reaper_main(ends[1]);
+    }
+    close(ends[1]);
+    if (pid < 0) {
+      close(ends[0]);
+      return;  // no reaper: the signal handler and the normal clean-up still work
+    }
+    reaper_socket = ends[0];
+  }
+  const std::string message = op + path + "\n";
+  for (std::size_t sent = 0; sent < message.size();) {
+    const ssize_t n =
+        send(reaper_socket, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    sent += static_cast<std::size_t>(n);
+  }
 }
 }  // namespace
 
@@ -32,26 +114,21 @@ void install_signal_cleanup() {
 
 void add(const std::string& path) {
   std::lock_guard lock(table_mutex);
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (!in_use[i]) {
-      std::strncpy(paths[i], path.c_str(), kMaxPath - 1);
-      paths[i][kMaxPath - 1] = '\0';
-      in_use[i] = 1;
-      return;
-    }
+  tell_reaper('+', path);  // before the file exists, so that no moment is uncovered
+  set_entry(path.c_str(), true);
 }
 
 void remove(const std::string& path) {
   std::lock_guard lock(table_mutex);
   unlink(path.c_str());
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (in_use[i] && path == paths[i]) in_use[i] = 0;
+  set_entry(path.c_str(), false);
+  tell_reaper('-', path);
 }
 
 void forget(const std::string& path) {
   std::lock_guard lock(table_mutex);
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (in_use[i] && path == paths[i]) in_use[i] = 0;
+  set_entry(path.c_str(), false);
+  tell_reaper('-', path);
 }
 
 void remove_all() {
@@ -60,6 +137,7 @@ void remove_all() {
     if (in_use[i]) {
       unlink(paths[i]);
       in_use[i] = 0;
+      tell_reaper('-', paths[i]);
     }
 }
 

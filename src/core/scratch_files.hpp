@@ -1,6 +1,7 @@
 // Files a run creates (IMB-IO, b_eff_io): every one is registered before it is created and
-// removed at the end of its point, after an error, and on SIGINT/SIGTERM, so that a run never
-// leaves files behind.
+// removed at the end of its point, after an error, on SIGINT/SIGTERM, and by a reaper process
+// when the rank dies of something no handler sees (SIGKILL), so that a run never leaves files
+// behind.
 #pragma once
 
 #include <string>

@@ -9,6 +9,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <thread>
 
 #include "harness.hpp"
@@ -180,6 +183,77 @@ TEST(ImbIo, FilesAreRemovedOnSigterm) {
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+}
+
+// Process id -> parent id of the processes whose command line matches the extended regex.
+std::map<pid_t, pid_t> processes_matching(const std::string& regex) {
+  std::map<pid_t, pid_t> found;
+  FILE* pipe = popen(("pgrep -f '" + regex + "'").c_str(), "r");
+  if (pipe == nullptr) return found;
+  long process = 0;
+  while (std::fscanf(pipe, "%ld", &process) == 1) {
+    std::ifstream stat("/proc/" + std::to_string(process) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long parent = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &parent) == 2)
+      found[static_cast<pid_t>(process)] = static_cast<pid_t>(parent);
+  }
+  pclose(pipe);
+  return found;
+}
+
+// SIGKILL reaches no handler; launchers send it after SIGTERM (Open MPI after 1 s) and the kernel
+// sends it when memory runs out. The reaper process of each rank removes the files then.
+TEST(ImbIo, FilesAreRemovedWhenARankIsKilled) {
+  const auto dir = temp_dir();
+  const auto work = dir + "/io-killed";
+  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
+  const std::string cmd = std::string(
+                              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                              "MPISCOPE_FAULT=hang:S_Write_indv:1024:0 exec ") +
+                          MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
+                          MPISCOPE_BIN_DIR + "/mpiscope imb-io S_Write_indv -iter 3 --io-dir " +
+                          work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
+                          "/out 2>&1";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  bool file_seen = false;
+  for (int i = 0; i < 200 && !file_seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    file_seen = !files_in(work).empty();
+  }
+  EXPECT_TRUE(file_seen) << read_file(dir + "/out");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Both ranks, found by this test's unique folder on their command line; not the launcher and
+  // not the reapers (forks of the ranks: their parent is a rank).
+  const auto ranks_and_reapers = processes_matching("^[^ ]*mpiscope imb-io .*" + work);
+  int killed = 0;
+  for (const auto& [process, parent] : ranks_and_reapers)
+    if (!ranks_and_reapers.contains(parent)) killed += kill(process, SIGKILL) == 0;
+  EXPECT_EQ(killed, 2);
+  int status = 0;
+  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the launcher did not stop after its ranks were killed";
+  }
+  bool clean = false;
+  for (int i = 0; i < 50 && !clean; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    clean = files_in(work).empty();
+  }
+  EXPECT_TRUE(clean) << "left behind: " << files_in(work).front();
 }
 
 TEST(ImbIo, TwoRunsInOneFolderNeverClobberEachOtherOrTheUsersFile) {
