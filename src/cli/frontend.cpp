@@ -33,8 +33,8 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
     }
     if (kind == ParseResult::kError) {
       if (rank == 0)
-        std::fprintf(stderr, "%s: error: %s\nRun '%s -help' for the options.\n", fe.program.c_str(),
-                     parsed.text.c_str(), fe.program.c_str());
+        std::fprintf(stderr, "%s: error: %s\nRun '%s %s' for the options.\n", fe.program.c_str(),
+                     parsed.text.c_str(), fe.program.c_str(), fe.help.c_str());
       return kUsage;
     }
     const std::string options = mpi::broadcast(parsed.text, 0, MPI_COMM_WORLD);

@@ -22,7 +22,8 @@ struct ParseResult {
 };
 
 struct FrontEnd {
-  std::string program;  // as the user called it, for messages
+  std::string program;         // as the user called it, for messages
+  std::string help = "-help";  // the option that lists the options (IMB's; CLI11's is --help)
   // Runs on rank 0 only; may throw (the message becomes the error).
   std::function<ParseResult(const std::vector<std::string>& args, int world_size)> parse;
   // Runs on every rank with rank 0's serialized options; returns the exit code.

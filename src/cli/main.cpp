@@ -10,39 +10,11 @@
 #include <vector>
 
 #include "cli/frontend.hpp"
+#include "cli/registry.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
-#include "suites/imb/imb.hpp"
 
 namespace {
-
-using Main = std::function<int(int, char**, const std::string&, const std::vector<std::string>&)>;
-
-struct Subcommand {
-  const char* name;
-  const char* alias;  // legacy program name
-  const char* summary;
-  Main main;
-};
-
-Main imb(const mpiscope::imb::ImbSuite& (*suite)()) {
-  return [suite](int argc, char** argv, const std::string& program,
-                 const std::vector<std::string>& command_line) {
-    return mpiscope::imb::imb_main(suite(), argc, argv, program, command_line);
-  };
-}
-
-const std::vector<Subcommand>& subcommands() {
-  static const std::vector<Subcommand> list = {
-      {"imb-mpi1", "IMB-MPI1", "Intel MPI Benchmarks IMB-MPI1: point-to-point and collectives",
-       imb(mpiscope::imb::imb_mpi1_suite)},
-      {"imb-ext", "IMB-EXT", "Intel MPI Benchmarks IMB-EXT: one-sided communication",
-       imb(mpiscope::imb::imb_ext_suite)},
-      {"imb-io", "IMB-IO", "Intel MPI Benchmarks IMB-IO: MPI-IO, blocking and non-blocking",
-       imb(mpiscope::imb::imb_io_suite)},
-  };
-  return list;
-}
 
 void print_version() {
   std::printf("mpiscope %s (commit %s)\nMPI library: %s\n", mpiscope::core::mpiscope_version(),
@@ -55,10 +27,14 @@ void print_help() {
       "Usage: mpirun -np P mpiscope <suite> [options]\n"
       "       mpiscope --version | --help\n\nSuites:\n",
       mpiscope::core::mpiscope_version());
-  for (const auto& s : subcommands())
-    std::printf("  %-12s %s (alias %s)\n", s.name, s.summary, s.alias);
+  for (const auto& s : mpiscope::cli::registered_suites()) {
+    std::string aliases;
+    for (const auto& a : s.aliases) aliases += (aliases.empty() ? "" : ", ") + a.program;
+    std::printf("  %-12s %s%s\n", s.name.c_str(), s.summary.c_str(),
+                aliases.empty() ? "" : (" (alias " + aliases + ")").c_str());
+  }
   std::printf(
-      "\n'mpiscope <suite> -help' lists a suite's options. See the README for the output "
+      "\n'mpiscope <suite> --help' lists a suite's options. See the README for the output "
       "formats.\n");
 }
 
@@ -79,8 +55,19 @@ std::string base_name(const char* path) {
 int main(int argc, char** argv) {
   const std::vector<std::string> command_line(argv, argv + argc);
   const std::string called = base_name(argv[0]);
-  for (const auto& s : subcommands())
-    if (called == s.alias) return s.main(argc, argv, s.alias, command_line);
+  const auto suites = mpiscope::cli::registered_suites();
+  for (const auto& s : suites)
+    for (const auto& alias : s.aliases)
+      if (called == alias.program) {
+        // `com -o 100` is `mpiscope presta com -o 100`: the alias's leading arguments first.
+        std::vector<std::string> args = {alias.program};
+        args.insert(args.end(), alias.leading_args.begin(), alias.leading_args.end());
+        args.insert(args.end(), argv + 1, argv + argc);
+        std::vector<char*> pointers;
+        for (auto& a : args) pointers.push_back(a.data());
+        pointers.push_back(nullptr);
+        return s.main(static_cast<int>(args.size()), pointers.data(), alias.program, command_line);
+      }
 
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
@@ -91,9 +78,8 @@ int main(int argc, char** argv) {
     if (launched_rank_zero()) print_version();
     return mpiscope::cli::kOk;
   }
-  for (const auto& s : subcommands())
-    if (argv[1] == std::string(s.name))
-      return s.main(argc - 1, argv + 1, std::string("mpiscope ") + s.name, command_line);
+  for (const auto& s : suites)
+    if (argv[1] == s.name) return s.main(argc - 1, argv + 1, "mpiscope " + s.name, command_line);
   if (launched_rank_zero())
     std::fprintf(stderr,
                  "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",

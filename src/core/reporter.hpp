@@ -19,6 +19,8 @@ class Reporter {
   virtual void row(const BenchmarkRun&, const Measurement&) {}
   virtual void benchmark_finished(const BenchmarkRun&) {}
   virtual void note(const std::string&) {}  // a remark for the reader (skipped benchmark, …)
+  // A figure derived from the whole run (b_eff, b_eff_io, …), with its unit.
+  virtual void summary(const NamedValue&) {}
   virtual void run_finished(const RunInfo&, bool ok) { (void)ok; }
 };
 
@@ -40,6 +42,9 @@ class ReporterList : public Reporter {
   }
   void note(const std::string& n) override {
     for (auto& r : list_) r->note(n);
+  }
+  void summary(const NamedValue& v) override {
+    for (auto& r : list_) r->summary(v);
   }
   void run_finished(const RunInfo& i, bool ok) override {
     for (auto& r : list_) r->run_finished(i, ok);

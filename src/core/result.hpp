@@ -42,6 +42,14 @@ struct OverlapTimes {
   double t_pure_us = 0, t_cpu_us = 0, overlap_percent = 0;
 };
 
+// A figure a suite defines beyond the IMB columns (b_eff's bandwidth of a pattern, PRESTA's
+// MPI_Wtime ticks, …); its unit is always stated.
+struct NamedValue {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
 // One row of a table: one benchmark, one process layout, one message length.
 struct Measurement {
   std::size_t bytes = 0;
@@ -56,6 +64,7 @@ struct Measurement {
   std::vector<double> rank_times_us;                // every active rank, in active order
   std::optional<SampleSummary> samples_us;          // per-repetition samples (rank 0), on request
   std::vector<double> raw_samples_us;
+  std::vector<NamedValue> values;  // suite-specific figures of this row
 };
 
 struct BenchmarkRun {
@@ -73,6 +82,9 @@ struct BenchmarkRun {
   std::vector<int> map_order;  // non-empty when -map was given
   int map_rows = 0, map_cols = 0;
   bool check = false;
+  // What distinguishes this table within its benchmark beyond the process count (b_eff's pattern
+  // and method, PRESTA's direction, …), as name -> value.
+  std::map<std::string, std::string> parameters;
   std::vector<Measurement> rows;
 };
 

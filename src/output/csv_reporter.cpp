@@ -41,27 +41,40 @@ void CsvReporter::run_started(const core::RunInfo& i) {
   fmt::print(file_, "# mpi_library: {}\n", i.mpi_library.substr(0, i.mpi_library.find('\n')));
   fmt::print(file_, "# command_line: {}\n", cmd);
   fmt::print(file_,
-             "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s\n");
+             "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s; "
+             "values as name=value[unit];...\n");
   fmt::print(file_,
              "suite,benchmark,family,mode,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
-             "t_avg_us,mbytes_per_sec,defects,measured,note,t_pure_us,t_cpu_us,overlap_percent\n");
+             "t_avg_us,mbytes_per_sec,defects,measured,note,t_pure_us,t_cpu_us,overlap_percent,"
+             "parameters,values\n");
   std::fflush(file_);
 }
 
 void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
+  std::string parameters, values;
+  for (const auto& [name, value] : b.parameters)
+    parameters += fmt::format("{}{}={}", parameters.empty() ? "" : ";", name, value);
+  for (const auto& v : m.values)
+    values += fmt::format("{}{}={:.6g}[{}]", values.empty() ? "" : ";", v.name, v.value, v.unit);
   auto line = [&](const std::string& group, const core::GroupTimes& t) {
     const auto& o = m.overlap;
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_, b.name,
-               b.family, b.mode, b.nprocs, b.groups.size(), group, m.bytes,
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_,
+               b.name, b.family, b.mode, b.nprocs, b.groups.size(), group, m.bytes,
                m.measured ? std::to_string(m.repetitions) : "",
                m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
                m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
                m.measured ? 1 : 0, quoted(m.note), o ? number(o->t_pure_us) : "",
-               o ? number(o->t_cpu_us) : "", o ? number(o->overlap_percent) : "");
+               o ? number(o->t_cpu_us) : "", o ? number(o->overlap_percent) : "",
+               quoted(parameters), quoted(values));
   };
   line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   if (b.multi && m.groups.size() > 1)
     for (std::size_t g = 0; g < m.groups.size(); ++g) line(std::to_string(g), m.groups[g]);
+  std::fflush(file_);
+}
+
+void CsvReporter::summary(const core::NamedValue& v) {
+  fmt::print(file_, "# summary: {} = {:.6g} {}\n", v.name, v.value, v.unit);
   std::fflush(file_);
 }
 

@@ -15,6 +15,7 @@ class CsvReporter : public core::Reporter {
   ~CsvReporter() override;
   void run_started(const core::RunInfo&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
+  void summary(const core::NamedValue&) override;  // a "# summary:" line
 
  private:
   std::FILE* file_ = nullptr;

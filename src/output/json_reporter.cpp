@@ -70,6 +70,11 @@ json JsonReporter::measurement(const core::Measurement& m) {
     groups.push_back(gj);
   }
   r["groups"] = groups;
+  if (!m.values.empty()) {
+    json values = json::object();
+    for (const auto& v : m.values) values[v.name] = {{"value", v.value}, {"unit", v.unit}};
+    r["values"] = values;
+  }
   if (m.samples_us) {
     const auto& s = *m.samples_us;
     r["samples_us"] = {{"n", s.n},
@@ -88,9 +93,9 @@ json JsonReporter::measurement(const core::Measurement& m) {
 }
 
 void JsonReporter::run_started(const core::RunInfo& info) {
-  doc_ = {{"format", "mpiscope-results"}, {"format_version", 1}, {"complete", false},
-          {"run", run_info(info)},        {"units", units()},    {"notes", json::array()},
-          {"benchmarks", json::array()}};
+  doc_ = {{"format", "mpiscope-results"}, {"format_version", 1},        {"complete", false},
+          {"run", run_info(info)},        {"units", units()},           {"notes", json::array()},
+          {"summary", json::array()},     {"benchmarks", json::array()}};
   flush();
 }
 
@@ -99,6 +104,7 @@ void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
             {"overlap", b.overlap}, {"nprocs", b.nprocs},     {"multi", b.multi},
             {"groups", b.groups},   {"inactive", b.inactive}, {"sized", b.sized},
             {"check", b.check},     {"rows", json::array()}};
+  if (!b.parameters.empty()) j["parameters"] = b.parameters;
   if (!b.map_order.empty())
     j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
   doc_["benchmarks"].push_back(j);
@@ -112,6 +118,11 @@ void JsonReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
 
 void JsonReporter::note(const std::string& text) {
   doc_["notes"].push_back(text);
+  flush();
+}
+
+void JsonReporter::summary(const core::NamedValue& v) {
+  doc_["summary"].push_back({{"name", v.name}, {"value", v.value}, {"unit", v.unit}});
   flush();
 }
 

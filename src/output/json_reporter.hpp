@@ -16,6 +16,7 @@ class JsonReporter : public core::Reporter {
   void benchmark_started(const core::BenchmarkRun&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
   void note(const std::string&) override;
+  void summary(const core::NamedValue&) override;
   void run_finished(const core::RunInfo&, bool ok) override;
 
   static nlohmann::json run_info(const core::RunInfo&);

@@ -1,3 +1,4 @@
+#include "cli/registry.hpp"
 #include "suites/imb/ext/benchmarks.hpp"
 #include "suites/imb/imb.hpp"
 #include "suites/imb/io/benchmarks.hpp"
@@ -29,5 +30,30 @@ const ImbSuite& imb_io_suite() {
   }();
   return suite;
 }
+
+}  // namespace mpiscope::imb
+
+namespace mpiscope::imb {
+namespace {
+cli::SuiteEntry entry(const ImbSuite& (*suite)(), std::string summary, int order) {
+  const ImbSuite& s = suite();
+  return {s.id,
+          std::move(summary),
+          {{s.alias, {}}},
+          order,
+          [suite](int argc, char** argv, const std::string& program,
+                  const std::vector<std::string>& command_line) {
+            return imb_main(suite(), argc, argv, program, command_line);
+          }};
+}
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(entry(imb_mpi1_suite,
+                              "Intel MPI Benchmarks IMB-MPI1: point-to-point and collectives", 10));
+MPISCOPE_REGISTER_SUITE(entry(imb_ext_suite,
+                              "Intel MPI Benchmarks IMB-EXT: one-sided communication", 11));
+MPISCOPE_REGISTER_SUITE(entry(imb_io_suite,
+                              "Intel MPI Benchmarks IMB-IO: MPI-IO, blocking and non-blocking",
+                              12));
 
 }  // namespace mpiscope::imb

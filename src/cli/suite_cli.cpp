@@ -1,0 +1,46 @@
+#include "cli/suite_cli.hpp"
+
+#include <algorithm>
+
+#include "output/csv_reporter.hpp"
+#include "output/files.hpp"
+#include "output/json_reporter.hpp"
+
+namespace mpiscope::cli {
+
+void add_output_options(CLI::App& app, OutputOptions& o) {
+  app.add_option("--json", o.json_path,
+                 "Write the results as mpiscope JSON to FILE (rewritten after every row)")
+      ->type_name("FILE");
+  app.add_option("--csv", o.csv_path, "Write one CSV line per row to FILE")->type_name("FILE");
+  app.add_option("--timeout", o.timeout_s,
+                 "End the run (exit 4) when one measurement point takes longer than SECONDS")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber);
+}
+
+void check_output_options(const OutputOptions& o) {
+  if (!o.json_path.empty()) output::ensure_writable(o.json_path);
+  if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+}
+
+ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
+                               const std::function<std::string()>& serialize) {
+  // CLI11 parses a reversed vector: it pops arguments from the back.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    return {ParseResult::kHelp, app.help()};
+  } catch (const CLI::ParseError& e) {
+    return {ParseResult::kError, e.what()};
+  }
+  return {ParseResult::kRun, serialize()};
+}
+
+void add_file_reporters(core::ReporterList& list, const OutputOptions& o) {
+  if (!o.json_path.empty()) list.add(std::make_unique<output::JsonReporter>(o.json_path));
+  if (!o.csv_path.empty()) list.add(std::make_unique<output::CsvReporter>(o.csv_path));
+}
+
+}  // namespace mpiscope::cli

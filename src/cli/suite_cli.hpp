@@ -1,0 +1,36 @@
+// What the front ends after IMB share: a CLI11 command line parsed on rank 0, the output options
+// every suite has (--json, --csv, --timeout), and the reporters they select. The IMB front ends
+// keep IMB's own single-dash syntax (suites/imb/options.cpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/frontend.hpp"
+#include "core/reporter.hpp"
+
+namespace mpiscope::cli {
+
+struct OutputOptions {
+  std::string json_path;  // --json FILE: the mpiscope JSON, rewritten after every row
+  std::string csv_path;   // --csv FILE: one line per row, flushed as measured
+  double timeout_s = 0;   // --timeout SECONDS per measurement point (0: none)
+};
+
+void add_output_options(CLI::App& app, OutputOptions& o);
+// Creates the output files now, so that an unwritable path is an error before anything runs.
+void check_output_options(const OutputOptions& o);
+
+// Parses args (without the program name) into `app` on rank 0. Help becomes kHelp with the help
+// text; a CLI11 error becomes kError with its message; otherwise `serialize` (called after the
+// parse) gives the options to broadcast. Exceptions from `serialize` are the caller's errors.
+ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
+                               const std::function<std::string()>& serialize);
+
+// JSON and CSV reporters for the options (rank 0 only), added to `list`.
+void add_file_reporters(core::ReporterList& list, const OutputOptions& o);
+
+}  // namespace mpiscope::cli
