@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -152,6 +153,7 @@ struct LocalPoint {
   double defects = 0;
   double cpu_seconds = 0;  // non-blocking I/O: dedicated CPU_Exploit time, t_CPU
   std::vector<double> samples;
+  std::optional<AccurateResult> accurate;
 };
 
 class SuiteRunner {
@@ -217,6 +219,8 @@ class SuiteRunner {
     ProcessSet ps = make_process_set(layout);
     BenchmarkRun run = describe_run(b, layout);
     run.mode = aggregation_name(mode);
+    run.accurate = settings_.accurate;
+    accurate_.window_failed = false;  // each table tries the window scheme afresh
     if (world_rank_ == 0) reporter_.benchmark_started(run);
     if (ps.is_active()) {
       bool first = true;
@@ -335,6 +339,10 @@ class SuiteRunner {
     }
     set_length(ctx, b, bytes, ps);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
+    if (settings_.accurate) {
+      out = time_point_accurately(b, ctx);
+      return true;
+    }
     int repetitions = ctx.repetitions;
     const double limit = settings_.repetitions.time_limit_s;
     if (limit > 0) {
@@ -356,7 +364,8 @@ class SuiteRunner {
     if (world_rank_ != 0) return;
     OverlapTimes o{slowest[0], slowest[1], 0};
     const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
-    if (smaller > 0) o.overlap_percent = 100.0 * (o.t_pure_us + o.t_cpu_us - m.t_max_us) / smaller;
+    if (smaller > 0)
+      o.overlap_percent = 100.0 * (o.t_pure_us + o.t_cpu_us - m.headline_us()) / smaller;
     m.overlap = o;
   }
 
@@ -391,8 +400,76 @@ class SuiteRunner {
     return p;
   }
 
+  LocalPoint time_point_accurately(const Benchmark& b, PointContext& ctx) {
+    fault::maybe_hang(b.name, ctx.bytes);
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(ctx.comm, &dup);
+    const mpi::Comm sync = mpi::Comm::own(dup);  // synchronisation never meets kernel messages
+    LocalPoint p;
+    p.accurate = measure_accurately(b, ctx, sync.get(), settings_.accurate_settings, accurate_);
+    p.repetitions = static_cast<int>(p.accurate->samples.size());
+    p.seconds = p.accurate->seconds;
+    return p;
+  }
+
+  // Accurate mode: the row's statistics are over repetitions (rank 0 of the group has them).
+  void collect_accurate(const Benchmark& b, ProcessSet& ps, const LocalPoint& local,
+                        Measurement& m) {
+    double defects = 0;
+    MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, ps.active.get());
+    if (world_rank_ != 0) return;
+    const AccurateResult& r = *local.accurate;
+    AccurateStats a;
+    a.sync = sync_method_name(r.sync_used);
+    a.time_definition = time_definition_name(r.time_definition);
+    a.stop_reason = stop_reason_name(r.stop);
+    a.attempted = r.attempted;
+    a.valid = static_cast<int>(r.samples.size());
+    a.late = r.late;
+    a.overrun = r.overrun;
+    a.fell_back = r.fell_back;
+    a.window_us = r.window_s * 1e6;
+    a.clock_offset_max_us = r.clock_offset_max_s * 1e6;
+    a.clock_drift_max = r.clock_drift_max;
+    if (settings_.check) m.defects = defects;
+    if (r.samples.empty()) {
+      m.note = "no valid repetition: " + std::to_string(r.attempted) + " attempted, " +
+               std::to_string(r.late) + " started late, " + std::to_string(r.overrun) +
+               " overran their window";
+      m.accurate = a;
+      ok_ = false;
+      return;
+    }
+    std::vector<double> us;
+    us.reserve(r.samples.size());
+    for (double x : r.samples) us.push_back(x * 1e6);
+    a.summary_us = summarize(us);
+    m.measured = true;
+    m.repetitions = a.valid;
+    m.t_min_us = a.summary_us.min;
+    m.t_max_us = a.summary_us.max;
+    m.t_avg_us = a.summary_us.mean;
+    if (b.turnover > 0) {
+      const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
+      const double median = a.summary_us.median;
+      m.mbytes_per_sec =
+          median > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / median : 0.0;
+    }
+    if (a.fell_back)
+      m.note =
+          "window sync: too many repetitions started late or overran their window even "
+          "after widening it 8-fold (oversubscribed or loaded node?); measured with " +
+          a.sync + " instead";
+    if (settings_.keep_samples) {
+      m.raw_samples_us = us;
+      m.samples_us = a.summary_us;
+    }
+    m.accurate = a;
+  }
+
   // Brings every active rank's time to world rank 0 and fills the row's statistics.
   void collect(const Benchmark& b, ProcessSet& ps, const LocalPoint& local, Measurement& m) {
+    if (local.accurate) return collect_accurate(b, ps, local, m);
     MPI_Comm active = ps.active.get();
     const auto nactive = static_cast<std::size_t>(ps.layout.active_ranks());
     std::vector<double> times(world_rank_ == 0 ? nactive : 0);
@@ -449,6 +526,7 @@ class SuiteRunner {
   std::vector<int> order_;
   bool ok_ = true;
   std::set<std::string> defective_;  // benchmarks in which -check found wrong data
+  AccurateState accurate_;           // clock model and window-scheme health across points
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/accurate.hpp"
 #include "core/benchmark.hpp"
 #include "core/buffers.hpp"
 #include "core/repetitions.hpp"
@@ -29,6 +30,10 @@ struct EngineSettings {
   double timeout_s = 0;            // --timeout; 0 = none
   std::string scratch_prefix;      // I/O: path prefix of the run's files (directory + name)
   double cpu_target_s = 0.1;       // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
+  // --method accurate: each point timed repetition by repetition until its median is known to
+  // the target precision (accurate.hpp); false keeps IMB's methodology.
+  bool accurate = false;
+  AccurateSettings accurate_settings;
 };
 
 struct SuitePlan {

@@ -50,6 +50,21 @@ struct NamedValue {
   std::string unit;
 };
 
+// Accurate mode (--method accurate): the statistics over repetitions of one point, each
+// repetition's time being the slowest rank's (max-local) or last exit minus first start on
+// synchronised clocks (global).
+struct AccurateStats {
+  std::string sync;             // mpi-barrier | own-barrier | window, as used for this row
+  std::string time_definition;  // max-local | global
+  std::string stop_reason;      // converged | max-repetitions | time-budget
+  int attempted = 0, valid = 0;
+  int late = 0, overrun = 0;  // invalid repetitions: started after their window, or overran it
+  bool fell_back = false;     // the window scheme failed here; own-barrier was used instead
+  double window_us = 0;       // window sync: the window length used
+  double clock_offset_max_us = 0, clock_drift_max = 0;  // the clock model's largest corrections
+  SampleSummary summary_us;  // over the valid repetitions: median, its interval, outliers, …
+};
+
 // One row of a table: one benchmark, one process layout, one message length.
 struct Measurement {
   std::size_t bytes = 0;
@@ -65,13 +80,18 @@ struct Measurement {
   std::optional<SampleSummary> samples_us;          // per-repetition samples (rank 0), on request
   std::vector<double> raw_samples_us;
   std::vector<NamedValue> values;  // suite-specific figures of this row
+  std::optional<AccurateStats> accurate;
+
+  // The row's representative time: the median in accurate mode, IMB's t_max otherwise.
+  double headline_us() const { return accurate ? accurate->summary_us.median : t_max_us; }
 };
 
 struct BenchmarkRun {
-  std::string name;      // e.g. "PingPong" or "Multi-PingPong"
-  std::string family;    // single_transfer | parallel_transfer | collective
-  std::string mode;      // "", "non-aggregate" or "aggregate"
-  bool overlap = false;  // non-blocking I/O: t_ovrl, t_pure, t_CPU, overlap columns
+  std::string name;       // e.g. "PingPong" or "Multi-PingPong"
+  std::string family;     // single_transfer | parallel_transfer | collective
+  std::string mode;       // "", "non-aggregate" or "aggregate"
+  bool overlap = false;   // non-blocking I/O: t_ovrl, t_pure, t_CPU, overlap columns
+  bool accurate = false;  // --method accurate: rows carry AccurateStats
   bool sized = true;
   bool has_throughput = false;
   bool multi = false;

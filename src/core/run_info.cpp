@@ -3,9 +3,11 @@
 #include <sys/utsname.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 
 #include "core/mpi.hpp"
+#include "core/sync.hpp"
 
 #ifndef MPISCOPE_VERSION
 #define MPISCOPE_VERSION "0.0.0"
@@ -63,6 +65,17 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   for (int r = 0; rank == 0 && r < info.world_size; ++r)
     ++info.ranks_per_host[std::string(all.data() +
                                       static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+
+  // The timer every figure rests on, measured on each rank; the coarsest and slowest are kept.
+  const TimerProperties timer = measure_timer();
+  double worst[3] = {timer.wtick_s, timer.resolution_s, timer.cost_s};
+  MPI_Allreduce(MPI_IN_PLACE, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  char text[32];
+  const char* names[3] = {"timer_wtick_s", "timer_resolution_s", "timer_cost_s"};
+  for (int i = 0; i < 3; ++i) {
+    std::snprintf(text, sizeof text, "%.3g", worst[i]);
+    info.settings[names[i]] = text;
+  }
   return info;
 }
 

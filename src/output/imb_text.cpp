@@ -39,6 +39,12 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
   if (per_group_rows(b)) h.push_back("Group");
   if (b.sized) h.push_back("#bytes");
   h.push_back("#repetitions");
+  if (b.accurate && !b.overlap) {  // --method accurate: statistics over repetitions
+    h.insert(h.end(), {"#invalid", "t_med[usec]", "ci95_lo", "ci95_hi", "t_min[usec]"});
+    if (b.has_throughput) h.push_back("Mbytes/sec");
+    if (b.check && b.sized) h.push_back("defects");
+    return h;
+  }
   if (b.overlap) {  // IMB 3.2.4 non-blocking I/O
     h.insert(h.end(), {"t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"});
     if (b.check) h.push_back("defects");
@@ -98,6 +104,19 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "#\n");
   fmt::print(out_,
              "# Units: t[usec] in microseconds; Mbytes/sec = 2^20 bytes per second (IMB 3.1)\n");
+  if (info.settings.count("method") && info.settings.at("method") == "accurate") {
+    fmt::print(out_, "# Method: {}\n", info.settings.at("method_description"));
+    fmt::print(out_,
+               "#   t_med = median over the valid repetitions; ci95_lo..ci95_hi = its 95% "
+               "confidence interval;\n#   #repetitions = valid ones, #invalid = started late or "
+               "overran their window; Mbytes/sec from t_med\n");
+    fmt::print(
+        out_, "# Timer: MPI_Wtime, resolution {} s measured (MPI_Wtick {}), {} s per call\n",
+        info.settings.count("timer_resolution_s") ? info.settings.at("timer_resolution_s") : "?",
+        info.settings.count("timer_wtick_s") ? info.settings.at("timer_wtick_s") : "?",
+        info.settings.count("timer_cost_s") ? info.settings.at("timer_cost_s") : "?");
+    fmt::print(out_, "#\n");
+  }
   fmt::print(out_, "#\n");
   fmt::print(out_, "\n# List of Benchmarks to run:\n\n");
   for (const auto& name : info.benchmarks)
@@ -154,14 +173,22 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
       const auto& o = *m.overlap;
       const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
       const double overlap =
-          smaller > 0 ? 100.0 * (o.t_pure_us + o.t_cpu_us - t.t_max_us) / smaller : 0.0;
-      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t.t_max_us, o.t_pure_us, o.t_cpu_us,
-                 overlap);
+          smaller > 0
+              ? 100.0 * (o.t_pure_us + o.t_cpu_us - (m.accurate ? m.headline_us() : t.t_max_us)) /
+                    smaller
+              : 0.0;
+      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}",
+                 m.accurate ? m.headline_us() : t.t_max_us, o.t_pure_us, o.t_cpu_us, overlap);
       if (m.defects) fmt::print(out_, "{:13.2f}", *m.defects);
       fmt::print(out_, "\n");
       return;
     }
-    if (show_time_range(b)) {
+    if (m.accurate) {
+      const auto& a = *m.accurate;
+      const auto& ci = a.summary_us.median_ci;
+      fmt::print(out_, "{:13d}{:13.2f}{:13.2f}{:13.2f}{:13.2f}", a.attempted - a.valid,
+                 a.summary_us.median, ci.lower, ci.upper, a.summary_us.min);
+    } else if (show_time_range(b)) {
       fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}", t.t_min_us, t.t_max_us, t.t_avg_us);
     } else {
       fmt::print(out_, "{:13.2f}", t.t_max_us);

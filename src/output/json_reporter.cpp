@@ -62,7 +62,7 @@ json JsonReporter::measurement(const core::Measurement& m) {
                     {"t_pure_us", m.overlap->t_pure_us},
                     {"t_cpu_us", m.overlap->t_cpu_us},
                     {"overlap_percent", m.overlap->overlap_percent}};
-  r["rank_times_us"] = m.rank_times_us;
+  if (!m.accurate) r["rank_times_us"] = m.rank_times_us;
   json groups = json::array();
   for (const auto& g : m.groups) {
     json gj = {{"t_min_us", g.t_min_us}, {"t_max_us", g.t_max_us}, {"t_avg_us", g.t_avg_us}};
@@ -74,6 +74,35 @@ json JsonReporter::measurement(const core::Measurement& m) {
     json values = json::object();
     for (const auto& v : m.values) values[v.name] = {{"value", v.value}, {"unit", v.unit}};
     r["values"] = values;
+  }
+  if (m.accurate) {
+    const auto& a = *m.accurate;
+    const auto& s = a.summary_us;
+    r["accurate"] = {{"sync", a.sync},
+                     {"time_definition", a.time_definition},
+                     {"stop_reason", a.stop_reason},
+                     {"attempted", a.attempted},
+                     {"valid", a.valid},
+                     {"late", a.late},
+                     {"overrun", a.overrun},
+                     {"fell_back", a.fell_back},
+                     {"window_us", a.window_us},
+                     {"clock_offset_max_us", a.clock_offset_max_us},
+                     {"clock_drift_max", a.clock_drift_max},
+                     {"median_us", s.median},
+                     {"ci95_low_us", s.median_ci.lower},
+                     {"ci95_high_us", s.median_ci.upper},
+                     {"ci_confidence", s.median_ci.confidence},
+                     {"ci_relative_half_width", s.median_ci.relative_half_width(s.median)},
+                     {"mean_us", s.mean},
+                     {"min_us", s.min},
+                     {"max_us", s.max},
+                     {"p05_us", s.p05},
+                     {"p25_us", s.p25},
+                     {"p75_us", s.p75},
+                     {"p95_us", s.p95},
+                     {"p99_us", s.p99},
+                     {"outliers", s.outliers}};
   }
   if (m.samples_us) {
     const auto& s = *m.samples_us;
@@ -100,10 +129,12 @@ void JsonReporter::run_started(const core::RunInfo& info) {
 }
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
-  json j = {{"name", b.name},       {"family", b.family},     {"mode", b.mode},
-            {"overlap", b.overlap}, {"nprocs", b.nprocs},     {"multi", b.multi},
-            {"groups", b.groups},   {"inactive", b.inactive}, {"sized", b.sized},
-            {"check", b.check},     {"rows", json::array()}};
+  json j = {{"name", b.name},         {"family", b.family},
+            {"mode", b.mode},         {"method", b.accurate ? "accurate" : "imb"},
+            {"overlap", b.overlap},   {"nprocs", b.nprocs},
+            {"multi", b.multi},       {"groups", b.groups},
+            {"inactive", b.inactive}, {"sized", b.sized},
+            {"check", b.check},       {"rows", json::array()}};
   if (!b.parameters.empty()) j["parameters"] = b.parameters;
   if (!b.map_order.empty())
     j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};

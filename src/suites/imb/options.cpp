@@ -185,6 +185,20 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (a == "--timeout") {
       o.timeout_s = parse_number(value(), "--timeout");
       if (o.timeout_s <= 0) throw UsageError("--timeout must be a positive number of seconds");
+    } else if (a == "--method") {
+      o.method.method = value();
+    } else if (a == "--sync") {
+      o.method.sync = value();
+    } else if (a == "--time-def") {
+      o.method.time_def = value();
+    } else if (a == "--target-ci") {
+      o.method.target_ci_percent = parse_number(value(), "--target-ci");
+    } else if (a == "--min-reps") {
+      o.method.min_repetitions = positive_int(value(), "--min-reps");
+    } else if (a == "--max-reps") {
+      o.method.max_repetitions = positive_int(value(), "--max-reps");
+    } else if (a == "--budget") {
+      o.method.budget_s = parse_number(value(), "--budget");
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
@@ -192,6 +206,15 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
         if (!trim(name).empty()) add_benchmark(o, trim(name), known);
     }
   }
+  try {
+    o.method.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (o.method.accurate() && o.multi >= 0)
+    throw UsageError("--method accurate does not run Multi mode: its samples need one group");
+  if (o.method.accurate() && o.time_s > 0)
+    throw UsageError("-time belongs to IMB's method; accurate mode stops by --budget");
   return o;
 }
 
@@ -217,7 +240,8 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"timeout_s", o.timeout_s},
        {"io_dir", o.io_dir},
        {"run_tag", o.run_tag},
-       {"cpu_target_s", o.cpu_target_s}};
+       {"cpu_target_s", o.cpu_target_s},
+       {"method", o.method}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -243,6 +267,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("io_dir").get_to(o.io_dir);
   j.at("run_tag").get_to(o.run_tag);
   j.at("cpu_target_s").get_to(o.cpu_target_s);
+  j.at("method").get_to(o.method);
 }
 
 std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
@@ -264,6 +289,8 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-input     <filename>]
           [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
           [--io-dir DIR]  [--cpu-target SECONDS]
+          [--method imb|accurate] [--sync METHOD] [--time-def DEF] [--target-ci PERCENT]
+          [--min-reps N] [--max-reps N] [--budget SECONDS]
           [benchmark1 [,benchmark2 [,...]]]
 
 where
@@ -298,7 +325,8 @@ where
   --cpu-target S
                 IMB-IO non-blocking flavours: CPU work overlapped with each transfer
                 (TARGET_CPU_SECS, default 0.1 s)
-
+)" + std::string(cli::method_options_help()) +
+      R"(
 Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
 Benchmark names are case-insensitive:)";
   return fmt::format(fmt::runtime(text), fmt::arg("npmin", d.npmin),

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/method_options.hpp"
+
 namespace mpiscope::imb {
 
 class UsageError : public std::runtime_error {
@@ -36,6 +38,7 @@ struct Options {
   std::string io_dir = ".";   // --io-dir: where IMB-IO puts its files
   std::string run_tag;        // makes this run's file names unique (set by rank 0)
   double cpu_target_s = 0.1;  // --cpu-target: IMB-IO's TARGET_CPU_SECS
+  cli::MethodOptions method;  // --method and the accurate mode's options
 };
 
 void to_json(nlohmann::json& j, const Options& o);

@@ -1,0 +1,121 @@
+#include "cli/method_options.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace mpiscope::cli {
+
+void MethodOptions::validate() const {
+  if (method != "imb" && method != "accurate")
+    throw std::invalid_argument("--method takes imb or accurate, got '" + method + "'");
+  if (!core::parse_sync_method(sync))
+    throw std::invalid_argument("--sync takes mpi-barrier, own-barrier or window, got '" + sync +
+                                "'");
+  if (time_def != "auto" && time_def != "max-local" && time_def != "global")
+    throw std::invalid_argument("--time-def takes max-local, global or auto, got '" + time_def +
+                                "'");
+  if (time_def == "global" && sync != "window")
+    throw std::invalid_argument("--time-def global needs synchronised clocks: --sync window");
+  if (!(target_ci_percent > 0 && target_ci_percent < 100))
+    throw std::invalid_argument("--target-ci must be a percentage between 0 and 100");
+  if (min_repetitions < 6)
+    throw std::invalid_argument(
+        "--min-reps must be at least 6 (fewer samples give no 95 % interval of the median)");
+  if (max_repetitions < min_repetitions)
+    throw std::invalid_argument("--max-reps must be at least --min-reps");
+  if (!(budget_s > 0)) throw std::invalid_argument("--budget must be a positive number of seconds");
+}
+
+core::AccurateSettings MethodOptions::settings() const {
+  core::AccurateSettings s;
+  s.sync = *core::parse_sync_method(sync);
+  s.global_time =
+      time_def == "global" || (time_def == "auto" && s.sync == core::SyncMethod::Window);
+  s.stopping.target_relative_half_width = target_ci_percent / 100;
+  s.stopping.min_repetitions = min_repetitions;
+  s.stopping.max_repetitions = max_repetitions;
+  s.stopping.budget_s = budget_s;
+  return s;
+}
+
+std::string MethodOptions::describe() const {
+  if (!accurate()) return "imb";
+  const auto s = settings();
+  return fmt::format(
+      "accurate: {} sync, {} time per repetition, until the 95% CI of the median is within "
+      "+-{}% ({}..{} repetitions, {} s per point)",
+      sync, s.global_time ? "global" : "max-local", target_ci_percent, min_repetitions,
+      max_repetitions, budget_s);
+}
+
+void to_json(nlohmann::json& j, const MethodOptions& o) {
+  j = {{"method", o.method},
+       {"sync", o.sync},
+       {"time_def", o.time_def},
+       {"target_ci_percent", o.target_ci_percent},
+       {"min_repetitions", o.min_repetitions},
+       {"max_repetitions", o.max_repetitions},
+       {"budget_s", o.budget_s}};
+}
+
+void from_json(const nlohmann::json& j, MethodOptions& o) {
+  j.at("method").get_to(o.method);
+  j.at("sync").get_to(o.sync);
+  j.at("time_def").get_to(o.time_def);
+  j.at("target_ci_percent").get_to(o.target_ci_percent);
+  j.at("min_repetitions").get_to(o.min_repetitions);
+  j.at("max_repetitions").get_to(o.max_repetitions);
+  j.at("budget_s").get_to(o.budget_s);
+}
+
+void add_method_options(CLI::App& app, MethodOptions& o) {
+  app.add_option("--method", o.method,
+                 "imb: the suite's own methodology; accurate: synchronised repetitions timed one "
+                 "by one until the median is known to --target-ci")
+      ->check(CLI::IsMember({"imb", "accurate"}))
+      ->capture_default_str();
+  app.add_option("--sync", o.sync, "accurate mode: how repetitions start together")
+      ->check(CLI::IsMember({"mpi-barrier", "own-barrier", "window"}))
+      ->capture_default_str();
+  app.add_option("--time-def", o.time_def,
+                 "accurate mode: a repetition's time is the slowest rank's (max-local) or last "
+                 "exit minus first start on synchronised clocks (global); auto: global with "
+                 "window sync")
+      ->check(CLI::IsMember({"auto", "max-local", "global"}))
+      ->capture_default_str();
+  app.add_option("--target-ci", o.target_ci_percent,
+                 "accurate mode: stop when the 95% CI of the median is within +-PERCENT")
+      ->type_name("PERCENT")
+      ->capture_default_str();
+  app.add_option("--min-reps", o.min_repetitions, "accurate mode: valid repetitions at least")
+      ->capture_default_str();
+  app.add_option("--max-reps", o.max_repetitions, "accurate mode: repetitions at most")
+      ->capture_default_str();
+  app.add_option("--budget", o.budget_s, "accurate mode: seconds of repetitions per point at most")
+      ->type_name("SECONDS")
+      ->capture_default_str();
+}
+
+const char* method_options_help() {
+  return R"(  --method imb|accurate
+                imb (default): IMB's methodology, comparable with IMB's own tables.
+                accurate: every repetition is started together and timed on its own;
+                repetitions continue until the 95% confidence interval of the median is
+                within --target-ci; the table shows the median, its interval and the
+                valid/invalid counts
+  --sync window|own-barrier|mpi-barrier
+                accurate mode: how repetitions start together (default window: at the
+                same instant on clocks synchronised by ping-pong; falls back to
+                own-barrier, with a note, when too many repetitions miss their window)
+  --time-def auto|max-local|global
+                accurate mode: a repetition's time is the slowest rank's (max-local) or
+                last exit minus first start in global time (global; default with window)
+  --target-ci P relative half-width of the median's 95% CI to reach, in percent (default 2)
+  --min-reps N  valid repetitions at least (default 20)
+  --max-reps N  repetitions at most (default 100000)
+  --budget S    seconds of repetitions per point at most (default 1)
+)";
+}
+
+}  // namespace mpiscope::cli

@@ -1,0 +1,39 @@
+// The measurement-method switch every suite offers (--method imb|accurate and the accurate
+// mode's knobs), parsed and checked in one place and turned into the core's settings.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/accurate.hpp"
+
+namespace mpiscope::cli {
+
+struct MethodOptions {
+  std::string method = "imb";     // --method: imb (the suite's own methodology) | accurate
+  std::string sync = "window";    // --sync: mpi-barrier | own-barrier | window
+  std::string time_def = "auto";  // --time-def: max-local | global | auto (global with window)
+  double target_ci_percent = 2;   // --target-ci: relative half-width of the median's 95 % CI
+  int min_repetitions = 20;       // --min-reps
+  int max_repetitions = 100000;   // --max-reps
+  double budget_s = 1.0;          // --budget: seconds of repetitions per point
+
+  bool accurate() const { return method == "accurate"; }
+  // Throws std::invalid_argument with a message naming the option.
+  void validate() const;
+  core::AccurateSettings settings() const;
+  // One line for headers and metadata, e.g. "accurate: window sync, global time, ...".
+  std::string describe() const;
+};
+
+void to_json(nlohmann::json& j, const MethodOptions& o);
+void from_json(const nlohmann::json& j, MethodOptions& o);
+
+// The options on a CLI11 command line (the IMB front ends parse the same names themselves).
+void add_method_options(CLI::App& app, MethodOptions& o);
+
+// Help text of the options, for hand-written help screens.
+const char* method_options_help();
+
+}  // namespace mpiscope::cli

@@ -1,0 +1,203 @@
+#include "core/accurate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/mpi.hpp"
+#include "core/stats.hpp"
+
+namespace mpiscope::core {
+
+const char* time_definition_name(TimeDefinition d) {
+  return d == TimeDefinition::GlobalSpan ? "global" : "max-local";
+}
+
+namespace {
+
+constexpr int kPilotRepetitions = 5;
+
+// What rank 0 tells every rank before a batch (one broadcast, outside any timed region).
+struct BatchPlan {
+  double count = 0;         // repetitions in this batch; 0: the point is finished
+  double start_global = 0;  // window sync: global time of the first window
+  double window_s = 0;
+  double sync = 0;  // SyncMethod
+};
+
+// One repetition on one rank, in the layout the reduction to rank 0 needs: the maximum of each
+// field over ranks, with the start negated so that its maximum is the earliest start.
+struct Records {
+  explicit Records(int n) : values(static_cast<std::size_t>(5 * n), 0.0), n_(n) {}
+  double& duration(int i) { return values[static_cast<std::size_t>(i)]; }
+  double& end(int i) { return values[static_cast<std::size_t>(n_ + i)]; }
+  double& negative_start(int i) { return values[static_cast<std::size_t>(2 * n_ + i)]; }
+  double& late(int i) { return values[static_cast<std::size_t>(3 * n_ + i)]; }
+  double& overrun(int i) { return values[static_cast<std::size_t>(4 * n_ + i)]; }
+  std::vector<double> values;
+
+ private:
+  int n_;
+};
+
+// Runs one repetition of the kernel (an aggregate of `per_sample` transfers in aggregate mode).
+inline void repetition(const Benchmark& b, PointContext& ctx, int index, int per_sample) {
+  if (per_sample == 1)
+    b.kernel.iterate(ctx, index);
+  else
+    b.kernel.loop(ctx, per_sample, 0);
+}
+
+Records run_batch(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm, const BatchPlan& plan,
+                  const ClockModel& clock, int first_index, int per_sample) {
+  const int n = static_cast<int>(plan.count);
+  const auto sync = static_cast<SyncMethod>(static_cast<int>(plan.sync));
+  Records r(n);
+  for (int i = 0; i < n; ++i) {
+    double target_global = 0;
+    if (sync == SyncMethod::Window) {
+      target_global = plan.start_global + i * plan.window_s;
+      const double target = clock.to_local(target_global);
+      double now = MPI_Wtime();
+      r.late(i) = now > target ? 1 : 0;
+      while (now < target) now = MPI_Wtime();
+    } else if (sync == SyncMethod::OwnBarrier) {
+      own_barrier(sync_comm);
+    } else {
+      MPI_Barrier(ctx.comm);
+    }
+    const double start = MPI_Wtime();
+    repetition(b, ctx, first_index + i, per_sample);
+    const double end = MPI_Wtime();
+    r.duration(i) = end - start;
+    r.end(i) = clock.to_global(end);
+    r.negative_start(i) = -clock.to_global(start);
+    if (sync == SyncMethod::Window) r.overrun(i) = r.end(i) > target_global + plan.window_s ? 1 : 0;
+  }
+  int rank = 0;
+  MPI_Comm_rank(sync_comm, &rank);
+  const int count = static_cast<int>(r.values.size());
+  if (rank == 0)
+    MPI_Reduce(MPI_IN_PLACE, r.values.data(), count, MPI_DOUBLE, MPI_MAX, 0, sync_comm);
+  else
+    MPI_Reduce(r.values.data(), nullptr, count, MPI_DOUBLE, MPI_MAX, 0, sync_comm);
+  return r;
+}
+
+// Re-estimates the clock model when it is missing, stale or belongs to another reference rank.
+void refresh_clocks(MPI_Comm sync_comm, const AccurateSettings& s, AccurateState& state) {
+  int reference = mpi::world_rank();
+  MPI_Bcast(&reference, 1, MPI_INT, 0, sync_comm);
+  if (reference != state.reference_world_rank) {
+    state.clock = ClockModel();
+    state.reference_world_rank = reference;
+    state.synchronized_at = -1;
+  }
+  int stale =
+      state.synchronized_at < 0 || MPI_Wtime() - state.synchronized_at > s.resync_interval_s;
+  MPI_Bcast(&stale, 1, MPI_INT, 0, sync_comm);  // rank 0 decides for everyone
+  if (!stale) return;
+  synchronize_clocks(sync_comm, state.clock);
+  state.synchronized_at = MPI_Wtime();
+}
+
+}  // namespace
+
+AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm,
+                                  const AccurateSettings& s, AccurateState& state) {
+  const bool root = ctx.rank == 0;
+  const int per_sample = ctx.aggregate() ? std::max(1, ctx.repetitions) : 1;
+  AccurateResult out;
+  out.sync_used =
+      s.sync == SyncMethod::Window && state.window_failed ? SyncMethod::OwnBarrier : s.sync;
+  if (out.sync_used == SyncMethod::Window) refresh_clocks(sync_comm, s, state);
+  const ClockModel identity;
+  const ClockModel& clock = out.sync_used == SyncMethod::Window ? state.clock : identity;
+
+  // Pilot: a few barrier-started repetitions size the window and the first batch.
+  BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier)};
+  Records pilot = run_batch(b, ctx, sync_comm, plan, identity, 0, per_sample);
+  std::vector<double> pilot_times(pilot.values.begin(), pilot.values.begin() + kPilotRepetitions);
+  std::sort(pilot_times.begin(), pilot_times.end());
+  double seconds_per_repetition = pilot_times[kPilotRepetitions / 2];
+  // Four median repetitions plus a margin for the timer and the wait: a slow pilot sample (one
+  // preemption) must not make every window of the point long; widening handles real trouble.
+  double window = 4 * pilot_times[kPilotRepetitions / 2] + 5e-6;
+  int index = kPilotRepetitions, doublings = 0;
+  double elapsed = 0;
+  out.time_definition = s.global_time && out.sync_used == SyncMethod::Window
+                            ? TimeDefinition::GlobalSpan
+                            : TimeDefinition::MaxLocal;
+
+  for (;;) {
+    plan = {};
+    if (root && out.stop == StopReason::Continue) {
+      const int valid = static_cast<int>(out.samples.size());
+      const double per_repetition =
+          out.sync_used == SyncMethod::Window ? window : seconds_per_repetition;
+      plan.count = next_batch_size(s.stopping, valid, out.attempted, elapsed, per_repetition);
+      plan.window_s = window;
+      plan.sync = static_cast<double>(out.sync_used);
+      // The first window opens once every rank has surely received this plan.
+      plan.start_global = clock.to_global(MPI_Wtime()) + std::max(5e-4, 2 * window);
+    }
+    MPI_Bcast(&plan, 4, MPI_DOUBLE, 0, sync_comm);
+    if (plan.count == 0) break;
+    const double batch_start = MPI_Wtime();
+    Records r = run_batch(b, ctx, sync_comm, plan, clock, index, per_sample);
+    index += static_cast<int>(plan.count);
+    if (!root) continue;
+    elapsed += MPI_Wtime() - batch_start;
+    const int n = static_cast<int>(plan.count);
+    int invalid = 0;
+    double batch_sum = 0;
+    for (int i = 0; i < n; ++i) {
+      const double span = out.time_definition == TimeDefinition::GlobalSpan
+                              ? r.end(i) + r.negative_start(i)
+                              : r.duration(i);
+      batch_sum += r.duration(i);
+      ++out.attempted;
+      if (r.late(i) > 0 || r.overrun(i) > 0) {
+        ++invalid;
+        out.late += r.late(i) > 0;
+        out.overrun += r.late(i) == 0 && r.overrun(i) > 0;
+        continue;
+      }
+      out.samples.push_back(span / per_sample * b.time_factor);
+    }
+    seconds_per_repetition = batch_sum / n;
+    if (invalid > s.max_invalid_fraction * n) {
+      if (doublings < s.max_window_doublings) {
+        window *= 2;  // a wider window absorbs late starts from jitter
+        ++doublings;
+      } else {
+        // The window scheme cannot work here (oversubscription, load): start the point again
+        // with mpiscope's own barrier rather than report the few repetitions that fitted.
+        out.fell_back = true;
+        state.window_failed = true;
+        out.sync_used = SyncMethod::OwnBarrier;
+        out.time_definition = TimeDefinition::MaxLocal;
+        out.samples.clear();
+        elapsed = 0;
+        continue;
+      }
+    }
+    std::vector<double> sorted = out.samples;
+    std::sort(sorted.begin(), sorted.end());
+    out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed);
+  }
+  // Every rank learns the fallback and the median (t_pure of non-blocking I/O needs it).
+  double shared[3] = {out.samples.empty() ? 0.0 : quantile(out.samples, 0.5),
+                      out.fell_back ? 1.0 : 0.0, window};
+  MPI_Bcast(shared, 3, MPI_DOUBLE, 0, sync_comm);
+  out.seconds = shared[0];
+  out.window_s = out.sync_used == SyncMethod::Window ? shared[2] : 0;
+  if (shared[1] > 0) state.window_failed = true;
+  double clock_error[2] = {std::fabs(state.clock.offset()), std::fabs(state.clock.drift())};
+  MPI_Allreduce(MPI_IN_PLACE, clock_error, 2, MPI_DOUBLE, MPI_MAX, sync_comm);
+  out.clock_offset_max_s = clock_error[0];
+  out.clock_drift_max = clock_error[1];
+  return out;
+}
+
+}  // namespace mpiscope::core
