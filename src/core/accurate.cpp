@@ -175,6 +175,9 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
         // with mpiscope's own barrier rather than report the few repetitions that fitted.
         out.fell_back = true;
         state.window_failed = true;
+        out.window_attempted = out.attempted;
+        out.window_invalid = out.late + out.overrun;
+        out.attempted = out.late = out.overrun = 0;
         out.sync_used = SyncMethod::OwnBarrier;
         out.time_definition = TimeDefinition::MaxLocal;
         out.samples.clear();

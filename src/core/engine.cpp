@@ -456,10 +456,10 @@ class SuiteRunner {
           median > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / median : 0.0;
     }
     if (a.fell_back)
-      m.note =
-          "window sync: too many repetitions started late or overran their window even "
-          "after widening it 8-fold (oversubscribed or loaded node?); measured with " +
-          a.sync + " instead";
+      m.note = "window sync: too many repetitions started late or overran their window (" +
+               std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
+               ", even after widening it 8-fold: oversubscribed or loaded node?); measured with " +
+               a.sync + " instead";
     if (settings_.keep_samples) {
       m.raw_samples_us = us;
       m.samples_us = a.summary_us;

@@ -203,6 +203,7 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
   } else {
     print_row(-1, {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   }
+  if (!m.note.empty()) fmt::print(out_, "# {}\n", m.note);  // a warning about a measured row
   std::fflush(out_);
 }
 

@@ -45,7 +45,7 @@ Result run_mpi(int np, const std::vector<std::string>& args, const std::string& 
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
       env + " timeout -k 5 " + std::to_string(time_limit_s) + " " + MPISCOPE_MPIEXEC + " " +
       MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) + " " +
-      quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
+      quote(program[0] == '/' ? program : std::string(MPISCOPE_BIN_DIR) + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
   return run_shell(cmd);
 }
@@ -95,7 +95,8 @@ std::vector<Table> parse_imb(const std::string& out) {
     for (++j; j < lines.size(); ++j) {
       const std::string& l = lines[j];
       if (l.empty()) continue;
-      if (l[0] == '#' || l[0] == '!') break;
+      if (l.rfind("#-", 0) == 0 || l[0] == '!') break;  // the next table, or a check verdict
+      if (l[0] == '#') continue;                        // a note under a row
       t.rows.push_back(l);
       std::istringstream cells(l);
       std::vector<std::string> row;

@@ -12,7 +12,8 @@ struct Result {
   double seconds = 0;
 };
 
-// mpirun -np N <bin/program> args…, with extra environment assignments ("A=1 B=2").
+// mpirun -np N <bin/program> args…, with extra environment assignments ("A=1 B=2"). An absolute
+// program path (a wrapper script) is used as it is.
 Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env = "",
                int time_limit_s = 120, const std::string& program = "mpiscope");
 // The program alone, without a launcher.

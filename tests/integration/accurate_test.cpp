@@ -1,0 +1,157 @@
+// Accurate mode (--method accurate) on real runs: window synchronisation, validity, the median's
+// interval, the fallback on an oversubscribed node, and a planted delay measured within its
+// interval.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+json run_accurate(int np, const std::vector<std::string>& extra, Result& r,
+                  const std::string& program = "mpiscope", const std::string& env = "") {
+  const auto dir = temp_dir();
+  std::vector<std::string> args = {"imb-mpi1", "--method", "accurate", "--json", dir + "/r.json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  r = run_mpi(np, args, env, 240, program);
+  return json::parse(read_file(dir + "/r.json"));
+}
+
+// What every accurate row must satisfy, whatever the machine's noise.
+void expect_consistent_row(const json& row, const std::string& where) {
+  ASSERT_TRUE(row.contains("accurate")) << where;
+  const json& a = row["accurate"];
+  EXPECT_EQ(a["valid"].get<int>(), row["repetitions"].get<int>()) << where;
+  EXPECT_EQ(a["attempted"].get<int>(),
+            a["valid"].get<int>() + a["late"].get<int>() + a["overrun"].get<int>())
+      << where;
+  EXPECT_LE(a["min_us"].get<double>(), a["median_us"].get<double>()) << where;
+  EXPECT_LE(a["ci95_low_us"].get<double>(), a["median_us"].get<double>()) << where;
+  EXPECT_GE(a["ci95_high_us"].get<double>(), a["median_us"].get<double>()) << where;
+  EXPECT_LE(a["median_us"].get<double>(), a["max_us"].get<double>()) << where;
+  const std::string stop = a["stop_reason"];
+  EXPECT_TRUE(stop == "converged" || stop == "time-budget" || stop == "max-repetitions") << where;
+  if (stop == "converged") {
+    EXPECT_GE(a["valid"].get<int>(), 20) << where;
+    EXPECT_LE(a["ci_relative_half_width"].get<double>(), 0.02 + 1e-12) << where;
+  }
+}
+
+}  // namespace
+
+TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
+  Result r;
+  const auto dir = temp_dir();
+  const json doc = run_accurate(
+      2, {"PingPong", "Allreduce", "-msglen", write_file(dir, "l", "0\n1024\n65536\n")}, r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(doc["run"]["settings"]["method"], "accurate");
+  EXPECT_EQ(doc["run"]["settings"]["synchronisation"], "window");
+  EXPECT_GT(std::stod(doc["run"]["settings"]["timer_cost_s"].get<std::string>()), 0);
+  EXPECT_NE(r.out.find("# Method: accurate: window sync"), std::string::npos);
+  int window_rows = 0;
+  for (const auto& b : doc["benchmarks"]) {
+    EXPECT_EQ(b["method"], "accurate");
+    for (const auto& row : b["rows"]) {
+      const std::string where = b["name"].get<std::string>() + " " + row["bytes"].dump();
+      expect_consistent_row(row, where);
+      const json& a = row["accurate"];
+      if (a["sync"] != "window") continue;
+      ++window_rows;
+      EXPECT_EQ(a["time_definition"], "global") << where;
+      EXPECT_GT(a["window_us"].get<double>(), 0) << where;
+      // Two ranks on two cores: most repetitions start in their windows.
+      EXPECT_GE(a["valid"].get<double>(), 0.5 * a["attempted"].get<double>()) << where;
+    }
+  }
+  EXPECT_GE(window_rows, 5) << r.out;
+  // The table prints what the JSON holds: the median and its interval.
+  const auto tables = parse_imb(r.out);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].columns[2], "#invalid");
+  EXPECT_EQ(tables[0].columns[3], "t_med[usec]");
+  for (std::size_t i = 0; i < tables[0].cells.size(); ++i) {
+    const json& a = doc["benchmarks"][0]["rows"][i]["accurate"];
+    EXPECT_NEAR(std::stod(tables[0].cells[i][3]), a["median_us"].get<double>(), 0.0051);
+    EXPECT_NEAR(std::stod(tables[0].cells[i][4]), a["ci95_low_us"].get<double>(), 0.0051);
+    EXPECT_NEAR(std::stod(tables[0].cells[i][5]), a["ci95_high_us"].get<double>(), 0.0051);
+  }
+}
+
+// Four busy ranks on two cores: ranks are descheduled for whole time slices, so windows of
+// microseconds are missed. mpiscope must count that, widen the window, and fall back with a note
+// rather than print the few repetitions that happened to fit.
+TEST(Accurate, OversubscriptionIsDetectedAndReported) {
+  Result r;
+  const auto dir = temp_dir();
+  const json doc = run_accurate(
+      4,
+      {"Allreduce", "-npmin", "4", "--budget", "0.3", "-msglen", write_file(dir, "l", "0\n1024\n")},
+      r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int invalid = 0, fell_back = 0;
+  for (const auto& b : doc["benchmarks"])
+    for (const auto& row : b["rows"]) {
+      expect_consistent_row(row, b["name"].get<std::string>() + " " + row["bytes"].dump());
+      invalid += row["accurate"]["late"].get<int>() + row["accurate"]["overrun"].get<int>();
+      if (row["accurate"]["fell_back"].get<bool>()) {
+        ++fell_back;
+        EXPECT_EQ(row["accurate"]["sync"], "own-barrier");
+        EXPECT_NE(row["note"].get<std::string>().find("window sync"), std::string::npos);
+      }
+    }
+  EXPECT_GT(invalid + fell_back, 0) << r.out;
+  if (fell_back > 0) {
+    EXPECT_NE(r.out.find("window sync: too many repetitions"), std::string::npos);
+  }
+}
+
+// The PMPI library delays every MPI_Allreduce by 400 us on every rank; accurate mode's median must
+// move by that much, within the two intervals (plus 5 % for the busy-wait's own granularity).
+TEST(Accurate, MeasuresAPlantedDelayWithinItsInterval) {
+  const auto dir = temp_dir();
+  const std::string wrapper = write_file(
+      dir, "delayed.sh",
+      std::string("#!/bin/sh\nASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 LD_PRELOAD=") +
+          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + MPISCOPE_BIN_DIR +
+          "/mpiscope \"$@\"\n");
+  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  const std::vector<std::string> args = {"Allreduce", "-msglen",     write_file(dir, "l", "4\n"),
+                                         "--sync",    "own-barrier", "--budget",
+                                         "2"};
+  Result plain, delayed;
+  const json base = run_accurate(2, args, plain);
+  const json slow = run_accurate(2, args, delayed, wrapper, "MPISCOPE_DELAY=MPI_Allreduce=400");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(delayed.exit_code, 0) << delayed.err;
+  const json& a = base["benchmarks"][0]["rows"][0]["accurate"];
+  const json& b = slow["benchmarks"][0]["rows"][0]["accurate"];
+  const double shift = b["median_us"].get<double>() - a["median_us"].get<double>();
+  auto half = [](const json& x) {
+    return (x["ci95_high_us"].get<double>() - x["ci95_low_us"].get<double>()) / 2;
+  };
+  EXPECT_NEAR(shift, 400.0, half(a) + half(b) + 20.0) << plain.out << delayed.out;
+}
+
+TEST(Accurate, BadMethodOptionsAreOneClearError) {
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--method", "fast"},
+        {"--method", "accurate", "--sync", "none"},
+        {"--method", "accurate", "--target-ci", "0"},
+        {"--method", "accurate", "--min-reps", "3"},
+        {"--method", "accurate", "--sync", "own-barrier", "--time-def", "global"},
+        {"--method", "accurate", "-multi", "0"},
+        {"--method", "accurate", "-time", "1"}}) {
+    std::vector<std::string> args = {"imb-mpi1", "PingPong"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto r = run_mpi(2, args, "", 60);
+    EXPECT_EQ(r.exit_code, 2) << bad[bad.size() - 1] << r.err;
+    EXPECT_EQ(count_of(r.err, "error:"), 1) << r.err;
+  }
+}
