@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Five separate launches of PingPong (0 B, 4 MiB) and Allreduce (4 B, 1 MiB) at 2 processes, in
+# IMB mode and in accurate mode. For each point and mode: the five results, their max/min ratio
+# (the run-to-run spread a user sees), and the wall time of the five launches.
+#   bench/reproducibility.sh [BUILD_DIR] [LAUNCHER]      (defaults: build, mpirun.openmpi)
+# The result of a launch is t_max (PingPong: t) in IMB mode and the median in accurate mode.
+set -euo pipefail
+build=${1:-build}
+launcher=${2:-mpirun.openmpi}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+oversubscribe=""
+[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '0\n4194304\n' > "$work/pingpong"
+printf '4\n1048576\n' > "$work/allreduce"
+
+for mode in imb accurate; do
+  start=$(date +%s.%N)
+  for launch in 1 2 3 4 5; do
+    for bench in PingPong Allreduce; do
+      lengths=$work/pingpong
+      [[ $bench == Allreduce ]] && lengths=$work/allreduce
+      timeout 600 "$launcher" $oversubscribe -np 2 "$build/bin/mpiscope" imb-mpi1 "$bench" \
+        -msglen "$lengths" --method "$mode" --json "$work/$mode-$bench-$launch.json" > /dev/null
+    done
+  done
+  end=$(date +%s.%N)
+  echo "$mode $(echo "$end - $start" | bc)" >> "$work/wall"
+done
+
+python3 - "$work" <<'PY'
+import json, sys, glob, os
+work = sys.argv[1]
+wall = dict(line.split() for line in open(os.path.join(work, "wall")))
+print(f"{'benchmark':<10} {'bytes':>8} {'mode':<9} {'max/min':>8}  results [usec]")
+for bench in ("PingPong", "Allreduce"):
+    for mode in ("imb", "accurate"):
+        values = {}
+        for launch in range(1, 6):
+            doc = json.load(open(os.path.join(work, f"{mode}-{bench}-{launch}.json")))
+            for row in doc["benchmarks"][0]["rows"]:
+                t = row["accurate"]["median_us"] if mode == "accurate" else row["t_max_us"]
+                values.setdefault(row["bytes"], []).append(t)
+        for size, ts in values.items():
+            print(f"{bench:<10} {size:>8} {mode:<9} {max(ts)/min(ts):>8.3f}  "
+                  + " ".join(f"{t:.2f}" for t in ts))
+for mode in ("imb", "accurate"):
+    print(f"wall time of the 10 launches, {mode} mode: {float(wall[mode]):.1f} s")
+PY
