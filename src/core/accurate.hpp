@@ -40,7 +40,7 @@ struct AccurateResult {
   double window_s = 0;  // the final window length (window sync)
   bool fell_back = false;
   int window_attempted = 0, window_invalid = 0;  // before a fall-back (not in the counts above)
-  double seconds = 0;                                  // the median sample, broadcast to every rank
+  double seconds = 0;                            // the median sample, broadcast to every rank
   double clock_offset_max_s = 0, clock_drift_max = 0;  // the largest |offset| and |drift| seen
 };
 

@@ -15,6 +15,7 @@
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/process_sets.hpp"
+#include "core/progress.hpp"
 #include "core/scratch_files.hpp"
 #include "core/watchdog.hpp"
 
@@ -156,10 +157,55 @@ struct LocalPoint {
   std::optional<AccurateResult> accurate;
 };
 
+// Erases the progress line before anything reaches the reporters.
+class ClearingReporter : public Reporter {
+ public:
+  ClearingReporter(Reporter& inner, ProgressDisplay& progress)
+      : inner_(inner), progress_(progress) {}
+  void benchmark_started(const BenchmarkRun& b) override {
+    progress_.clear();
+    inner_.benchmark_started(b);
+  }
+  void row(const BenchmarkRun& b, const Measurement& m) override {
+    progress_.clear();
+    inner_.row(b, m);
+  }
+  void benchmark_finished(const BenchmarkRun& b) override {
+    progress_.clear();
+    inner_.benchmark_finished(b);
+  }
+  void note(const std::string& n) override {
+    progress_.clear();
+    inner_.note(n);
+  }
+
+ private:
+  Reporter& inner_;
+  ProgressDisplay& progress_;
+};
+
+// Points the plan will measure (for the progress display's estimate).
+long count_points(const SuitePlan& plan, const EngineSettings& s, int world_size) {
+  long points = 0;
+  for (const Benchmark* b : plan.benchmarks) {
+    const auto series =
+        b->fixed_processes > 0
+            ? std::vector<int>(world_size >= b->fixed_processes ? 1 : 0, b->fixed_processes)
+            : active_process_series(world_size, std::min(s.npmin, world_size));
+    const long lengths = b->sized ? static_cast<long>(plan.lengths(*b).size()) : 1;
+    points += static_cast<long>(series.size() * b->modes.size()) * lengths;
+  }
+  return points;
+}
+
 class SuiteRunner {
  public:
   SuiteRunner(const SuitePlan& plan, const EngineSettings& s, Reporter& r)
-      : plan_(plan), settings_(s), reporter_(r), watchdog_(s.timeout_s, mpi::world_rank()) {
+      : plan_(plan),
+        settings_(s),
+        progress_(plan.suite, count_points(plan, s, mpi::world_size())),
+        reporter_(r, progress_),
+        watchdog_(s.timeout_s, mpi::world_rank()) {
     world_rank_ = mpi::world_rank();
     world_size_ = mpi::world_size();
     order_.resize(static_cast<std::size_t>(world_size_));
@@ -226,6 +272,7 @@ class SuiteRunner {
       bool first = true;
       for (std::size_t bytes : lengths) {
         Measurement m = measure_point(b, ps, mode, bytes, first);
+        progress_.point_finished();
         if (world_rank_ == 0) {
           run.rows.push_back(m);
           reporter_.row(run, run.rows.back());
@@ -308,6 +355,7 @@ class SuiteRunner {
           (ps.layout.groups.size() > 1 ? "_g" + std::to_string(ps.group_index) : "");
     ReleaseOnExit release{b, ctx};
     watchdog_.arm(describe(b, bytes, q));
+    progress_.point_started(describe(b, bytes, q));
     // Non-blocking I/O (guide 5.2.8.3): t_pure from the blocking equivalent; its files are
     // closed, then reopened for the overlapped run.
     LocalPoint pure;
@@ -520,7 +568,8 @@ class SuiteRunner {
 
   const SuitePlan& plan_;
   const EngineSettings& settings_;
-  Reporter& reporter_;
+  ProgressDisplay progress_;
+  ClearingReporter reporter_;
   Watchdog watchdog_;
   int world_rank_ = 0, world_size_ = 1;
   std::vector<int> order_;

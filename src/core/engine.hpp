@@ -37,6 +37,7 @@ struct EngineSettings {
 };
 
 struct SuitePlan {
+  std::string suite;  // for the progress display, e.g. "imb-mpi1"
   std::vector<const Benchmark*> benchmarks;
   std::function<std::vector<std::size_t>(const Benchmark&)> lengths;
 };

@@ -1,6 +1,7 @@
 // The result model's machine-readable outputs: JSON and CSV, checked against the text tables.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -146,3 +147,33 @@ TEST(Outputs, SkippedRowsAreRecordedWithoutNumbers) {
 }
 
 }  // namespace
+
+// The progress line appears on rank 0's terminal during long points (Open MPI ranks can open
+// their controlling terminal; `script` provides one) and never in the results.
+TEST(Progress, ShownOnATerminalDuringLongPointsAndNeverInTheResults) {
+  const auto dir = temp_dir();
+  const std::vector<std::string> args = {
+      "imb-mpi1",    "PingPong",     "-msglen",  write_file(dir, "l", "1024\n"),
+      "--method",    "accurate",     "--sync",   "own-barrier",
+      "--target-ci", "0.0001",       "--budget", "2.5",
+      "--json",      dir + "/r.json"};
+  // Without a terminal (this test process has none): quiet.
+  const auto plain = run_mpi(2, args);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("elapsed"), std::string::npos);
+  EXPECT_EQ(plain.err.find("elapsed"), std::string::npos);
+  if (!is_openmpi()) GTEST_SKIP() << "MPICH's ranks have no controlling terminal to draw on";
+  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                    std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
+                    MPISCOPE_BIN_DIR + "/mpiscope";
+  for (const auto& a : args) cmd += " " + a;
+  const std::string log = dir + "/terminal.log";
+  const std::string script = "timeout 120 script -qec '" + cmd + " > " + dir + "/out.txt' " + log;
+  ASSERT_EQ(std::system(script.c_str()), 0);
+  const std::string terminal = read_file(log);
+  EXPECT_NE(terminal.find("mpiscope imb-mpi1: PingPong at 1024 bytes on 2 processes"),
+            std::string::npos)
+      << terminal;
+  EXPECT_NE(terminal.find("elapsed 0:0"), std::string::npos) << terminal;
+  EXPECT_EQ(read_file(dir + "/out.txt").find("elapsed"), std::string::npos);
+}

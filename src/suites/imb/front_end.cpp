@@ -115,6 +115,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   core::scratch_files::install_signal_cleanup();
 
   core::SuitePlan plan;
+  plan.suite = suite.id;
   for (const auto& b : suite.benchmarks())
     if (o.benchmarks.empty()) plan.benchmarks.push_back(&b);
   for (const auto& name : o.benchmarks)
