@@ -10,7 +10,7 @@ namespace mpiscope::cli {
 
 void add_output_options(CLI::App& app, OutputOptions& o) {
   app.add_option("--json", o.json_path,
-                 "Write the results as mpiscope JSON to FILE (rewritten after every row)")
+                 "Write the results as mpiscope JSON to FILE (a complete document after every row)")
       ->type_name("FILE");
   app.add_option("--csv", o.csv_path, "Write one CSV line per row to FILE")->type_name("FILE");
   app.add_option("--timeout", o.timeout_s,

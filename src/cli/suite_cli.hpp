@@ -15,7 +15,7 @@
 namespace mpiscope::cli {
 
 struct OutputOptions {
-  std::string json_path;  // --json FILE: the mpiscope JSON, rewritten after every row
+  std::string json_path;  // --json FILE: the mpiscope JSON, complete after every row
   std::string csv_path;   // --csv FILE: one line per row, flushed as measured
   double timeout_s = 0;   // --timeout SECONDS per measurement point (0: none)
 };

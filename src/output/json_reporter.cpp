@@ -1,5 +1,11 @@
 #include "output/json_reporter.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "output/files.hpp"
 
 namespace mpiscope::output {
@@ -7,7 +13,12 @@ namespace mpiscope::output {
 using nlohmann::json;
 
 JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {
-  ensure_writable(path_);
+  fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
+}
+
+JsonReporter::~JsonReporter() {
+  if (fd_ >= 0) close(fd_);
 }
 
 json JsonReporter::units() {
@@ -122,10 +133,13 @@ json JsonReporter::measurement(const core::Measurement& m) {
 }
 
 void JsonReporter::run_started(const core::RunInfo& info) {
-  doc_ = {{"format", "mpiscope-results"}, {"format_version", 1},        {"complete", false},
-          {"run", run_info(info)},        {"units", units()},           {"notes", json::array()},
-          {"summary", json::array()},     {"benchmarks", json::array()}};
-  flush();
+  const json head = {{"format", "mpiscope-results"},
+                     {"format_version", 1},
+                     {"run", run_info(info)},
+                     {"units", units()}};
+  std::string text = head.dump();
+  text.pop_back();  // the closing brace: the benchmarks array follows
+  append(text + ",\n\"benchmarks\": [");
 }
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
@@ -134,37 +148,64 @@ void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
             {"overlap", b.overlap},   {"nprocs", b.nprocs},
             {"multi", b.multi},       {"groups", b.groups},
             {"inactive", b.inactive}, {"sized", b.sized},
-            {"check", b.check},       {"rows", json::array()}};
+            {"check", b.check}};
   if (!b.parameters.empty()) j["parameters"] = b.parameters;
   if (!b.map_order.empty())
     j["map"] = {{"rows", b.map_rows}, {"cols", b.map_cols}, {"order", b.map_order}};
-  doc_["benchmarks"].push_back(j);
-  flush();
+  std::string text = j.dump();
+  text.pop_back();
+  if (benchmark_open_)
+    text = "]}" + std::string(first_benchmark_ ? "" : ",") + "\n" + text;
+  else
+    text = (first_benchmark_ ? "\n" : ",\n") + text;
+  first_benchmark_ = false;
+  benchmark_open_ = true;
+  first_row_ = true;
+  append(text + ", \"rows\": [");
 }
 
 void JsonReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
-  doc_["benchmarks"].back()["rows"].push_back(measurement(m));
-  flush();
+  append((first_row_ ? "\n  " : ",\n  ") + measurement(m).dump());
+  first_row_ = false;
+}
+
+void JsonReporter::benchmark_finished(const core::BenchmarkRun&) {
+  if (!benchmark_open_) return;
+  benchmark_open_ = false;
+  append("]}");
 }
 
 void JsonReporter::note(const std::string& text) {
-  doc_["notes"].push_back(text);
-  flush();
+  notes_.push_back(text);
+  append("");
 }
 
 void JsonReporter::summary(const core::NamedValue& v) {
-  doc_["summary"].push_back({{"name", v.name}, {"value", v.value}, {"unit", v.unit}});
-  flush();
+  summary_.push_back({{"name", v.name}, {"value", v.value}, {"unit", v.unit}});
+  append("");
 }
 
 void JsonReporter::run_finished(const core::RunInfo&, bool ok) {
-  doc_["complete"] = true;
-  doc_["all_points_ran"] = ok;
-  flush();
+  if (benchmark_open_) benchmark_finished({});
+  complete_ = true;
+  all_points_ran_ = ok;
+  append("");
 }
 
-void JsonReporter::flush() {
-  replace_file(path_, doc_.dump(1) + "\n");
+void JsonReporter::append(const std::string& body) {
+  std::string tail = std::string(benchmark_open_ ? "]}" : "") +
+                     "\n],\n\"notes\": " + notes_.dump() + ",\n\"summary\": " + summary_.dump() +
+                     ",\n\"complete\": " + (complete_ ? "true" : "false");
+  if (complete_)
+    tail += std::string(", \"all_points_ran\": ") + (all_points_ran_ ? "true" : "false");
+  tail += "}\n";
+  const std::string text = body + tail;
+  // One positioned write of the new body and the tail: the file is never half a document.
+  if (pwrite(fd_, text.data(), text.size(), body_end_) != static_cast<ssize_t>(text.size()))
+    throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
+  body_end_ += static_cast<long>(body.size());
+  if (ftruncate(fd_, body_end_ + static_cast<long>(tail.size())) != 0)
+    throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
 }
 
 }  // namespace mpiscope::output

@@ -8,13 +8,17 @@
 namespace mpiscope::output {
 
 // Everything the result model holds, as one JSON document (format described in docs/output.md).
-// The file is rewritten after every row, so an interrupted run keeps all finished measurements.
+// The file is a complete, valid document after every row, so an interrupted run keeps all
+// finished measurements; each update writes only the new row and the short tail after it (notes,
+// summary, completion flags) in one system call, so a run of thousands of rows stays linear.
 class JsonReporter : public core::Reporter {
  public:
   explicit JsonReporter(std::string path);
+  ~JsonReporter() override;
   void run_started(const core::RunInfo&) override;
   void benchmark_started(const core::BenchmarkRun&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
+  void benchmark_finished(const core::BenchmarkRun&) override;
   void note(const std::string&) override;
   void summary(const core::NamedValue&) override;
   void run_finished(const core::RunInfo&, bool ok) override;
@@ -24,9 +28,14 @@ class JsonReporter : public core::Reporter {
   static nlohmann::json units();
 
  private:
-  void flush();
+  // Writes `body` at the end of the body written so far (it stays), then the tail.
+  void append(const std::string& body);
   std::string path_;
-  nlohmann::json doc_;
+  int fd_ = -1;
+  long body_end_ = 0;  // where the tail starts
+  bool benchmark_open_ = false, first_benchmark_ = true, first_row_ = true;
+  nlohmann::json notes_ = nlohmann::json::array(), summary_ = nlohmann::json::array();
+  bool complete_ = false, all_points_ran_ = false;
 };
 
 }  // namespace mpiscope::output
