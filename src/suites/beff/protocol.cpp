@@ -82,7 +82,6 @@ Protocol measure(const Settings& s) {
       }
       for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
         const Pattern& pattern = p.patterns[pat];
-        const bool participates = pattern.participates(rank);
         for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
           const Method method = p.methods[pat][m];
           Transfer t;
@@ -92,32 +91,34 @@ Protocol measure(const Settings& s) {
           t.recv = recv->data();
           t.slot_stride = stride;
           prepare_transfer(t, p.processes);
-          // One loop; every rank gets the slowest participant's time, so all agree on what next.
-          auto loop = [&](int looplength, double& mine) {
+          // One loop; every rank learns every rank's time (one collective), so all agree on
+          // the slowest participant and on what comes next.
+          auto loop = [&](int looplength) {
             watchdog.arm(pattern.name + " with " + method_name(method) + " at " +
                          std::to_string(t.bytes) + " bytes, repetition " + std::to_string(rep + 1));
-            mine = run_loop(method, t, looplength, li < kWarmUpLengths);
-            double slowest = participates ? mine : 0.0;
-            MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            double mine = run_loop(method, t, looplength, li < kWarmUpLengths);
+            MPI_Allgather(&mine, 1, MPI_DOUBLE, gathered.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
             watchdog.disarm();
+            double slowest = 0;
+            for (int q = 0; q < p.processes; ++q)
+              if (pattern.participates(q))
+                slowest = std::max(slowest, gathered[static_cast<std::size_t>(q)]);
             return slowest;
           };
           int looplength = predicted_looplength(p, pat, m, li, rep, s.window);
-          double mine = 0;
-          double seconds = loop(looplength, mine);
+          double seconds = loop(looplength);
           // Too short a loop that may still grow: that one was a calibration; measure again.
           if (seconds < s.window.low_s && looplength < kMaxLoopLength) {
             const int longer = looplength_for(looplength, seconds, s.window);
             if (longer > looplength) {
               looplength = longer;
-              seconds = loop(looplength, mine);
+              seconds = loop(looplength);
             }
           }
           Cell& cell = p.cells[pat][m][li];
           const auto r = static_cast<std::size_t>(rep);
           cell.looplength[r] = looplength;
           cell.seconds[r] = seconds;
-          MPI_Gather(&mine, 1, MPI_DOUBLE, gathered.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
           if (rank == 0)
             for (int q = 0; q < p.processes; ++q)
               if (pattern.participates(q))

@@ -55,7 +55,10 @@ void TextReporter::flush_pattern() {
   if (pattern_.empty()) return;
   std::vector<std::string> headings = {"bytes"};
   for (const auto& method : methods_) {
-    headings.push_back(method + " MB/s");
+    // "MPI_Irecv/MPI_Isend/MPI_Waitall" -> "Irecv/Isend/Waitall"
+    std::string label = method;
+    for (std::size_t at; (at = label.find("MPI_")) != std::string::npos;) label.erase(at, 4);
+    headings.push_back(label + " MB/s");
     headings.push_back("loops");
   }
   headings.push_back("best MB/s");
