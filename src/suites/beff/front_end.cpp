@@ -1,0 +1,221 @@
+// `mpiscope beff` (alias b_eff): the command line, the run header and the reporters around the
+// measurement of protocol.cpp.
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "cli/frontend.hpp"
+#include "cli/registry.hpp"
+#include "cli/suite_cli.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "output/text_table.hpp"
+#include "suites/beff/json_output.hpp"
+#include "suites/beff/protocol.hpp"
+#include "suites/beff/text_reporter.hpp"
+
+namespace mpiscope::beff {
+
+namespace {
+
+// b_eff.c 3.6 used 30 (MAX_RANDOM); 10 keeps a default run within the paper's 3-5 minutes on
+// small machines (30 took 6 minutes on 4 processes of a loaded 2-core VM).
+constexpr int kDefaultRandomPatterns = 10;
+constexpr double kDefaultLoopTimeMs = 3.75;  // the middle of the paper's 2.5–5 ms
+constexpr double kMiB = 1048576.0;
+// L_max = memory/128 must reach the last doubling length, 4 kB.
+constexpr double kMinMemoryMiB = 128.0 * kLastDoubling / kMiB;
+
+struct Options {
+  double memory_mib = 0;  // 0: detected
+  std::uint64_t seed = 0;
+  int random_patterns = kDefaultRandomPatterns;
+  double loop_time_ms = kDefaultLoopTimeMs;
+  cli::OutputOptions output;
+};
+
+std::string serialize(const Options& o) {
+  return nlohmann::json{{"memory_mib", o.memory_mib},           {"seed", o.seed},
+                        {"random_patterns", o.random_patterns}, {"loop_time_ms", o.loop_time_ms},
+                        {"json", o.output.json_path},           {"csv", o.output.csv_path},
+                        {"timeout", o.output.timeout_s}}
+      .dump();
+}
+
+Options deserialize(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  Options o;
+  o.memory_mib = j.at("memory_mib").get<double>();
+  o.seed = j.at("seed").get<std::uint64_t>();
+  o.random_patterns = j.at("random_patterns").get<int>();
+  o.loop_time_ms = j.at("loop_time_ms").get<double>();
+  o.output.json_path = j.at("json").get<std::string>();
+  o.output.csv_path = j.at("csv").get<std::string>();
+  o.output.timeout_s = j.at("timeout").get<double>();
+  return o;
+}
+
+cli::ParseResult parse(const std::string& program, const std::vector<std::string>& args,
+                       int world_size) {
+  Options o;
+  bool seed_given = false;
+  CLI::App app{
+      "b_eff, the effective bandwidth benchmark (Rabenseifner and Koniges): every process "
+      "communicates at once in ring and random patterns, 21 message lengths, three MPI methods; "
+      "b_eff is the logarithmic average of the ring and random patterns' averages over the "
+      "lengths. Bandwidths in MB/s = 1e6 bytes/s.",
+      program};
+  app.set_help_flag("--help", "Print this help and exit");
+  app.add_option("--memory-per-process", o.memory_mib,
+                 "Memory per process in MiB; L_max = min(128 MiB, memory/128) (default: the "
+                 "node's physical memory divided by the processes on the node)")
+      ->type_name("MIB")
+      ->check(CLI::Range(kMinMemoryMiB, 1e12));
+  app.add_option("--seed", o.seed,
+                 "Seed of the random patterns' permutations (default: drawn and printed)")
+      ->type_name("N");
+  app.add_option("--random-patterns", o.random_patterns, "Number of random ring patterns")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--loop-time", o.loop_time_ms,
+                 "Target time of one measurement loop in ms; loops are kept between 2/3 and 4/3 "
+                 "of it (the paper's 2.5-5 ms); smaller values make short runs")
+      ->type_name("MS")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-3, 1e4));
+  cli::add_output_options(app, o.output);
+  app.footer(
+      "Exit status: 0 ok, 1 a measurement could not run, 2 bad command line, 4 --timeout.\n"
+      "See docs/beff.md for what is measured and how.");
+  return cli::parse_command_line(app, args, [&] {
+    if (world_size < 2)
+      throw std::runtime_error("b_eff needs at least 2 processes; " + std::to_string(world_size) +
+                               " is running");
+    if (o.output.timeout_s < 0 || (app.count("--timeout") > 0 && o.output.timeout_s == 0))
+      throw std::runtime_error("--timeout must be a positive number");
+    cli::check_output_options(o.output);
+    seed_given = app.count("--seed") > 0;
+    if (!seed_given)
+      o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    return serialize(o);
+  });
+}
+
+// The node's physical memory divided by the processes on it; the smallest over all nodes, so
+// that every process uses the same L_max.
+std::pair<double, std::string> detected_memory() {
+  const double node =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  MPI_Comm shared;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+  const mpi::Comm local = mpi::Comm::own(shared);
+  double per_process[2] = {node / local.size(), 0};
+  MPI_Allreduce(MPI_IN_PLACE, per_process, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "detected: physical memory of the node / %d processes on it (smallest node)",
+                local.size());
+  return {per_process[0], text};
+}
+
+std::string join_lengths(const std::vector<std::size_t>& lengths) {
+  std::string s;
+  for (auto l : lengths) s += (s.empty() ? "" : " ") + std::to_string(l);
+  return s;
+}
+
+class NullReporter : public core::Reporter {};
+
+int run(const std::string& serialized, int thread_level,
+        const std::vector<std::string>& command_line) {
+  const Options o = deserialize(serialized);
+  Settings s;
+  if (o.memory_mib > 0) {
+    s.memory_per_process = o.memory_mib * kMiB;
+    s.memory_source = "--memory-per-process";
+  } else {
+    std::tie(s.memory_per_process, s.memory_source) = detected_memory();
+  }
+  s.seed = o.seed;
+  s.random_patterns = o.random_patterns;
+  s.window = {o.loop_time_ms * 2.0 / 3.0 * 1e-3, o.loop_time_ms * 4.0 / 3.0 * 1e-3};
+  s.timeout_s = o.output.timeout_s;
+
+  const std::size_t lmax = max_message_length(s.memory_per_process);
+  core::RunInfo info = core::collect_run_info("beff", command_line, thread_level);
+  info.suite_title = "b_eff";
+  info.min_length = 1;
+  info.max_length = lmax;
+  char memory[200];
+  std::snprintf(memory, sizeof memory, "%.0f bytes = %.1f MiB (%s)", s.memory_per_process,
+                s.memory_per_process / kMiB, s.memory_source.c_str());
+  info.settings = {
+      {"memory_per_process", memory},
+      {"memory_per_process_bytes", output::format_number(s.memory_per_process, 0)},
+      {"L_max", std::to_string(lmax) + " bytes (min(128 MiB, memory per process / 128))"},
+      {"L_max_bytes", std::to_string(lmax)},
+      {"message_lengths", join_lengths(message_lengths(lmax))},
+      {"seed", std::to_string(s.seed) + " (repeat the random patterns with --seed " +
+                   std::to_string(s.seed) + ")"},
+      {"random_patterns", std::to_string(s.random_patterns)},
+      {"repetitions", std::to_string(kRepetitions) + " (the best is used)"},
+      {"loop_time_window", output::format_number(s.window.low_s * 1e3, 3) + " - " +
+                               output::format_number(s.window.high_s * 1e3, 3) + " ms"},
+      {"max_looplength", std::to_string(kMaxLoopLength)},
+      {"methods",
+       "MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv/MPI_Isend/MPI_Waitall (ping-pong: "
+       "MPI_Sendrecv)"},
+      {"timeout_s", output::format_number(s.timeout_s, 3)},
+      {"timer", "MPI_Wtime, after an MPI_Barrier over all processes"}};
+  for (const auto& pattern : all_patterns(mpi::world_size(), s.seed, s.random_patterns))
+    info.benchmarks.push_back(pattern.name);
+
+  core::ReporterList reporters;
+  NullReporter none;
+  const bool root = mpi::world_rank() == 0;
+  if (root) {
+    reporters.add(std::make_unique<TextReporter>(stdout));
+    // JSON through JsonOutput (same format, written at the end; see json_output.hpp), CSV as
+    // every suite writes it.
+    if (!o.output.json_path.empty())
+      reporters.add(std::make_unique<JsonOutput>(o.output.json_path));
+    cli::OutputOptions csv_only;
+    csv_only.csv_path = o.output.csv_path;
+    cli::add_file_reporters(reporters, csv_only);
+    reporters.run_started(info);
+  }
+  core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
+  const Protocol protocol = measure(s);
+  if (root) {
+    report(protocol, out);
+    reporters.run_finished(info, true);
+  }
+  return cli::kOk;
+}
+
+int beff_main(int argc, char** argv, const std::string& program,
+              const std::vector<std::string>& command_line) {
+  cli::FrontEnd fe;
+  fe.program = program;
+  fe.help = "--help";
+  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
+    return parse(program, args, world_size);
+  };
+  fe.run = [&](const std::string& options, int thread_level) {
+    return run(options, thread_level, command_line);
+  };
+  return cli::run_front_end(fe, argc, argv);
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "beff",
+    "b_eff: effective communication bandwidth of the whole machine in one number",
+    {{"b_eff", {}}},
+    20,
+    beff_main});
+
+}  // namespace mpiscope::beff

@@ -1,0 +1,221 @@
+#include "suites/beff/protocol.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/buffers.hpp"
+#include "core/mpi.hpp"
+#include "core/watchdog.hpp"
+
+namespace mpiscope::beff {
+
+namespace {
+
+constexpr int kWarmUpLengths = 18;  // b_eff.c: one untimed iteration for the 18 shortest lengths
+constexpr std::size_t kSlotAlignment = 64;
+
+// The looplength of the first loop of a cell: 300 for the shortest message; at a longer one the
+// previous length's loop scaled as if time grew with L (too short a guess is corrected by one
+// more loop); from the second repetition on, the first repetition's loop of this cell.
+int predicted_looplength(const Protocol& p, std::size_t pat, std::size_t m, std::size_t li, int rep,
+                         const LoopWindow& w) {
+  const auto& cells = p.cells[pat][m];
+  if (rep > 0) {
+    const auto r = static_cast<std::size_t>(rep - 1);
+    return looplength_for(cells[li].looplength[r], cells[li].seconds[r], w);
+  }
+  if (li == 0) return kMaxLoopLength;
+  const Cell& prev = cells[li - 1];
+  const double growth = static_cast<double>(p.lengths[li]) / static_cast<double>(p.lengths[li - 1]);
+  return std::min(prev.looplength[0],
+                  looplength_for(prev.looplength[0], prev.seconds[0] * growth, w));
+}
+
+}  // namespace
+
+std::vector<Method> methods_of(const Pattern& p) {
+  if (p.sendrecv_only) return {Method::Sendrecv};
+  return {Method::Sendrecv, Method::Alltoallv, Method::Nonblocking};
+}
+
+Protocol measure(const Settings& s) {
+  Protocol p;
+  const int rank = mpi::world_rank();
+  p.processes = mpi::world_size();
+  p.lmax = max_message_length(s.memory_per_process);
+  p.lengths = message_lengths(p.lmax);
+  p.patterns = all_patterns(p.processes, s.seed, s.random_patterns);
+  int slots = 1;
+  for (const auto& pat : p.patterns) {
+    p.methods.push_back(methods_of(pat));
+    p.cells.emplace_back(p.methods.back().size(), std::vector<Cell>(p.lengths.size()));
+    slots = std::max(slots, pat.max_steps());
+  }
+
+  const std::size_t stride = (p.lmax + kSlotAlignment - 1) / kSlotAlignment * kSlotAlignment;
+  const std::size_t buffer_bytes = stride * static_cast<std::size_t>(slots);
+  auto send = core::AlignedBytes::try_allocate(buffer_bytes);
+  auto recv = core::AlignedBytes::try_allocate(buffer_bytes);
+  int allocated = send && recv ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &allocated, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!allocated)
+    throw std::runtime_error("cannot allocate 2 x " + std::to_string(buffer_bytes) +
+                             " bytes of message buffers (L_max = " + std::to_string(p.lmax) +
+                             "); give a smaller --memory-per-process");
+  // Touch every page now, so that no page fault is timed.
+  core::fill_pattern(send->data(), buffer_bytes, rank);
+  std::memset(recv->data(), 0, buffer_bytes);
+
+  core::Watchdog watchdog(s.timeout_s, rank);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  std::vector<double> gathered(static_cast<std::size_t>(p.processes));
+  for (int rep = 0; rep < kRepetitions; ++rep) {
+    for (std::size_t li = 0; li < p.lengths.size(); ++li) {
+      if (rank == 0) {
+        std::fprintf(stderr, "b_eff: repetition %d/%d, length %zu/%zu (%zu bytes), %.1f s\n",
+                     rep + 1, kRepetitions, li + 1, p.lengths.size(), p.lengths[li],
+                     MPI_Wtime() - start);
+        std::fflush(stderr);
+      }
+      for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
+        const Pattern& pattern = p.patterns[pat];
+        for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
+          const Method method = p.methods[pat][m];
+          Transfer t;
+          t.steps = &pattern.steps[static_cast<std::size_t>(rank)];
+          t.bytes = static_cast<int>(p.lengths[li]);
+          t.send = send->data();
+          t.recv = recv->data();
+          t.slot_stride = stride;
+          prepare_transfer(t, p.processes);
+          // One loop; every rank learns every rank's time (one collective), so all agree on
+          // the slowest participant and on what comes next.
+          auto loop = [&](int looplength) {
+            watchdog.arm(pattern.name + " with " + method_name(method) + " at " +
+                         std::to_string(t.bytes) + " bytes, repetition " + std::to_string(rep + 1));
+            double mine = run_loop(method, t, looplength, li < kWarmUpLengths);
+            MPI_Allgather(&mine, 1, MPI_DOUBLE, gathered.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+            watchdog.disarm();
+            double slowest = 0;
+            for (int q = 0; q < p.processes; ++q)
+              if (pattern.participates(q))
+                slowest = std::max(slowest, gathered[static_cast<std::size_t>(q)]);
+            return slowest;
+          };
+          int looplength = predicted_looplength(p, pat, m, li, rep, s.window);
+          double seconds = loop(looplength);
+          // Too short a loop that may still grow: that one was a calibration; measure again.
+          if (seconds < s.window.low_s && looplength < kMaxLoopLength) {
+            const int longer = looplength_for(looplength, seconds, s.window);
+            if (longer > looplength) {
+              looplength = longer;
+              seconds = loop(looplength);
+            }
+          }
+          Cell& cell = p.cells[pat][m][li];
+          const auto r = static_cast<std::size_t>(rep);
+          cell.looplength[r] = looplength;
+          cell.seconds[r] = seconds;
+          if (rank == 0)
+            for (int q = 0; q < p.processes; ++q)
+              if (pattern.participates(q))
+                cell.rank_seconds[r].push_back(gathered[static_cast<std::size_t>(q)]);
+        }
+      }
+    }
+  }
+  double elapsed = MPI_Wtime() - start;
+  MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  p.seconds = elapsed;
+  return p;
+}
+
+void report(const Protocol& p, core::Reporter& out) {
+  const char* unit = "MB/s (1e6 bytes/s)";
+  std::vector<PatternBest> bests;
+  for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
+    const Pattern& pattern = p.patterns[pat];
+    PatternBest best{pattern.name, pattern.kind, std::vector<double>(p.lengths.size(), 0.0)};
+    int participants = 0;
+    for (int q = 0; q < p.processes; ++q) participants += pattern.participates(q) ? 1 : 0;
+    for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
+      core::BenchmarkRun run;
+      run.name = pattern.name;
+      run.family = pattern.sendrecv_only ? "single_transfer" : "parallel_transfer";
+      run.nprocs = participants;
+      run.parameters = {{"pattern", pattern.name},
+                        {"kind", kind_name(pattern.kind)},
+                        {"method", method_name(p.methods[pat][m])},
+                        {"layout", pattern.description},
+                        {"messages_per_iteration", std::to_string(pattern.messages())}};
+      out.benchmark_started(run);
+      for (std::size_t li = 0; li < p.lengths.size(); ++li) {
+        const Cell& cell = p.cells[pat][m][li];
+        core::Measurement row;
+        row.bytes = p.lengths[li];
+        row.measured = true;
+        std::size_t top = 0;
+        std::array<double, kRepetitions> bw{};
+        for (std::size_t r = 0; r < kRepetitions; ++r) {
+          bw[r] = bandwidth_mb_s(p.lengths[li], pattern.messages(), cell.looplength[r],
+                                 cell.seconds[r]);
+          if (bw[r] > bw[top]) top = r;
+        }
+        best.best_mb_s[li] = std::max(best.best_mb_s[li], bw[top]);
+        // The columns of the best repetition: time per iteration over the pattern's ranks.
+        row.repetitions = cell.looplength[top];
+        const auto& times = cell.rank_seconds[top];
+        const double per_iteration = 1e6 / cell.looplength[top];
+        row.t_max_us = cell.seconds[top] * per_iteration;
+        row.t_min_us =
+            times.empty() ? 0 : *std::min_element(times.begin(), times.end()) * per_iteration;
+        double sum = 0;
+        for (double t : times) {
+          row.rank_times_us.push_back(t * per_iteration);
+          sum += t;
+        }
+        row.t_avg_us = times.empty() ? 0 : sum / static_cast<double>(times.size()) * per_iteration;
+        row.values.push_back({"bandwidth", bw[top], unit});
+        for (std::size_t r = 0; r < kRepetitions; ++r) {
+          const std::string n = "_rep" + std::to_string(r + 1);
+          row.values.push_back({"bandwidth" + n, bw[r], unit});
+          row.values.push_back(
+              {"looplength" + n, static_cast<double>(cell.looplength[r]), "iterations"});
+          row.values.push_back({"loop_time" + n, cell.seconds[r] * 1e3,
+                                "milliseconds (slowest participating rank)"});
+        }
+        out.row(run, row);
+      }
+      out.benchmark_finished(run);
+    }
+    bests.push_back(std::move(best));
+  }
+
+  for (const auto& b : bests) {
+    out.summary({"average/" + b.name, b.average(), unit});
+    out.summary({"at_lmax/" + b.name, b.at_lmax(), unit});
+  }
+  const Figures f = compute_figures(bests, p.processes);
+  const auto ping_pong = std::find_if(bests.begin(), bests.end(),
+                                      [](const PatternBest& b) { return b.name == "ping-pong"; });
+  out.summary({"ring_logavg", f.ring_logavg, unit});
+  out.summary({"random_logavg", f.random_logavg, unit});
+  out.summary({"ring_at_lmax", f.ring_at_lmax, unit});
+  out.summary({"random_at_lmax", f.random_at_lmax, unit});
+  // The columns of the paper's Table 1.
+  out.summary({"processes", static_cast<double>(p.processes), "processes"});
+  out.summary({"b_eff", f.b_eff, unit});
+  out.summary({"b_eff_per_process", f.per_process(f.b_eff), unit});
+  out.summary({"L_max", static_cast<double>(p.lmax), "bytes"});
+  if (ping_pong != bests.end())
+    out.summary({"ping_pong_bandwidth_at_lmax", ping_pong->at_lmax(), unit});
+  out.summary({"b_eff_at_lmax", f.b_eff_at_lmax, unit});
+  out.summary({"b_eff_per_process_at_lmax", f.per_process(f.b_eff_at_lmax), unit});
+  out.summary({"ring_per_process_at_lmax", f.per_process(f.ring_at_lmax), unit});
+  out.summary({"measurement_time", p.seconds, "seconds"});
+}
+
+}  // namespace mpiscope::beff

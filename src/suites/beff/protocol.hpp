@@ -1,0 +1,53 @@
+// The b_eff measurement (paper, sec. 4): every pattern at every length with every method, three
+// times, each loop timed by kernels.hpp's timed_loop; then the protocol and the summary handed
+// to the reporters.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/reporter.hpp"
+#include "suites/beff/analysis.hpp"
+#include "suites/beff/kernels.hpp"
+#include "suites/beff/patterns.hpp"
+
+namespace mpiscope::beff {
+
+struct Settings {
+  double memory_per_process = 0;  // bytes
+  std::string memory_source;      // how it was chosen, for the header
+  std::uint64_t seed = 0;
+  int random_patterns = 0;
+  LoopWindow window;
+  double timeout_s = 0;
+};
+
+// One pattern, one method, one length: the three repetitions.
+struct Cell {
+  std::array<int, kRepetitions> looplength{};
+  std::array<double, kRepetitions> seconds{};  // loop time, maximum over the pattern's ranks
+  std::array<std::vector<double>, kRepetitions> rank_seconds;  // rank 0 only: per participant
+};
+
+struct Protocol {
+  int processes = 0;
+  std::size_t lmax = 0;
+  std::vector<std::size_t> lengths;
+  std::vector<Pattern> patterns;
+  std::vector<std::vector<Method>> methods;           // per pattern
+  std::vector<std::vector<std::vector<Cell>>> cells;  // [pattern][method][length]
+  double seconds = 0;                                 // the whole measurement, wall clock
+};
+
+// The methods a pattern is measured with: all three, or MPI_Sendrecv alone for ping-pong.
+std::vector<Method> methods_of(const Pattern& p);
+
+// Collective over MPI_COMM_WORLD. Throws when the buffers cannot be allocated on some rank.
+Protocol measure(const Settings& s);
+
+// Rank 0: the protocol tables (one BenchmarkRun per pattern and method) and the summary.
+void report(const Protocol& p, core::Reporter& out);
+
+}  // namespace mpiscope::beff

@@ -1,0 +1,123 @@
+#include "suites/beff/text_reporter.hpp"
+
+#include <algorithm>
+
+namespace mpiscope::beff {
+
+namespace {
+std::string setting(const core::RunInfo& info, const std::string& name) {
+  const auto it = info.settings.find(name);
+  return it == info.settings.end() ? "" : it->second;
+}
+const std::string kAverage = "average/", kAtLmax = "at_lmax/";
+}  // namespace
+
+void TextReporter::run_started(const core::RunInfo& info) {
+  std::fprintf(out_, "# mpiscope beff %s (%s): effective bandwidth b_eff (Rabenseifner)\n",
+               info.mpiscope_version.c_str(), info.mpiscope_commit.c_str());
+  std::fprintf(out_, "# date: %s\n# machine: %s %s %s\n# processes: %d\n", info.date.c_str(),
+               info.system.c_str(), info.release.c_str(), info.machine.c_str(), info.world_size);
+  const std::string library = info.mpi_library.substr(0, info.mpi_library.find('\n'));
+  std::fprintf(out_, "# MPI library: %s\n", library.c_str());
+  for (const char* name :
+       {"memory_per_process", "L_max", "message_lengths", "seed", "random_patterns", "repetitions",
+        "loop_time_window", "max_looplength", "methods", "timeout_s"})
+    std::fprintf(out_, "# %s: %s\n", name, setting(info, name).c_str());
+  std::fprintf(out_,
+               "# bandwidth = L * messages per iteration * looplength / loop time of the slowest "
+               "rank, in MB/s (1e6 bytes/s)\n");
+  std::fflush(out_);
+}
+
+void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
+  const std::string& name = b.parameters.at("pattern");
+  if (name != pattern_) {
+    flush_pattern();
+    pattern_ = name;
+    kinds_[name] = b.parameters.at("kind");
+    pattern_order_.push_back(name);
+    heading_ = "# " + name + " (" + b.parameters.at("kind") + "): " + b.parameters.at("layout") +
+               "; " + std::to_string(b.nprocs) + " processes, " +
+               b.parameters.at("messages_per_iteration") + " messages per iteration";
+  }
+  methods_.push_back(b.parameters.at("method"));
+}
+
+void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
+  const auto bw = std::find_if(m.values.begin(), m.values.end(),
+                               [](const core::NamedValue& v) { return v.name == "bandwidth"; });
+  if (bw == m.values.end()) return;
+  if (cells_.find(m.bytes) == cells_.end()) lengths_.push_back(m.bytes);
+  cells_[m.bytes][b.parameters.at("method")] = {bw->value, m.repetitions};
+}
+
+void TextReporter::flush_pattern() {
+  if (pattern_.empty()) return;
+  std::vector<std::string> headings = {"bytes"};
+  for (const auto& method : methods_) {
+    // "MPI_Irecv/MPI_Isend/MPI_Waitall" -> "Irecv/Isend/Waitall"
+    std::string label = method;
+    for (std::size_t at; (at = label.find("MPI_")) != std::string::npos;) label.erase(at, 4);
+    headings.push_back(label + " MB/s");
+    headings.push_back("loops");
+  }
+  headings.push_back("best MB/s");
+  output::TextTable table(headings);
+  for (std::size_t bytes : lengths_) {
+    std::vector<std::string> cells = {std::to_string(bytes)};
+    double best = 0;
+    for (const auto& method : methods_) {
+      const auto& [bw, loops] = cells_[bytes][method];
+      cells.push_back(output::format_number(bw, 3));
+      cells.push_back(std::to_string(loops));
+      best = std::max(best, bw);
+    }
+    cells.push_back(output::format_number(best, 3));
+    table.add_row(cells);
+  }
+  std::fprintf(out_, "\n%s\n", heading_.c_str());
+  table.print(out_, "  ");
+  std::fflush(out_);
+  pattern_.clear();
+  methods_.clear();
+  lengths_.clear();
+  cells_.clear();
+}
+
+void TextReporter::summary(const core::NamedValue& v) {
+  flush_pattern();
+  if (v.name.rfind(kAverage, 0) == 0)
+    averages_[v.name.substr(kAverage.size())] = v.value;
+  else if (v.name.rfind(kAtLmax, 0) == 0)
+    at_lmax_[v.name.substr(kAtLmax.size())] = v.value;
+  else
+    figures_.push_back(v);
+}
+
+void TextReporter::run_finished(const core::RunInfo&, bool ok) {
+  flush_pattern();
+  if (!averages_.empty()) {
+    std::fprintf(out_,
+                 "\n# Per pattern: the best of methods and repetitions, averaged over the lengths "
+                 "and at L_max (MB/s = 1e6 bytes/s)\n");
+    output::TextTable table({"pattern", "kind", "average MB/s", "at L_max MB/s"});
+    for (const auto& name : pattern_order_)
+      table.add_row({name, kinds_[name], output::format_number(averages_[name], 3),
+                     output::format_number(at_lmax_[name], 3)});
+    table.print(out_, "  ");
+  }
+  if (!figures_.empty()) {
+    std::fprintf(out_, "\n# Summary (b_eff: rings and random patterns only; Table 1 columns)\n");
+    std::size_t width = 0;
+    for (const auto& f : figures_) width = std::max(width, f.name.size());
+    for (const auto& f : figures_) {
+      const int decimals = f.unit == "bytes" || f.unit == "processes" ? 0 : 3;
+      std::fprintf(out_, "  %-*s = %s %s\n", static_cast<int>(width), f.name.c_str(),
+                   output::format_number(f.value, decimals).c_str(), f.unit.c_str());
+    }
+  }
+  if (!ok) std::fprintf(out_, "\n# The run did not complete.\n");
+  std::fflush(out_);
+}
+
+}  // namespace mpiscope::beff

@@ -1,0 +1,229 @@
+// b_eff end to end on 2 to 4 processes with short loops and a small L_max: the protocol is
+// complete, b_eff and the Table 1 columns recomputed from the protocol equal the printed ones,
+// the random patterns are reproducible from the printed seed, and bad input is one clear error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+// L_max = 1 MiB / 128 = 8 kB; 0.1 ms loops; two random patterns: a few seconds per run.
+const std::vector<std::string> kShort = {"--memory-per-process", "1", "--loop-time", "0.1",
+                                         "--random-patterns",    "2"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+double value_of(const json& row, const std::string& name) {
+  return row.at("values").at(name).at("value").get<double>();
+}
+
+std::map<std::string, double> summary_of(const json& doc) {
+  std::map<std::string, double> s;
+  for (const auto& v : doc.at("summary")) s[v.at("name").get<std::string>()] = v.at("value");
+  return s;
+}
+
+double logavg(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += std::log(x);
+  return std::exp(sum / static_cast<double>(v.size()));
+}
+
+// The printed figure "  name = value unit" of the text summary.
+double printed(const std::string& out, const std::string& name) {
+  std::smatch m;
+  const std::regex re("\n  " + name + " += ([0-9.]+) ");
+  if (!std::regex_search(out, m, re)) return -1;
+  return std::stod(m[1]);
+}
+
+void expect_relative(double got, double want, const std::string& what) {
+  EXPECT_NEAR(got, want, 1e-9 * std::fabs(want)) << what;
+}
+
+}  // namespace
+
+TEST(Beff, RecomputedBeffEqualsPrinted) {
+  const auto dir = temp_dir();
+  const auto path = dir + "/beff.json";
+  const auto r =
+      run_mpi(4, with(with({"beff"}, kShort), {"--seed", "42", "--json", path}), "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json doc = json::parse(read_file(path));
+  EXPECT_TRUE(doc.at("complete").get<bool>());
+  const auto& settings = doc.at("run").at("settings");
+  EXPECT_EQ(settings.at("L_max_bytes"), "8192");
+  EXPECT_EQ(settings.at("message_lengths"),
+            "1 2 4 8 16 32 64 128 256 512 1024 2048 4096 4467 4871 5312 5793 6317 6889 7512 8192");
+  EXPECT_NE(r.out.find("# seed: 42 "), std::string::npos);
+  EXPECT_NE(r.out.find("# L_max: 8192 bytes"), std::string::npos);
+
+  // Protocol: every pattern with its methods, 21 lengths each; recompute every bandwidth.
+  std::map<std::string, std::string> kind;
+  std::map<std::string, std::vector<double>> best;  // pattern -> per length, max of methods
+  std::map<std::string, int> methods;
+  for (const auto& b : doc.at("benchmarks")) {
+    const auto& par = b.at("parameters");
+    const std::string pattern = par.at("pattern");
+    kind[pattern] = par.at("kind");
+    ++methods[pattern];
+    const int messages = std::stoi(par.at("messages_per_iteration").get<std::string>());
+    const auto& rows = b.at("rows");
+    ASSERT_EQ(rows.size(), 21u) << pattern;
+    auto& best_of = best[pattern];
+    best_of.resize(21, 0.0);
+    for (std::size_t li = 0; li < 21; ++li) {
+      const auto& row = rows[li];
+      const auto bytes = row.at("bytes").get<double>();
+      double top = 0;
+      int top_loops = 0;
+      for (int rep = 1; rep <= 3; ++rep) {
+        const std::string n = "_rep" + std::to_string(rep);
+        const double loops = value_of(row, "looplength" + n);
+        EXPECT_GE(loops, 1);
+        EXPECT_LE(loops, 300);
+        const double seconds = value_of(row, "loop_time" + n) * 1e-3;
+        const double bw = bytes * messages * loops / seconds / 1e6;
+        expect_relative(value_of(row, "bandwidth" + n), bw, pattern + n);
+        if (bw > top) {
+          top = bw;
+          top_loops = static_cast<int>(loops);
+        }
+      }
+      expect_relative(value_of(row, "bandwidth"), top, pattern + " best repetition");
+      EXPECT_EQ(row.at("repetitions").get<int>(), top_loops);
+      best_of[li] = std::max(best_of[li], top);
+    }
+  }
+  EXPECT_EQ(methods.size(), 6u + 2u + 10u);  // 4 processes: 2x2 and 2x2x1 grids
+  for (const auto& [pattern, n] : methods) EXPECT_EQ(n, pattern == "ping-pong" ? 1 : 3) << pattern;
+
+  // b_eff: logavg(logavg over rings, logavg over random) of the averages over the 21 lengths.
+  std::vector<double> ring_avg, random_avg, ring_lmax, random_lmax;
+  for (const auto& [pattern, b] : best) {
+    double sum = 0;
+    for (double x : b) sum += x;
+    if (kind[pattern] == "ring") {
+      ring_avg.push_back(sum / 21);
+      ring_lmax.push_back(b.back());
+    } else if (kind[pattern] == "random") {
+      random_avg.push_back(sum / 21);
+      random_lmax.push_back(b.back());
+    }
+  }
+  ASSERT_EQ(ring_avg.size(), 6u);
+  ASSERT_EQ(random_avg.size(), 2u);
+  const double b_eff = std::sqrt(logavg(ring_avg) * logavg(random_avg));
+  const double at_lmax = std::sqrt(logavg(ring_lmax) * logavg(random_lmax));
+  auto s = summary_of(doc);
+  expect_relative(s.at("b_eff"), b_eff, "b_eff");
+  expect_relative(s.at("b_eff_per_process"), b_eff / 4, "b_eff per process");
+  expect_relative(s.at("b_eff_at_lmax"), at_lmax, "b_eff at L_max");
+  expect_relative(s.at("b_eff_per_process_at_lmax"), at_lmax / 4, "per process at L_max");
+  expect_relative(s.at("ring_per_process_at_lmax"), logavg(ring_lmax) / 4, "rings at L_max");
+  expect_relative(s.at("ping_pong_bandwidth_at_lmax"), best["ping-pong"].back(), "ping-pong");
+  EXPECT_EQ(s.at("L_max"), 8192);
+  // The text shows the same numbers (3 decimals).
+  EXPECT_NEAR(printed(r.out, "b_eff"), b_eff, 6e-4) << r.out;
+  EXPECT_NEAR(printed(r.out, "b_eff_at_lmax"), at_lmax, 6e-4);
+  EXPECT_NE(r.out.find("# random-2 (random): ring over order"), std::string::npos);
+}
+
+class BeffSizes : public ::testing::TestWithParam<int> {};
+
+TEST_P(BeffSizes, AliasPrintsProtocolAndSummary) {
+  const int np = GetParam();
+  const auto dir = temp_dir();
+  const auto csv = dir + "/beff.csv";
+  const auto r = run_mpi(np, with(kShort, {"--csv", csv}), "", 120, "b_eff");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  // Ring pattern 1 on 2 or 3 processes is a single ring; ping-pong exists at any size.
+  EXPECT_NE(r.out.find("# ring-1 (ring): standard size 2: rings 1*" + std::to_string(np)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# ping-pong (analysis): ranks 0 and 1; 2 processes, 2 messages"),
+            std::string::npos);
+  EXPECT_GT(printed(r.out, "b_eff"), 0);
+  EXPECT_EQ(printed(r.out, "processes"), np);
+  EXPECT_NE(r.out.find("# seed: "), std::string::npos);
+  // CSV: one line per length for every pattern and method.
+  const auto text = read_file(csv);
+  EXPECT_EQ(count_of(text, "\nbeff,ring-6,"), 63);
+  EXPECT_EQ(count_of(text, "\nbeff,ping-pong,"), 21);
+  EXPECT_NE(text.find("# summary: b_eff = "), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Beff, BeffSizes, ::testing::Values(2, 3));
+
+TEST(Beff, PrintedSeedReproducesTheRandomPatterns) {
+  const auto dir = temp_dir();
+  auto layouts = [](const json& doc) {
+    std::vector<std::string> out;
+    for (const auto& b : doc.at("benchmarks"))
+      if (b.at("parameters").at("kind") == "random") out.push_back(b.at("parameters").at("layout"));
+    return out;
+  };
+  const auto first = run_mpi(4, with(with({"beff"}, kShort), {"--json", dir + "/a.json"}), "", 120);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json a = json::parse(read_file(dir + "/a.json"));
+  std::string seed = a.at("run").at("settings").at("seed");
+  seed = seed.substr(0, seed.find(' '));
+  const auto second = run_mpi(
+      4, with(with({"beff"}, kShort), {"--seed", seed, "--json", dir + "/b.json"}), "", 120);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json b = json::parse(read_file(dir + "/b.json"));
+  EXPECT_EQ(layouts(a), layouts(b));
+  EXPECT_EQ(layouts(a).size(), 6u);  // 2 random patterns x 3 methods
+}
+
+struct BeffBadInput {
+  const char* label;
+  int np;
+  std::vector<std::string> args;
+  const char* message;
+};
+
+std::ostream& operator<<(std::ostream& os, const BeffBadInput& b) {
+  return os << b.label;
+}
+
+class BeffRejects : public ::testing::TestWithParam<BeffBadInput> {};
+
+TEST_P(BeffRejects, OneMessageFromRankZeroAndExitTwo) {
+  const auto& c = GetParam();
+  const auto r = run_mpi(c.np, with({"beff"}, c.args), "", 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+  EXPECT_LT(r.seconds, 30) << "a rank was left waiting";
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("# ring-1"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Beff, BeffRejects,
+    ::testing::Values(
+        BeffBadInput{"UnknownOption", 2, {"--lmax", "5"}, "--lmax"},
+        BeffBadInput{"MemoryTooSmall", 2, {"--memory-per-process", "0.1"}, "--memory-per-process"},
+        BeffBadInput{
+            "MemoryNotANumber", 2, {"--memory-per-process", "lots"}, "--memory-per-process"},
+        BeffBadInput{"SeedNotANumber", 2, {"--seed", "abc"}, "--seed"},
+        BeffBadInput{"NoRandomPatterns", 2, {"--random-patterns", "0"}, "--random-patterns"},
+        BeffBadInput{"NegativeLoopTime", 2, {"--loop-time", "-1"}, "--loop-time"},
+        BeffBadInput{"UnwritableJson",
+                     2,
+                     {"--json", "/nonexistent-dir/r.json"},
+                     "cannot write '/nonexistent-dir/r.json'"},
+        BeffBadInput{"OneProcess", 1, {}, "b_eff needs at least 2 processes"}),
+    [](const auto& test) { return std::string(test.param.label); });
