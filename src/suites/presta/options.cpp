@@ -153,7 +153,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                      "operations per timed loop (mpiscope extension)  default=1000");
       app.add_option("--compute-iterations", o.loop_compute_iterations,
                      "compute iterations of the simulated compute phase (mpiscope extension)  "
-                     "default=10000");
+                     "default=1000");
       break;
   }
   cli::add_output_options(app, o.output);

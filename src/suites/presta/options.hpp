@@ -33,7 +33,7 @@ struct Options {
   // allred
   int compute_iterations = 0, inner_iterations = 0, samples = 0;
   // globalop (mpiscope extensions: PRESTA's globalop has no options)
-  int loop_iterations = 1000, loop_compute_iterations = 10000;
+  int loop_iterations = 1000, loop_compute_iterations = 1000;
   cli::OutputOptions output;
 };
 

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/buffers.hpp"
+#include "core/process_sets.hpp"
 #include "suites/presta/pair_report.hpp"
 
 namespace mpiscope::presta {
@@ -66,23 +67,44 @@ struct Variant {
   bool bidirectional;
 };
 
-// The pair's window over `window` bytes, on the pair's own communicator.
-struct PairWindow {
-  mpi::Comm comm;
-  MPI_Win win = MPI_WIN_NULL;
+// The pair's window over `bytes` at `base`, on a communicator of the pair's own. Open MPI 4.1's
+// osc/rdma names its shared memory after the communicator's context id and fails when two
+// communicators create windows on one node at the same moment, so the pairs' communicators come
+// from core::make_process_set (distinct context ids) and the windows are created and freed one
+// pair after another (untimed set-up; see docs/imb-ext.md).
+class PairWindow {
+ public:
   PairWindow(const PairStep& step, std::byte* base, std::size_t bytes) {
-    comm = mpi::Comm::borrow(MPI_COMM_WORLD)
-               .split(step.active ? step.pair_index : MPI_UNDEFINED, mpi::world_rank());
-    if (step.active)
-      mpi::check(
-          MPI_Win_create(base, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm.get(), &win),
-          "MPI_Win_create");
+    core::Layout layout;
+    layout.active_size = 2;
+    layout.multi = step.pairs.size() > 1;
+    for (const auto& [a, b] : step.pairs) layout.groups.push_back({a, b});  // a: the initiator
+    layout.inactive = mpi::world_size() - step.processes;
+    set_ = core::make_process_set(layout);
+    one_pair_at_a_time([&] {
+      mpi::check(MPI_Win_create(base, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL,
+                                set_.group.get(), &win_),
+                 "MPI_Win_create");
+    });
   }
   ~PairWindow() {
-    if (win != MPI_WIN_NULL) MPI_Win_free(&win);
+    one_pair_at_a_time([&] { MPI_Win_free(&win_); });
   }
   PairWindow(const PairWindow&) = delete;
   PairWindow& operator=(const PairWindow&) = delete;
+  MPI_Win get() const { return win_; }
+
+ private:
+  template <class F>
+  void one_pair_at_a_time(F&& f) {
+    if (!set_.is_active()) return;
+    for (std::size_t g = 0; g < set_.layout.groups.size(); ++g) {
+      if (set_.group_index == static_cast<int>(g)) f();
+      MPI_Barrier(set_.active.get());
+    }
+  }
+  core::ProcessSet set_;
+  MPI_Win win_ = MPI_WIN_NULL;
 };
 
 core::AlignedBytes allocate(double bytes, const char* what) {
@@ -121,7 +143,7 @@ int run_rma(RunContext& c) {
                                {"epochs_per_sample", std::to_string(o.epochs)}});
       c.out.benchmark_started(b);
       for (long long size : sizes) {
-        const RmaSide side{window.win, step.initiator ? 1 : 0, v.bidirectional || step.initiator,
+        const RmaSide side{window.get(), step.initiator ? 1 : 0, v.bidirectional || step.initiator,
                            origin.data(), static_cast<int>(size)};
         // Not timed: one epoch to open the window's access paths.
         if (step.active) rma_epochs(side, v.op, 1, 1);

@@ -122,7 +122,7 @@ void TextReporter::summary(const core::NamedValue& v) {
   if (!summary_started_) fmt::print(out_, "\n");
   summary_started_ = true;
   const bool whole = v.unit == "bytes" || v.unit == "MPI_Wtick ticks";
-  fmt::print(out_, "  {:<42}: {:>14} {}\n", v.name, output::format_number(v.value, whole ? 0 : 3),
+  fmt::print(out_, "  {:<46}: {:>14} {}\n", v.name, output::format_number(v.value, whole ? 0 : 3),
              v.unit);
 }
 
