@@ -284,7 +284,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ComWithoutO", "com", {}, "com requires -o"},
         BadInput{"LatenWithoutO", "laten", {"-i"}, "laten requires -o"},
         BadInput{"RmaWithoutC", "rma", {"-o", "4"}, "rma requires -c"},
-        BadInput{"AllredTwoArguments", "allred", {"10", "10"}, "allred takes 3 positive"},
+        BadInput{"AllredTwoArguments", "allred", {"10", "10"}, "allred takes 3 arguments"},
         BadInput{"UnknownOption", "com", {"-o", "4", "-x"}, "-x"},
         BadInput{"MalformedValue", "com", {"-o", "four"}, "four"},
         BadInput{"BadAllocation", "com", {"-o", "4", "-p", "z"}, "-p takes b (block) or c"},

@@ -75,10 +75,10 @@ std::string read_text(const std::string& path, const char* what) {
 void validate(Options& o, const std::string& name, int world_size, bool smp_given) {
   cli::check_output_options(o.output);
   if (o.test == Test::kAllred) {
-    if (o.compute_iterations <= 0 || o.inner_iterations <= 0 || o.samples <= 0)
+    if (o.compute_iterations < 0 || o.inner_iterations <= 0 || o.samples <= 0)
       throw UsageError(
-          "allred takes 3 positive integers: [# of comp iterations] [inner iterations] "
-          "[total samples]");
+          "allred takes 3 arguments: [# of comp iterations] (0 or more) [inner iterations] "
+          "[total samples] (positive integers)");
     return;
   }
   if (o.test == Test::kGlobalop) {

@@ -31,7 +31,7 @@ struct Options {
   bool nearest = false;             // -r
   std::vector<int> process_counts;  // from -f or the defaults, decided on rank 0
   // allred
-  int compute_iterations = 0, inner_iterations = 0, samples = 0;
+  int compute_iterations = -1, inner_iterations = 0, samples = 0;  // -1: not given
   // globalop (mpiscope extensions: PRESTA's globalop has no options)
   int loop_iterations = 1000, loop_compute_iterations = 1000;
   cli::OutputOptions output;
