@@ -1,0 +1,161 @@
+// `mpiscope presta com|laten|rma|allred|globalop …` and the aliases com, laten, rma, allred and
+// globalop: PRESTA's command lines mapped onto the tests, the reporters and the watchdog.
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <cstdio>
+
+#include "cli/frontend.hpp"
+#include "cli/registry.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "suites/presta/measure.hpp"
+#include "suites/presta/tests.hpp"
+#include "suites/presta/text_output.hpp"
+
+namespace mpiscope::presta {
+
+namespace {
+
+class NullReporter : public core::Reporter {};
+
+const char* title(Test t) {
+  switch (t) {
+    case Test::kCom:
+      return "PRESTA com: unidirectional and bidirectional communication test";
+    case Test::kLaten:
+      return "PRESTA laten: MPI_Send/MPI_Recv ping-pong latency test";
+    case Test::kRma:
+      return "PRESTA rma: MPI_Put/MPI_Get one-sided communication test";
+    case Test::kAllred:
+      return "PRESTA allred: MPI_Allreduce in a simulated application";
+    case Test::kGlobalop:
+      return "PRESTA globalop: collective operation loops (Global-Op)";
+  }
+  return "";
+}
+
+std::map<std::string, std::string> settings_of(const Options& o, double wtick, double overhead) {
+  std::map<std::string, std::string> s = {{"timer", "MPI_Wtime"},
+                                          {"wtick_s", fmt::format("{:.9f}", wtick)},
+                                          {"wtime_overhead_s", fmt::format("{:.9f}", overhead)}};
+  switch (o.test) {
+    case Test::kCom:
+    case Test::kRma:
+      s["message_start_bytes"] = std::to_string(o.size_start);
+      s["message_stop_bytes"] = std::to_string(o.size_stop);
+      s["message_factor"] = std::to_string(o.size_factor);
+      [[fallthrough]];
+    case Test::kLaten: {
+      if (o.test == Test::kRma) {
+        s["operations_per_epoch"] = std::to_string(o.ops);
+        s["epochs_between_measurements"] = std::to_string(o.epochs);
+      } else {
+        s["operations_between_measurements"] = std::to_string(o.ops);
+      }
+      std::string counts;
+      for (int n : o.process_counts) counts += (counts.empty() ? "" : ",") + std::to_string(n);
+      s["process_counts"] = counts;
+      if (!o.process_file.empty()) s["process_count_file"] = o.process_file;
+      s["processes_per_smp"] = o.procs_per_smp > 0 ? std::to_string(o.procs_per_smp) : "not given";
+      s["allocation"] = o.allocation == 'c' ? "cyclic" : "block";
+      s["partnering"] = o.nearest ? "nearby rank" : "rank + size/2";
+      s["barrier_in_sample"] = o.barrier ? "butterfly barrier included" : "none (-n)";
+      break;
+    }
+    case Test::kAllred:
+      s["compute_iterations"] = std::to_string(o.compute_iterations);
+      s["inner_iterations"] = std::to_string(o.inner_iterations);
+      s["samples"] = std::to_string(o.samples);
+      break;
+    case Test::kGlobalop:
+      s["iterations_per_loop"] = std::to_string(o.loop_iterations);
+      s["compute_iterations"] = std::to_string(o.loop_compute_iterations);
+      break;
+  }
+  return s;
+}
+
+int run(const Options& o, int thread_level, const std::string& program,
+        const std::vector<std::string>& command_line) {
+  const bool root = mpi::world_rank() == 0;
+  if (o.test == Test::kRma) {
+    // README: rma's memory grows with -o and -e; refuse rather than page.
+    if (const auto error = rma_memory_error(o); !error.empty()) {
+      if (root) std::fprintf(stderr, "%s: error: %s\n", program.c_str(), error.c_str());
+      return cli::kUsage;
+    }
+  }
+  const std::string name = test_names()[static_cast<std::size_t>(o.test)];
+  core::RunInfo info = core::collect_run_info("presta-" + name, command_line, thread_level);
+  info.suite_title = title(o.test);
+  const double wtick = MPI_Wtick();
+  info.settings = settings_of(o, wtick, wtime_overhead_s());
+  info.benchmarks = {name};
+
+  core::ReporterList reporters;
+  NullReporter none;
+  if (root) {
+    reporters.add(std::make_unique<TextReporter>(stdout, o.print_pairs));
+    cli::add_file_reporters(reporters, o.output);
+    reporters.run_started(info);
+  }
+  core::Watchdog watchdog(o.output.timeout_s, mpi::world_rank());
+  RunContext c{o,
+               pairing_of(o, mpi::world_size()),
+               root ? static_cast<core::Reporter&>(reporters) : none,
+               watchdog,
+               wtick,
+               root};
+  int code = 0;
+  switch (o.test) {
+    case Test::kCom:
+      code = run_com(c);
+      break;
+    case Test::kLaten:
+      code = run_laten(c);
+      break;
+    case Test::kRma:
+      code = run_rma(c);
+      break;
+    case Test::kAllred:
+      code = run_allred(c);
+      break;
+    case Test::kGlobalop:
+      code = run_globalop(c);
+      break;
+  }
+  if (root) reporters.run_finished(info, code == 0);
+  return code;
+}
+
+int presta_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>& command_line) {
+  // Messages name the command as typed: `com` for the alias, `mpiscope presta com` otherwise.
+  std::string shown = program;
+  if (argc > 1 && program != argv[1] && argv[1][0] != '-') shown += std::string(" ") + argv[1];
+  cli::FrontEnd fe;
+  fe.program = shown;
+  fe.help = "-h";
+  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
+    return parse(args, world_size, shown);
+  };
+  fe.run = [&](const std::string& options, int thread_level) {
+    return run(deserialize(options), thread_level, shown, command_line);
+  };
+  return cli::run_front_end(fe, argc, argv);
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"presta",
+                                        "LLNL PRESTA 1.1: com, laten, rma, allred, globalop",
+                                        {{"com", {"com"}},
+                                         {"laten", {"laten"}},
+                                         {"rma", {"rma"}},
+                                         {"allred", {"allred"}},
+                                         {"globalop", {"globalop"}}},
+                                        40,
+                                        presta_main});
+
+}  // namespace mpiscope::presta

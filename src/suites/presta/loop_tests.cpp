@@ -1,0 +1,213 @@
+// allred and globalop: collective operations inside application-like loops, every rank of
+// MPI_COMM_WORLD taking part.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#include "core/mpi.hpp"
+#include "core/stats.hpp"
+#include "suites/presta/measure.hpp"
+#include "suites/presta/tests.hpp"
+
+namespace mpiscope::presta {
+
+namespace {
+
+constexpr int kAllreduceDoubles = 4;  // README: "a fixed operation size of 4 MPI_DOUBLEs"
+
+// The buffers of the collectives; the compute phase reads the last result, so that operations
+// and computation depend on each other as in an application.
+struct Buffers {
+  double factors[kAllreduceDoubles] = {0.5, 0.5, 0.5, 0.5};
+  double send[kAllreduceDoubles] = {1, 1, 1, 1};
+  double recv[kAllreduceDoubles] = {0.25, 0.25, 0.25, 0.25};
+  ComputePhase compute(int iterations) const { return {iterations, factors, recv}; }
+};
+
+double mean_of(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+// Population standard deviation, as PRESTA's getMeanAndStddev.
+double stddev_of(const std::vector<double>& v) {
+  const double m = mean_of(v);
+  double var = 0;
+  for (double x : v) var += (x - m) * (x - m);
+  return std::sqrt(var / static_cast<double>(v.size()));
+}
+
+// One allred loop: -samples samples of -inner iterations; rank 0 returns the samples (longest
+// rank each).
+std::vector<double> allred_samples(RunContext& c, const char* what, Buffers& buf,
+                                   const std::function<void()>& operation) {
+  const Options& o = c.options;
+  std::vector<double> samples;
+  for (int s = 0; s < o.samples; ++s) {
+    c.watchdog.arm(fmt::format("allred {} sample {}", what, s));
+    const LoopSample t = time_loop_sample(MPI_COMM_WORLD, o.inner_iterations,
+                                          buf.compute(o.compute_iterations), operation);
+    c.watchdog.disarm();
+    samples.push_back(t.max_s);
+  }
+  return samples;
+}
+
+core::Measurement samples_row(const RunContext& c, const std::vector<double>& samples_s,
+                              int repetitions, std::size_t bytes) {
+  core::Measurement m;
+  m.bytes = bytes;
+  m.repetitions = repetitions;
+  m.measured = true;
+  for (double s : samples_s) m.raw_samples_us.push_back(s * 1e6);
+  m.samples_us = core::summarize(m.raw_samples_us);
+  m.t_min_us = m.samples_us->min;
+  m.t_max_us = m.samples_us->max;
+  m.t_avg_us = m.samples_us->mean;
+  const double mean = mean_of(samples_s), sd = stddev_of(samples_s);
+  m.values = {{"mean_us", mean * 1e6, kMicroseconds},
+              {"stddev_us", sd * 1e6, kMicroseconds},
+              {"stddev_over_mean", mean > 0 ? sd / mean : 0, "ratio"},
+              {"ticks_per_loop", mean / c.wtick_s, kTicks},
+              {"samples", static_cast<double>(samples_s.size()), "samples"}};
+  return m;
+}
+
+}  // namespace
+
+int run_allred(RunContext& c) {
+  const Options& o = c.options;
+  Buffers buf;
+  const auto compute_only = allred_samples(c, "compute loop", buf, [] {});
+  const auto with_allreduce = allred_samples(c, "compute+Allreduce loop", buf, [&] {
+    MPI_Allreduce(buf.send, buf.recv, kAllreduceDoubles, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  });
+  // "Time between Allreduce": one compute phase, after one untimed.
+  keep(compute_phase(o.compute_iterations, buf.factors, buf.recv));
+  const double start = MPI_Wtime();
+  keep(compute_phase(o.compute_iterations, buf.factors, buf.recv));
+  const double between_s = MPI_Wtime() - start;
+  if (!c.root) return 0;
+
+  const std::size_t bytes = kAllreduceDoubles * sizeof(double);
+  struct Loop {
+    const char* name;
+    const char* loop;
+    const std::vector<double>& samples;
+  };
+  for (const Loop& l : {Loop{"Compute loop", "compute", compute_only},
+                        Loop{"Compute+Allreduce loop", "compute+MPI_Allreduce", with_allreduce}}) {
+    core::BenchmarkRun b;
+    b.name = l.name;
+    b.family = "presta_allred";
+    b.nprocs = mpi::world_size();
+    b.sized = false;
+    b.parameters = {{"test", "allred"},
+                    {"loop", l.loop},
+                    {"compute_iterations", std::to_string(o.compute_iterations)},
+                    {"inner_iterations", std::to_string(o.inner_iterations)},
+                    {"allreduce", "4 MPI_DOUBLE, MPI_SUM"}};
+    c.out.benchmark_started(b);
+    b.rows.push_back(samples_row(c, l.samples, o.inner_iterations, bytes));
+    c.out.row(b, b.rows.back());
+    c.out.benchmark_finished(b);
+  }
+  const double total_compute = std::accumulate(compute_only.begin(), compute_only.end(), 0.0);
+  const double total_op = std::accumulate(with_allreduce.begin(), with_allreduce.end(), 0.0);
+  const double iterations = static_cast<double>(o.samples) * o.inner_iterations;
+  c.out.summary({"wtick_us", c.wtick_s * 1e6, kMicroseconds});
+  c.out.summary({"time_between_allreduce_us", between_s * 1e6, kMicroseconds});
+  c.out.summary({"mean_compute_loop_us", mean_of(compute_only) * 1e6, kMicroseconds});
+  c.out.summary({"ticks_per_compute_loop", mean_of(compute_only) / c.wtick_s, kTicks});
+  c.out.summary({"mean_op_loop_us", mean_of(with_allreduce) * 1e6, kMicroseconds});
+  c.out.summary({"ticks_per_op_loop", mean_of(with_allreduce) / c.wtick_s, kTicks});
+  // The README's derived figure: the compute-only time subtracted from the compute+Allreduce time.
+  c.out.summary({"op_mean_us", (total_op - total_compute) / iterations * 1e6, kMicroseconds});
+  return 0;
+}
+
+namespace {
+
+struct GlobalOp {
+  const char* name;
+  std::size_t bytes;
+  std::function<void(Buffers&)> run;
+};
+
+std::vector<GlobalOp> global_ops() {
+  // One MPI_DOUBLE, MPI_SUM, root 0.
+  return {
+      {"MPI_Barrier", 0, [](Buffers&) { MPI_Barrier(MPI_COMM_WORLD); }},
+      {"MPI_Reduce", sizeof(double),
+       [](Buffers& b) { MPI_Reduce(b.send, b.recv, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); }},
+      {"MPI_Bcast", sizeof(double),
+       [](Buffers& b) { MPI_Bcast(b.recv, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); }},
+      {"MPI_Allreduce", sizeof(double),
+       [](Buffers& b) { MPI_Allreduce(b.send, b.recv, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }},
+      {"MPI_Reduce+MPI_Bcast", sizeof(double),
+       [](Buffers& b) {
+         MPI_Reduce(b.send, b.recv, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+         MPI_Bcast(b.recv, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+       }},
+  };
+}
+
+}  // namespace
+
+int run_globalop(RunContext& c) {
+  const Options& o = c.options;
+  const int n = o.loop_iterations;
+  Buffers buf;
+  double compute_loop_s = 0;  // rank 0: the compute-only loop, for the with-compute rows
+  auto report = [&](const std::string& name, std::size_t bytes, int compute_iterations,
+                    const LoopSample& t) {
+    if (!c.root) return;
+    core::BenchmarkRun b;
+    b.name = name;
+    b.family = "presta_globalop";
+    b.nprocs = mpi::world_size();
+    b.sized = false;
+    b.parameters = {
+        {"test", "globalop"},
+        {"compute_phase",
+         compute_iterations > 0 ? std::to_string(compute_iterations) + " iterations" : "none"}};
+    core::Measurement m;
+    m.bytes = bytes;
+    m.repetitions = n;
+    m.measured = t.max_s > 0;
+    m.t_min_us = t.min_s * 1e6;
+    m.t_max_us = t.max_s * 1e6;
+    m.t_avg_us = t.avg_s * 1e6;
+    m.values = {{"loop_time_us", t.max_s * 1e6, kMicroseconds},
+                {"time_per_iteration_us", t.max_s / n * 1e6, kMicroseconds},
+                {"wtime_ticks", t.max_s / c.wtick_s, kTicks}};
+    if (compute_iterations > 0 && name != "Compute only")
+      m.values.push_back(
+          {"op_time_without_compute_us", (t.max_s - compute_loop_s) / n * 1e6, kMicroseconds});
+    c.out.benchmark_started(b);
+    b.rows.push_back(m);
+    c.out.row(b, m);
+    c.out.benchmark_finished(b);
+  };
+  auto measure = [&](const char* name, int compute_iterations,
+                     const std::function<void(Buffers&)>& op) {
+    c.watchdog.arm(fmt::format("globalop {} ({} compute iterations)", name, compute_iterations));
+    op(buf);  // not timed: the first call sets the collective up
+    const LoopSample t =
+        time_loop_sample(MPI_COMM_WORLD, n, buf.compute(compute_iterations), [&] { op(buf); });
+    c.watchdog.disarm();
+    return t;
+  };
+  const auto ops = global_ops();
+  for (const auto& op : ops) report(op.name, op.bytes, 0, measure(op.name, 0, op.run));
+  const int ci = o.loop_compute_iterations;
+  if (ci > 0) {
+    const LoopSample t = measure("Compute only", ci, [](Buffers&) {});
+    compute_loop_s = t.max_s;
+    report("Compute only", 0, ci, t);
+    for (const auto& op : ops) report(op.name, op.bytes, ci, measure(op.name, ci, op.run));
+  }
+  return 0;
+}
+
+}  // namespace mpiscope::presta

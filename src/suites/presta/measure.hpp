@@ -1,0 +1,87 @@
+// How PRESTA's kernels are timed; the one place with MPI_Wtime.
+//
+// Pair tests (com, laten, rma): one time sample per point. The active ranks start together
+// (MPI_Barrier on their communicator, outside the sample); each rank then times the kernel and,
+// unless -n, PRESTA's butterfly barrier after it, so that the sample ends when the last pair is
+// done. Rank 0 collects every active rank's sample; the figures come from the longest.
+//
+// Loop tests (allred, globalop): every rank times `iterations` x (operation, compute phase)
+// after a butterfly barrier; the sample is the longest over the ranks (MPI_Reduce MPI_MAX).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "core/mpi.hpp"
+#include "suites/presta/kernels.hpp"
+#include "suites/presta/pairing.hpp"
+
+namespace mpiscope::presta {
+
+// The ranks of one process count of a pair test, as this rank sees them.
+struct PairStep {
+  int processes = 0;
+  std::vector<RankPair> pairs;
+  std::vector<int> ranks;  // active world ranks, ascending
+  bool active = false;
+  int pair_index = -1;  // this rank's pair
+  int partner = -1;
+  bool initiator = false;  // the lower rank of its pair
+  mpi::Comm active_comm;   // the active ranks (MPI_COMM_NULL elsewhere)
+};
+// Collective over MPI_COMM_WORLD.
+PairStep make_step(int processes, const Pairing& p);
+
+struct PairSample {
+  std::vector<double> rank_s;  // rank 0 only: every active rank's sample, in `ranks` order
+  double max_s = 0, min_s = 0, avg_s = 0;
+};
+// Collective over MPI_COMM_WORLD: rank 0 gets every active rank's duration.
+PairSample collect_sample(const PairStep& step, double seconds);
+
+template <class Kernel>
+PairSample time_pair_sample(const PairStep& step, bool barrier, Kernel&& kernel) {
+  double seconds = 0;
+  if (step.active) {
+    MPI_Barrier(step.active_comm.get());
+    const double start = MPI_Wtime();
+    kernel();
+    if (barrier) butterfly_barrier(step.active_comm.get());
+    seconds = MPI_Wtime() - start;
+  }
+  return collect_sample(step, seconds);
+}
+
+// Keeps the compute phase's result alive.
+void keep(double value);
+
+struct ComputePhase {
+  int iterations = 0;  // 0: no compute phase
+  const double* a = nullptr;
+  const double* b = nullptr;
+};
+
+struct LoopSample {
+  double max_s = 0, min_s = 0, avg_s = 0;  // over comm's ranks, at its rank 0 only
+};
+// Collective over comm: rank 0 gets the extremes and mean of the ranks' durations.
+LoopSample collect_loop_sample(MPI_Comm comm, double seconds);
+
+template <class Operation>
+LoopSample time_loop_sample(MPI_Comm comm, int iterations, const ComputePhase& compute,
+                            Operation&& operation) {
+  butterfly_barrier(comm);
+  const double start = MPI_Wtime();
+  for (int i = 0; i < iterations; ++i) {
+    operation();
+    if (compute.iterations > 0) keep(compute_phase(compute.iterations, compute.a, compute.b));
+  }
+  return collect_loop_sample(comm, MPI_Wtime() - start);
+}
+
+// The cost of one MPI_Wtime call (PRESTA's getWtimeOh): when the clock is coarser than a call,
+// the calls made within one tick are counted.
+double wtime_overhead_s();
+
+}  // namespace mpiscope::presta

@@ -1,0 +1,87 @@
+#include "suites/presta/pair_report.hpp"
+
+#include <algorithm>
+
+namespace mpiscope::presta {
+
+namespace {
+double value_of(const core::Measurement& m, const std::string& name) {
+  for (const auto& v : m.values)
+    if (v.name == name) return v.value;
+  return 0;
+}
+}  // namespace
+
+core::BenchmarkRun pair_benchmark(const RunContext& c, const std::string& name,
+                                  const PairStep& step,
+                                  std::map<std::string, std::string> parameters) {
+  core::BenchmarkRun b;
+  b.name = name;
+  b.family = "presta_pair";
+  b.nprocs = step.processes;
+  b.has_throughput = c.options.test != Test::kLaten;
+  b.sized = c.options.test != Test::kLaten;
+  for (const auto& [x, y] : step.pairs) b.groups.push_back({x, y});
+  b.inactive = c.pairing.world_size - step.processes;
+  parameters["pairs"] = std::to_string(step.pairs.size());
+  parameters["allocation"] = cyclic_in_effect(c.pairing) ? "cyclic" : "block";
+  parameters["partnering"] = c.pairing.nearest ? "nearby rank" : "rank + size/2";
+  parameters["barrier_in_sample"] = c.options.barrier ? "butterfly" : "none";
+  b.parameters = std::move(parameters);
+  return b;
+}
+
+core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t bytes,
+                           int repetitions, const PairFigures& f) {
+  core::Measurement m;
+  m.bytes = bytes;
+  m.repetitions = repetitions;
+  m.t_min_us = s.min_s * 1e6;
+  m.t_max_us = s.max_s * 1e6;
+  m.t_avg_us = s.avg_s * 1e6;
+  for (double t : s.rank_s) m.rank_times_us.push_back(t * 1e6);
+  if (s.max_s <= 0) {
+    // PRESTA: "Invalid measurement. Increase number of operation per measurement."
+    m.note = "invalid measurement: the sample is shorter than MPI_Wtick; increase -o";
+    return m;
+  }
+  m.measured = true;
+  if (f.volume_bytes > 0) {
+    m.mbytes_per_sec = f.volume_bytes / s.max_s / 1048576.0;
+    m.values.push_back({"bandwidth", f.volume_bytes / s.max_s / 1e6, kMegabytesPerSecond});
+  }
+  if (f.latency)
+    m.values.push_back({"latency_us", s.max_s / f.ops_per_rank / 2 * 1e6, kMicroseconds});
+  if (f.epochs > 0) m.values.push_back({"epoch_time_us", s.max_s / f.epochs * 1e6, kMicroseconds});
+  if (!f.latency) m.values.push_back({"op_time_us", s.max_s / f.ops_per_rank * 1e6, kMicroseconds});
+  m.values.push_back({"wtime_ticks", s.max_s / c.wtick_s, kTicks});
+  return m;
+}
+
+void PairSummary::add(const std::string& what, const core::Measurement& m) {
+  if (!m.measured) return;
+  const double t = m.t_max_us / 1e6;
+  if (min_sample_s_ < 0 || t < min_sample_s_) min_sample_s_ = t;
+  if (!m.mbytes_per_sec) return;
+  if (!best_.count(what)) order_.push_back(what);
+  Best& b = best_[what];
+  const double bw = value_of(m, "bandwidth");
+  if (bw > b.bandwidth) b = {bw, m.bytes};
+}
+
+void PairSummary::report(const RunContext& c) const {
+  for (const auto& what : order_) {
+    const Best& b = best_.at(what);
+    std::string key = what;
+    std::replace(key.begin(), key.end(), ' ', '_');
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    c.out.summary({"max_" + key + "_bandwidth", b.bandwidth, kMegabytesPerSecond});
+    c.out.summary(
+        {"max_" + key + "_bandwidth_message_size", static_cast<double>(b.bytes), "bytes"});
+  }
+  if (min_sample_s_ >= 0)
+    c.out.summary({"ticks_for_minimum_sample", min_sample_s_ / c.wtick_s, kTicks});
+}
+
+}  // namespace mpiscope::presta

@@ -1,0 +1,43 @@
+// The result rows of the pair tests: what PRESTA derives from the longest sample of a point.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/result.hpp"
+#include "suites/presta/measure.hpp"
+#include "suites/presta/tests.hpp"
+
+namespace mpiscope::presta {
+
+core::BenchmarkRun pair_benchmark(const RunContext& c, const std::string& name,
+                                  const PairStep& step,
+                                  std::map<std::string, std::string> parameters);
+
+struct PairFigures {
+  double volume_bytes = 0;  // bytes moved by all pairs in the sample; 0: no bandwidth
+  double ops_per_rank = 1;  // operations one rank issues in the sample (op time divisor)
+  int epochs = 0;           // rma: epochs in the sample
+  bool latency = false;     // laten: half the round trip instead of the op time
+};
+
+core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t bytes,
+                           int repetitions, const PairFigures& f);
+
+// The figures of the whole run that PRESTA prints after its tables.
+class PairSummary {
+ public:
+  void add(const std::string& what, const core::Measurement& m);  // what: e.g. "Unidirectional"
+  void report(const RunContext& c) const;
+
+ private:
+  struct Best {
+    double bandwidth = 0;
+    std::size_t bytes = 0;
+  };
+  std::map<std::string, Best> best_;
+  std::vector<std::string> order_;
+  double min_sample_s_ = -1;
+};
+
+}  // namespace mpiscope::presta

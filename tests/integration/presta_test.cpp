@@ -1,0 +1,303 @@
+// PRESTA end to end: the five tests through the real launcher at 2, 4 and 8 processes; the
+// figures in the JSON are recomputed from the measured times they are derived from.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+  Result result;
+  json doc;
+};
+
+// Runs `program` (an alias, or mpiscope with "presta <test>") with --json and reads the JSON.
+Run run_json(int np, std::vector<std::string> args, const std::string& program = "mpiscope") {
+  const auto path = temp_dir() + "/r.json";
+  args.push_back("--json");
+  args.push_back(path);
+  Run r{run_mpi(np, args, "", 90, program), {}};
+  if (r.result.exit_code == 0) r.doc = json::parse(read_file(path));
+  return r;
+}
+
+double value(const json& row, const std::string& name) {
+  return row.at("values").at(name).at("value").get<double>();
+}
+
+void expect_close(double got, double want, const std::string& what) {
+  EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::fabs(want))) << what;
+}
+
+double wtick_us(const json& doc) {
+  return std::stod(doc.at("run").at("settings").at("wtick_s").get<std::string>()) * 1e6;
+}
+
+// The pairs of every table of a pair test, by process count.
+std::map<int, json> groups_by_count(const json& doc, const std::string& name) {
+  std::map<int, json> out;
+  for (const auto& b : doc.at("benchmarks"))
+    if (b.at("name") == name) out[b.at("nprocs").get<int>()] = b.at("groups");
+  return out;
+}
+
+}  // namespace
+
+TEST(PrestaCom, UnidirectionalThenBidirectionalOverSizesAndPairs) {
+  const auto r = run_json(4, {"-o", "5", "-e", "128"}, "com");
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  const auto& out = r.result.out;
+  const auto uni = out.find("Unidirectional, 2 processes (1 pair)");
+  const auto uni4 = out.find("Unidirectional, 4 processes (2 pairs)");
+  const auto bi = out.find("Bidirectional, 2 processes (1 pair)");
+  ASSERT_NE(uni, std::string::npos) << out;
+  ASSERT_NE(uni4, std::string::npos);
+  ASSERT_NE(bi, std::string::npos);
+  EXPECT_LT(uni, uni4);
+  EXPECT_LT(uni4, bi);  // the whole unidirectional iteration first (README)
+  EXPECT_NE(out.find("Ticks"), std::string::npos);
+  EXPECT_NE(out.find("max_bidirectional_bandwidth"), std::string::npos);
+
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 4u);
+  const double tick = wtick_us(r.doc);
+  for (const auto& b : benchmarks) {
+    const int processes = b.at("nprocs");
+    const bool bidirectional = b.at("name") == "Bidirectional";
+    EXPECT_EQ(b.at("groups").size(), static_cast<std::size_t>(processes / 2));
+    const auto& rows = b.at("rows");
+    ASSERT_EQ(rows.size(), 3u);  // 32, 64, 128
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& row = rows[i];
+      ASSERT_TRUE(row.at("measured").get<bool>());
+      EXPECT_EQ(row.at("bytes").get<int>(), 32 << i);
+      const double t_max = row.at("t_max_us");
+      const auto times = row.at("rank_times_us").get<std::vector<double>>();
+      ASSERT_EQ(times.size(), static_cast<std::size_t>(processes));
+      expect_close(*std::max_element(times.begin(), times.end()), t_max, "t_max is the longest");
+      const double senders = bidirectional ? processes : processes / 2;
+      const double volume = senders * 5 * row.at("bytes").get<double>();
+      expect_close(value(row, "bandwidth"), volume / t_max, "bandwidth from the longest sample");
+      expect_close(row.at("mbytes_per_sec"), volume / t_max * 1e6 / 1048576, "MiB/s");
+      expect_close(value(row, "op_time_us"), t_max / 5, "operation time");
+      expect_close(value(row, "wtime_ticks"), t_max / tick, "ticks");
+    }
+  }
+  // The pairs: default partner (rank + size/2) % size.
+  EXPECT_EQ(groups_by_count(r.doc, "Unidirectional")[4], json::parse("[[0,2],[1,3]]"));
+  double best = 0;
+  for (const auto& b : benchmarks)
+    if (b.at("name") == "Unidirectional")
+      for (const auto& row : b.at("rows")) best = std::max(best, value(row, "bandwidth"));
+  for (const auto& s : r.doc.at("summary"))
+    if (s.at("name") == "max_unidirectional_bandwidth") expect_close(s.at("value"), best, "max");
+}
+
+TEST(PrestaLaten, HalfTheRoundTripOfTheLongestPair) {
+  const auto r = run_json(2, {"presta", "laten", "-o", "20"});
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+  ASSERT_EQ(r.doc.at("benchmarks").size(), 1u);
+  const auto& row = r.doc.at("benchmarks")[0].at("rows")[0];
+  EXPECT_EQ(row.at("bytes"), 0);
+  EXPECT_EQ(row.at("repetitions"), 20);
+  expect_close(value(row, "latency_us"), row.at("t_max_us").get<double>() / 20 / 2, "latency");
+  EXPECT_NE(r.result.out.find("Latency (us)"), std::string::npos);
+}
+
+TEST(PrestaRma, PutAndGetInBothDirectionsPerEpoch) {
+  const auto r = run_json(4, {"-o", "3", "-c", "2", "-e", "512", "-s", "4", "-n"}, "rma");
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 8u);  // 4 variants x 2 process counts
+  std::vector<std::string> names;
+  for (const auto& b : benchmarks) names.push_back(b.at("name"));
+  EXPECT_EQ(names, (std::vector<std::string>{"Put Unidirectional", "Put Unidirectional",
+                                             "Get Unidirectional", "Get Unidirectional",
+                                             "Put Bidirectional", "Put Bidirectional",
+                                             "Get Bidirectional", "Get Bidirectional"}));
+  for (const auto& b : benchmarks) {
+    EXPECT_EQ(b.at("parameters").at("barrier_in_sample"), "none");
+    const int processes = b.at("nprocs");
+    const bool bidirectional = b.at("parameters").at("direction") == "bidirectional";
+    ASSERT_EQ(b.at("rows").size(), 3u);  // 32, 128, 512
+    for (const auto& row : b.at("rows")) {
+      ASSERT_TRUE(row.at("measured").get<bool>());
+      const double t_max = row.at("t_max_us");
+      const double initiators = bidirectional ? processes : processes / 2;
+      expect_close(value(row, "bandwidth"),
+                   initiators * 2 * 3 * row.at("bytes").get<double>() / t_max, "bandwidth");
+      expect_close(value(row, "epoch_time_us"), t_max / 2, "epoch time");
+      expect_close(value(row, "op_time_us"), t_max / 6, "op time");
+    }
+  }
+}
+
+TEST(PrestaRma, RefusesWhatTheMemoryFormulaSaysWouldPage) {
+  const auto r = run_mpi(2, {"-o", "100000000", "-c", "1", "-e", "1073741824"}, "", 60, "rma");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find("README's memory formula"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Put Unidirectional"), std::string::npos);
+}
+
+TEST(PrestaAllred, OperationTimeIsTheDifferenceOfTheTwoMeasuredLoops) {
+  const auto r = run_json(4, {"200", "10", "4"}, "allred");
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 2u);
+  const auto compute = benchmarks[0].at("rows")[0].at("samples_us").at("values");
+  const auto with_op = benchmarks[1].at("rows")[0].at("samples_us").at("values");
+  ASSERT_EQ(compute.size(), 4u);
+  ASSERT_EQ(with_op.size(), 4u);
+  const auto sum = [](const json& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return s;
+  };
+  std::map<std::string, double> summary;
+  for (const auto& s : r.doc.at("summary")) summary[s.at("name")] = s.at("value");
+  expect_close(summary.at("op_mean_us"), (sum(with_op) - sum(compute)) / (4 * 10), "op mean");
+  expect_close(summary.at("mean_compute_loop_us"), sum(compute) / 4, "compute loop mean");
+  expect_close(summary.at("mean_op_loop_us"), sum(with_op) / 4, "op loop mean");
+  EXPECT_GT(summary.at("time_between_allreduce_us"), 0);
+  // stddev/mean of each loop, recomputed from its samples (population deviation, as PRESTA).
+  for (const auto& b : benchmarks) {
+    const auto& row = b.at("rows")[0];
+    const auto v = row.at("samples_us").at("values").get<std::vector<double>>();
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / 4;
+    double var = 0;
+    for (double x : v) var += (x - mean) * (x - mean);
+    expect_close(value(row, "stddev_over_mean"), std::sqrt(var / 4) / mean, "stddev/mean");
+    EXPECT_EQ(value(row, "samples"), 4);
+  }
+  for (const char* field : {"op_mean_us", "time_between_allreduce_us", "stddev/mean"})
+    EXPECT_NE(r.result.out.find(field), std::string::npos) << field;
+}
+
+TEST(PrestaGlobalop, FiveOperationsWithAndWithoutComputePhase) {
+  const auto r =
+      run_json(2, {"presta", "globalop", "--iterations", "50", "--compute-iterations", "100"});
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 11u);
+  const std::vector<std::string> ops = {"MPI_Barrier", "MPI_Reduce", "MPI_Bcast", "MPI_Allreduce",
+                                        "MPI_Reduce+MPI_Bcast"};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(benchmarks[i].at("name"), ops[i]);
+    EXPECT_EQ(benchmarks[i].at("parameters").at("compute_phase"), "none");
+    EXPECT_EQ(benchmarks[6 + i].at("name"), ops[i]);
+    EXPECT_EQ(benchmarks[6 + i].at("parameters").at("compute_phase"), "100 iterations");
+  }
+  EXPECT_EQ(benchmarks[5].at("name"), "Compute only");
+  const double compute_loop = benchmarks[5].at("rows")[0].at("t_max_us");
+  for (const auto& b : benchmarks) {
+    const auto& row = b.at("rows")[0];
+    const double loop = row.at("t_max_us");
+    EXPECT_EQ(row.at("repetitions"), 50);
+    expect_close(value(row, "loop_time_us"), loop, "loop");
+    expect_close(value(row, "time_per_iteration_us"), loop / 50, "per iteration");
+    if (b.at("parameters").at("compute_phase") != "none" && b.at("name") != "Compute only")
+      expect_close(value(row, "op_time_without_compute_us"), (loop - compute_loop) / 50,
+                   "op time without the compute phase");
+  }
+  EXPECT_NE(r.result.out.find("Global-Op loops"), std::string::npos);
+}
+
+// README's allocation rules on 8 oversubscribed processes, 2 per "SMP".
+TEST(PrestaPairs, BlockCyclicAndNearbyOnEightProcesses) {
+  const auto cyclic = run_json(8, {"-o", "2", "-t", "2", "-p", "c", "-i"}, "laten");
+  ASSERT_EQ(cyclic.result.exit_code, 0) << cyclic.result.err;
+  auto g = groups_by_count(cyclic.doc, "Latency");
+  ASSERT_EQ(g.size(), 2u);  // configuration 4: 4 processes (one per SMP), then 8
+  EXPECT_EQ(g[4], json::parse("[[0,4],[2,6]]"));
+  EXPECT_EQ(g[8], json::parse("[[0,4],[2,6],[1,5],[3,7]]"));
+  EXPECT_NE(
+      cyclic.result.out.find("Current pairs, cyclic allocation\n      0:    4\n      2:    6\n"),
+      std::string::npos)
+      << cyclic.result.out;
+
+  const auto nearby = run_json(8, {"-o", "2", "-t", "2", "-r", "-i"}, "laten");
+  ASSERT_EQ(nearby.result.exit_code, 0) << nearby.result.err;
+  g = groups_by_count(nearby.doc, "Latency");
+  ASSERT_EQ(g.size(), 2u);  // configuration 3: 2 x 2 processes, then two SMPs more
+  EXPECT_EQ(g[4], json::parse("[[0,2],[1,3]]"));
+  EXPECT_EQ(g[8], json::parse("[[0,2],[1,3],[4,6],[5,7]]"));
+  EXPECT_NE(nearby.result.out.find("Current pairs, block allocation"), std::string::npos);
+
+  const auto counts = write_file(temp_dir(), "counts", "# pairs to run\n6\n2\n");
+  const auto file = run_json(8, {"-o", "2", "-f", counts}, "laten");
+  ASSERT_EQ(file.result.exit_code, 0) << file.result.err;
+  g = groups_by_count(file.doc, "Latency");
+  EXPECT_EQ(g[6], json::parse("[[0,4],[1,5],[2,6]]"));
+  EXPECT_EQ(g[2], json::parse("[[0,4]]"));
+  EXPECT_EQ(file.doc.at("benchmarks")[0].at("nprocs"), 6);  // in the file's order
+  // Every active rank reported, inactive ones not.
+  EXPECT_EQ(file.doc.at("benchmarks")[1].at("rows")[0].at("rank_times_us").size(), 2u);
+}
+
+TEST(PrestaOutputs, CsvAndTimeout) {
+  const auto csv = temp_dir() + "/r.csv";
+  const auto r = run_mpi(2, {"-o", "3", "-e", "64", "--csv", csv}, "", 60, "com");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(read_file(csv));
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& l) { return l.rfind("presta-com,", 0) == 0; }),
+            4);  // 2 sizes x 2 directions, 1 process count
+  const auto slow =
+      run_mpi(2, {"presta", "globalop", "--iterations", "2000000000", "--timeout", "1"}, "", 60);
+  EXPECT_EQ(slow.exit_code, 4) << slow.err;
+}
+
+namespace {
+struct BadInput {
+  const char* label;
+  const char* program;
+  std::vector<std::string> args;
+  const char* message;
+};
+std::ostream& operator<<(std::ostream& os, const BadInput& b) {
+  return os << b.label;
+}
+class PrestaBadInput : public ::testing::TestWithParam<BadInput> {};
+}  // namespace
+
+TEST_P(PrestaBadInput, OneMessageFromRankZeroAndExitTwo) {
+  const auto& p = GetParam();
+  const auto r = run_mpi(3, p.args, "", 60, p.program);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_LT(r.seconds, 30) << "a rank was left waiting";
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(p.message), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("processes ("), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Presta, PrestaBadInput,
+    ::testing::Values(
+        BadInput{"ComWithoutO", "com", {}, "com requires -o"},
+        BadInput{"LatenWithoutO", "laten", {"-i"}, "laten requires -o"},
+        BadInput{"RmaWithoutC", "rma", {"-o", "4"}, "rma requires -c"},
+        BadInput{"AllredTwoArguments", "allred", {"10", "10"}, "allred takes 3 arguments"},
+        BadInput{"UnknownOption", "com", {"-o", "4", "-x"}, "-x"},
+        BadInput{"MalformedValue", "com", {"-o", "four"}, "four"},
+        BadInput{"BadAllocation", "com", {"-o", "4", "-p", "z"}, "-p takes b (block) or c"},
+        BadInput{"CyclicWithoutT", "laten", {"-o", "4", "-p", "c"}, "needs the processes per SMP"},
+        BadInput{"CyclicTooFewProcesses",
+                 "laten",
+                 {"-o", "4", "-p", "c", "-t", "1"},
+                 "more than 2 x 1 processes"},
+        BadInput{"MissingCountFile", "laten", {"-o", "4", "-f", "/nonexistent/c"}, "cannot read"},
+        BadInput{"NoTest", "mpiscope", {"presta"}, "name a PRESTA test"},
+        BadInput{"UnknownTest", "mpiscope", {"presta", "pingpong"}, "unknown PRESTA test"},
+        BadInput{"UnwritableJson",
+                 "com",
+                 {"-o", "4", "--json", "/nonexistent-dir/r.json"},
+                 "cannot write '/nonexistent-dir/r.json'"}),
+    [](const auto& test) { return std::string(test.param.label); });
