@@ -1,6 +1,8 @@
 #include "cli/suite_cli.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <set>
 
 #include "output/csv_reporter.hpp"
 #include "output/files.hpp"
@@ -16,7 +18,15 @@ void add_output_options(CLI::App& app, OutputOptions& o) {
   app.add_option("--timeout", o.timeout_s,
                  "End the run (exit 4) when one measurement point takes longer than SECONDS")
       ->type_name("SECONDS")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            char* end = nullptr;
+            const double seconds = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && seconds >= 0
+                       ? std::string()
+                       : "must be a non-negative number of seconds, got '" + value + "'";
+          },
+          "SECONDS"));
 }
 
 void check_output_options(const OutputOptions& o) {
@@ -28,12 +38,26 @@ ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& ar
                                const std::function<std::string()>& serialize) {
   // CLI11 parses a reversed vector: it pops arguments from the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
+  app.allow_extras();  // unexpected arguments are reported below, in the order they were given
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
     return {ParseResult::kHelp, app.help()};
   } catch (const CLI::ParseError& e) {
     return {ParseResult::kError, e.what()};
+  }
+  std::multiset<std::string> extra;
+  for (const auto& a : app.remaining()) extra.insert(a);
+  if (!extra.empty()) {
+    std::string list;
+    for (const auto& a : args)
+      if (const auto it = extra.find(a); it != extra.end()) {
+        list += (list.empty() ? "'" : " '") + a + "'";
+        extra.erase(it);
+      }
+    return {ParseResult::kError, "unexpected argument" +
+                                     std::string(list.find(' ') != std::string::npos ? "s " : " ") +
+                                     list};
   }
   return {ParseResult::kRun, serialize()};
 }
