@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -106,18 +107,17 @@ std::uint64_t size_option(const std::string& text, const std::string& option) {
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                        const std::string& program) {
   Options o;
-  std::string node_memory, fs_cache, disk_limit;
+  std::string seconds, node_memory, fs_cache, disk_limit;
   CLI::App app{
       "b_eff_io: the effective I/O bandwidth of a partition (Rabenseifner & Koniges, "
       "sections 5 and 6). Every pattern type of Table 2 is written, rewritten and read "
       "through MPI-IO; the single number weights the types and the access methods.",
       program};
   app.set_help_flag("--help", "Print this help and exit");
-  app.add_option("-T,--time", o.seconds,
+  app.add_option("-T,--time", seconds,
                  "Scheduled time T for one partition in seconds; each pattern gets T/3 * U/64 "
                  "(default 900: the paper's minimum for a system's b_eff_io)")
-      ->type_name("SECONDS")
-      ->check(CLI::PositiveNumber);
+      ->type_name("SECONDS");
   app.add_option("-N,--partitions", o.partitions,
                  "Comma-separated numbers of processes to run the benchmark on, one after the "
                  "other, each for T (default: all processes); b_eff_io is their maximum")
@@ -139,7 +139,17 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "space in --io-dir)")
       ->type_name("SIZE");
   cli::add_output_options(app, o.output);
+  app.allow_extras();  // reported below, one at a time and in the user's order
   return cli::parse_command_line(app, args, [&] {
+    if (!app.remaining().empty())
+      throw std::runtime_error("unknown argument '" + app.remaining().front() + "'");
+    if (!seconds.empty()) {
+      char* end = nullptr;
+      o.seconds = std::strtod(seconds.c_str(), &end);
+      if (end == seconds.c_str() || *end != '\0' || !(o.seconds > 0) || !std::isfinite(o.seconds))
+        throw std::runtime_error("-T/--time: '" + seconds +
+                                 "' is not a positive number of seconds");
+    }
     for (int n : o.partitions)
       if (n < 1 || n > world_size)
         throw std::runtime_error("--partitions: " + std::to_string(n) +

@@ -162,7 +162,7 @@ class PartitionRun {
     r.seconds = MPI_Wtime() - start;
     if (r.calls >= cap && elapsed < r.scheduled)
       r.note = m == Method::Write ? "stopped by the disk-space limit"
-                                  : "stopped at the initial write's calls (the data that exists)";
+                                  : "capped at the initial write's calls";
     return r;
   }
 
