@@ -221,7 +221,8 @@ void check_run(const Result& r, const std::string& json_path, const std::vector<
 
 class BeffioRuns : public ::testing::TestWithParam<int> {};
 
-// M_PART = 2 MiB (--memory-per-node 256M) and T = 1 s keep a run at a few seconds.
+// M_PART = 2 MiB (--memory-per-node 256M) and T = 1 s keep a run at a few seconds. 1 to 4
+// processes: the run on 4 measures partitions of 2 and 4.
 TEST_P(BeffioRuns, WeightingRecomputedFromTheTablesEqualsThePrintedNumber) {
   const int np = GetParam();
   const auto work = fresh_dir("io");
@@ -230,8 +231,8 @@ TEST_P(BeffioRuns, WeightingRecomputedFromTheTablesEqualsThePrintedNumber) {
       "beffio", "-T", "1", "--memory-per-node", "256M", "--io-dir", work, "--json", json_path};
   std::vector<int> partitions = {np};
   if (np == 4) {
-    partitions = {1, 4};
-    args.insert(args.end(), {"--partitions", "1,4"});
+    partitions = {2, 4};
+    args.insert(args.end(), {"--partitions", "2,4"});
   }
   const auto r = run_mpi(np, args, "", 120);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
@@ -243,7 +244,7 @@ TEST_P(BeffioRuns, WeightingRecomputedFromTheTablesEqualsThePrintedNumber) {
   check_run(r, json_path, partitions);
 }
 
-INSTANTIATE_TEST_SUITE_P(Beffio, BeffioRuns, ::testing::Values(1, 2, 3, 4),
+INSTANTIATE_TEST_SUITE_P(Beffio, BeffioRuns, ::testing::Values(1, 3, 4),
                          [](const auto& test) { return "np" + std::to_string(test.param); });
 
 TEST(Beffio, LegacyNameRunsInTheCurrentDirectoryAndHonoursTheDiskLimit) {
@@ -353,13 +354,11 @@ TEST_P(BeffioRejects, OneMessageFromRankZeroAndNonZeroExit) {
 INSTANTIATE_TEST_SUITE_P(
     Beffio, BeffioRejects,
     ::testing::Values(
-        BadInput{"UnknownOption", {"-MB", "64"}, "-MB"}, BadInput{"ZeroTime", {"-T", "0"}, "-T"},
-        BadInput{"MalformedTime", {"-T", "ten"}, "-T"},
-        BadInput{"PartitionTooLarge", {"--partitions", "2,5"}, "--partitions: 5 is not between"},
-        BadInput{"PartitionZero", {"--partitions", "0"}, "--partitions: 0 is not between"},
-        BadInput{"MalformedMemory", {"--memory-per-node", "12X"}, "--memory-per-node: '12X'"},
-        BadInput{"MalformedCache", {"--fs-cache-size", "lots"}, "--fs-cache-size: 'lots'"},
-        BadInput{"ZeroDiskLimit", {"--disk-limit", "0"}, "--disk-limit must be positive"},
+        BadInput{"UnknownOption", {"-T", "5", "-MB", "64"}, "unknown argument '-MB'"},
+        BadInput{"MalformedTime", {"--time", "ten"}, "-T/--time: 'ten' is not a positive number"},
+        BadInput{"ZeroTime", {"-T", "0"}, "-T/--time: '0' is not a positive number"},
+        BadInput{"PartitionTooLarge", {"-N", "2,5"}, "--partitions: 5 is not between 1 and the 3"},
+        BadInput{"MalformedSize", {"--fs-cache-size", "lots"}, "--fs-cache-size: 'lots'"},
         BadInput{"MissingIoDir", {"--io-dir", "{dir}/nope"}, "is not a directory"},
         BadInput{"UnwritableJson", {"--json", "{dir}/nope/out.json"}, "nope/out.json"}),
     [](const auto& test) { return std::string(test.param.label); });
