@@ -32,7 +32,7 @@ struct PatternRun {
   long calls = 0;         // agreed by all processes
   double seconds = 0;     // local: placing, calls, termination checks, final sync
   double scheduled = -1;  // T_pattern when time-driven
-  std::string note;
+  bool capped = false;    // stopped before T_pattern: disk limit (write) or the written data
 };
 
 std::string format_bytes(double bytes) {
@@ -160,9 +160,7 @@ class PartitionRun {
     }
     if (f.method != Method::Read) sync_writes(f);
     r.seconds = MPI_Wtime() - start;
-    if (r.calls >= cap && elapsed < r.scheduled)
-      r.note = m == Method::Write ? "stopped by the disk-space limit"
-                                  : "capped at the initial write's calls";
+    r.capped = r.calls >= cap && elapsed < r.scheduled;
     return r;
   }
 
@@ -232,7 +230,9 @@ class PartitionRun {
     row.bytes = p.disk_chunk;
     row.repetitions = static_cast<int>(std::min<long>(r.calls, 2147483647L));
     row.measured = true;
-    row.note = r.note;
+    if (r.capped)
+      row.note = m == Method::Write ? "stopped by the disk-space limit"
+                                    : "capped at the initial write's calls";
     for (int q = 0; q < nprocs_; ++q) row.rank_times_us.push_back(all[q * stride + column] * 1e6);
     row.t_min_us = *std::min_element(row.rank_times_us.begin(), row.rank_times_us.end());
     row.t_max_us = *std::max_element(row.rank_times_us.begin(), row.rank_times_us.end());
