@@ -82,14 +82,14 @@ TEST(BeffioDefinition, PatternTimeIsAThirdOfTTimesUOverSixtyFour) {
   EXPECT_DOUBLE_EQ(scheduled_seconds(60, 0), 0);
 }
 
-// Worked by hand: every time-driven pattern of types 0–2 made one call, M_PART = 2 MiB.
-// Per type, the bytes one process moved with chunk l per time unit, averaged, times U, over l:
-//   32 KiB:    (1 MiB/2 + 32 KiB + 32 KiB)/3 · 1 / 32 KiB = 6
-//   1 KiB:     (1 MiB/2 + 1 KiB + 1 KiB)/3 / 1 KiB = 171.33 -> 172
-//   32 KiB+8:  ((1 MiB + 256)/2 + 2 · 32776)/3 / 32776 = 6
-//   1 KiB+8:   ((1 MiB + 8 KiB)/2 + 2 · 1032)/3 / 1032 = 171.33 -> 172
-//   1 MiB (U 2): ((2+1) MiB/8 + 1 MiB/2 + 1 MiB/2)/3 · 2 / 1 MiB = 0.92 -> 1
-//   M_PART, 1 MiB+8, the U = 0 pattern: 1
+// Worked by hand, M_PART = 2 MiB. Per type, the calls made with chunk l per time unit U,
+// averaged over types 0–2, times the pattern's U, rounded up:
+//   1 KiB (U 1):  type 0 pattern 5: 30 calls / U 2; type 1 pattern 13: 10 / 1; type 2 pattern 21:
+//                 50 / 1  ->  (15 + 10 + 50) / 3 = 25
+//   1 MiB (U 2):  type 0 patterns 2, 3: (5 + 7) / (4 + 4); pattern 11: 4 / 2; pattern 19: 3 / 2
+//                 ->  (1.5 + 2 + 1.5) / 3 · 2 = 3.33  ->  4
+//   one call everywhere else: 32 KiB (0.5 + 1 + 1) / 3 = 0.83 -> 1, M_PART (0.25 + 0.25 + 0.5)
+//   / 3 · 2 = 0.67 -> 1, 1 MiB + 8 (0.5 · 2) -> 1; the U = 0 pattern: 1
 TEST(BeffioDefinition, SegmentRepetitionsFollowTheEarlierTypes) {
   const std::size_t m_part = 2 * MiB;
   const std::array<std::vector<Pattern>, 3> earlier = {
@@ -97,16 +97,20 @@ TEST(BeffioDefinition, SegmentRepetitionsFollowTheEarlierTypes) {
   std::array<std::vector<long>, 3> calls;
   for (int t = 0; t < 3; ++t) calls[t].assign(earlier[t].size(), 1);
   const auto segmented = patterns_of_type(3, m_part);
+  EXPECT_EQ(segment_repetitions(segmented, earlier, calls),
+            (std::vector<long>{1, 1, 1, 1, 1, 1, 1, 1, 0}));
+  calls[0][5] = 30;  // pattern 5, 1 KiB
+  calls[1][4] = 10;  // pattern 13
+  calls[2][4] = 50;  // pattern 21
+  calls[0][2] = 5;   // pattern 2, 1 MiB
+  calls[0][3] = 7;   // pattern 3
+  calls[1][2] = 4;   // pattern 11
+  calls[2][2] = 3;   // pattern 19
   const auto reps = segment_repetitions(segmented, earlier, calls);
-  EXPECT_EQ(reps, (std::vector<long>{1, 1, 1, 6, 172, 6, 172, 1, 0}));
-  // 1 MiB + 2 MiB + 1 MiB + 6·32 KiB + 172 KiB + 6·32776 + 172·1032 + (1 MiB + 8) = 5989784,
-  // rounded up to 6 MiB.
-  EXPECT_EQ(segment_bytes(segmented, reps), 6 * MiB);
-
-  // Ten times the calls of the 1 KiB patterns: the 1 KiB segment pattern follows.
-  calls[1][4] = 10;                                                   // pattern 13
-  calls[2][4] = 10;                                                   // pattern 21
-  EXPECT_EQ(segment_repetitions(segmented, earlier, calls)[4], 178);  // (512+10+10)/3 = 177.3
+  EXPECT_EQ(reps, (std::vector<long>{1, 1, 4, 1, 25, 1, 1, 1, 0}));
+  // 1 MiB + 2 MiB + 4 · 1 MiB + 32 KiB + 25 KiB + 32776 + 1032 + (1 MiB + 8) = 8 MiB + 92184,
+  // rounded up to 9 MiB.
+  EXPECT_EQ(segment_bytes(segmented, reps), 9 * MiB);
 }
 
 TEST(BeffioDefinition, FitSegmentShrinksRepetitionsOnlyWhenNeeded) {

@@ -104,24 +104,23 @@ std::vector<long> segment_repetitions(const std::vector<Pattern>& segmented,
       reps.push_back(1);
       continue;
     }
-    double rate_sum = 0;  // Σ over types of bytes per process per time unit with chunk l
+    double rate_sum = 0;  // Σ over types of calls per time unit with chunk l
     int types = 0;
     for (std::size_t t = 0; t < earlier.size(); ++t) {
-      double bytes = 0;
+      double calls_with_l = 0;
       int units = 0;
       for (std::size_t i = 0; i < earlier[t].size(); ++i) {
         const Pattern& q = earlier[t][i];
         if (q.disk_chunk != p.disk_chunk || q.time_units == 0) continue;
-        bytes += static_cast<double>(calls[t].at(i)) * static_cast<double>(q.call_bytes);
+        calls_with_l += static_cast<double>(calls[t].at(i));
         units += q.time_units;
       }
       if (units == 0) continue;
-      rate_sum += bytes / units;
+      rate_sum += calls_with_l / units;
       ++types;
     }
-    const double bytes = types ? rate_sum / types * p.time_units : 0;
-    reps.push_back(
-        std::max(1L, static_cast<long>(std::ceil(bytes / static_cast<double>(p.disk_chunk)))));
+    const double wanted = types ? rate_sum / types * p.time_units : 0;
+    reps.push_back(std::max(1L, static_cast<long>(std::ceil(wanted))));
   }
   return reps;
 }

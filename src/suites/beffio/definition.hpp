@@ -46,11 +46,11 @@ std::vector<Pattern> all_patterns(std::size_t m_part);
 // T_pattern = T/3 · U/ΣU in seconds.
 double scheduled_seconds(double partition_seconds, int time_units);
 
-// Types 3 and 4 are size-driven (section 5.4): for each of their patterns a repetition factor
-// from what types 0–2 achieved with the same disk chunk l during the initial write: per type,
-// the bytes one process moved with chunk l per time unit U (over its U > 0 patterns with that l),
-// averaged over the types, times the pattern's own U, divided by l, rounded up; at least 1. U = 0
-// patterns run once. measured_calls[type][i] are the agreed calls of patterns_of_type(type)[i].
+// Types 3 and 4 are size-driven (section 5.4): "for each chunk size l, a repeating factor is
+// calculated from the measured repeating factors of the pattern types 0–2". Per type, the calls
+// one process made with disk chunk l per time unit U (over its U > 0 patterns with that l),
+// averaged over the types, times the pattern's own U, rounded up; at least 1. U = 0 patterns run
+// once. measured_calls[type][i] are the agreed calls of patterns_of_type(type)[i].
 std::vector<long> segment_repetitions(const std::vector<Pattern>& segmented_type_patterns,
                                       const std::array<std::vector<Pattern>, 3>& earlier_types,
                                       const std::array<std::vector<long>, 3>& measured_calls);
