@@ -1,0 +1,365 @@
+// b_eff_io end to end with real MPI-IO in a temporary folder: every pattern of Table 2 in every
+// access method, the single number recomputed from the tables by the paper's weighting, the
+// size-driven segment recomputed from the time-driven types, no file left behind (also after
+// SIGTERM), and bad input rejected.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+const char* const kMethods[] = {"write", "rewrite", "read"};
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+        names.push_back(e->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+std::string fresh_dir(const std::string& name) {
+  const auto dir = temp_dir() + "/" + name;
+  mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+double summary(const json& doc, const std::string& name) {
+  for (const auto& s : doc.at("summary"))
+    if (s.at("name") == name) return s.at("value").get<double>();
+  ADD_FAILURE() << "no summary figure " << name;
+  return std::nan("");
+}
+
+double value(const json& row, const std::string& name) {
+  return row.at("values").at(name).at("value").get<double>();
+}
+
+// One pattern's row as measured.
+struct Row {
+  int pattern = 0;
+  double disk_chunk = 0, call_bytes = 0, bytes = 0, seconds = 0, bandwidth = 0, units = 0;
+  double scheduled = -1;
+  long calls = 0;
+  std::string note;
+};
+// rows[partition][method][type] in pattern order.
+using Rows = std::map<int, std::map<std::string, std::map<int, std::vector<Row>>>>;
+
+Rows rows_of(const json& doc) {
+  Rows rows;
+  for (const auto& b : doc.at("benchmarks")) {
+    EXPECT_EQ(b.at("name"), "b_eff_io");
+    const auto& p = b.at("parameters");
+    const auto& r = b.at("rows").at(0);
+    Row row;
+    row.pattern = std::stoi(p.at("pattern").get<std::string>());
+    row.disk_chunk = r.at("bytes").get<double>();
+    row.calls = r.at("repetitions").get<long>();
+    row.call_bytes = value(r, "memory_chunk");
+    row.bytes = value(r, "bytes_accessed");
+    row.seconds = value(r, "time");
+    row.bandwidth = value(r, "bandwidth");
+    row.units = value(r, "time_units");
+    if (r.at("values").contains("scheduled_time")) row.scheduled = value(r, "scheduled_time");
+    if (r.contains("note")) row.note = r.at("note");
+    EXPECT_NEAR(row.seconds * 1e6, r.at("t_max_us").get<double>(), 1e-3);
+    rows[std::stoi(p.at("partition").get<std::string>())][p.at("access_method")]
+        [std::stoi(p.at("pattern_type").get<std::string>())]
+            .push_back(row);
+  }
+  return rows;
+}
+
+bool near(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+// Section 5.4, written again here from the paper rather than taken from the program: for each
+// pattern of type 3, the calls per time unit that types 0–2 made with the same disk chunk in the
+// initial write, averaged over the types, times the pattern's U, rounded up.
+long expected_segment_calls(const std::map<int, std::vector<Row>>& write, const Row& p) {
+  if (p.units == 0) return 1;
+  double sum = 0;
+  int types = 0;
+  for (int t = 0; t < 3; ++t) {
+    double calls = 0, units = 0;
+    for (const Row& q : write.at(t))
+      if (q.disk_chunk == p.disk_chunk && q.units > 0) {
+        calls += static_cast<double>(q.calls);
+        units += q.units;
+      }
+    if (units > 0) sum += calls / units, ++types;
+  }
+  return std::max(1L, static_cast<long>(std::ceil(sum / types * p.units)));
+}
+
+// The last "# b_eff_io = X MiB/s" line of the text protocol.
+double printed_b_eff_io(const std::string& out) {
+  double found = std::nan("");
+  for (const auto& line : lines_of(out)) {
+    double v = 0;
+    if (std::sscanf(line.c_str(), "# b_eff_io = %lf MiB/s", &v) == 1) found = v;
+  }
+  return found;
+}
+
+// segment_cut: the disk limit shrank the segment, so its calls no longer follow the rule.
+void check_run(const Result& r, const std::string& json_path, const std::vector<int>& partitions,
+               bool segment_cut = false) {
+  const json doc = json::parse(read_file(json_path));
+  EXPECT_TRUE(doc.at("complete").get<bool>());
+  const Rows rows = rows_of(doc);
+  ASSERT_EQ(rows.size(), partitions.size());
+  double best = 0;
+  for (int np : partitions) {
+    SCOPED_TRACE("partition " + std::to_string(np));
+    const std::string part = "np" + std::to_string(np) + ".";
+    EXPECT_EQ(summary(doc, part + "processes"), np);
+    const auto& by_method = rows.at(np);
+    std::map<std::string, double> method_bw;
+    for (const char* m : kMethods) {
+      SCOPED_TRACE(m);
+      const auto& types = by_method.at(m);
+      ASSERT_EQ(types.size(), 5u);
+      std::set<int> numbers;
+      double type_bw[5] = {}, method_bytes = 0;
+      for (int t = 0; t < 5; ++t) {
+        const std::string fig = part + m + ".type" + std::to_string(t) + ".";
+        double bytes = 0;
+        for (const Row& row : types.at(t)) {
+          numbers.insert(row.pattern);
+          if (row.note.empty()) {
+            EXPECT_GE(row.calls, 1) << row.pattern;
+          }
+          // Each row: bytes = calls · L · processes; bandwidth = bytes / time.
+          EXPECT_DOUBLE_EQ(row.bytes, static_cast<double>(row.calls) * row.call_bytes * np);
+          if (row.seconds > 0) {
+            EXPECT_TRUE(near(row.bandwidth, row.bytes / row.seconds / kMiB));
+          }
+          bytes += row.bytes;
+          // Time-driven patterns run at least their schedule unless a cap stopped them.
+          if (row.scheduled > 0 && row.note.empty()) {
+            EXPECT_GE(row.seconds, row.scheduled) << row.pattern;
+          }
+        }
+        EXPECT_DOUBLE_EQ(summary(doc, fig + "bytes"), bytes);
+        const double seconds = summary(doc, fig + "seconds");
+        EXPECT_GT(seconds, 0);
+        type_bw[t] = bytes / seconds / kMiB;
+        EXPECT_TRUE(near(summary(doc, fig + "b_eff_io"), type_bw[t]))
+            << summary(doc, fig + "b_eff_io") << " vs " << type_bw[t];
+        method_bytes += bytes;
+      }
+      EXPECT_EQ(numbers.size(), 43u);
+      EXPECT_EQ(*numbers.begin(), 0);
+      EXPECT_EQ(*numbers.rbegin(), 42);
+      EXPECT_DOUBLE_EQ(summary(doc, part + m + ".bytes"), method_bytes);
+      method_bw[m] = (2 * type_bw[0] + type_bw[1] + type_bw[2] + type_bw[3] + type_bw[4]) / 6.0;
+      EXPECT_TRUE(near(summary(doc, part + m + ".b_eff_io"), method_bw[m]));
+    }
+    const double partition =
+        0.25 * method_bw["write"] + 0.25 * method_bw["rewrite"] + 0.5 * method_bw["read"];
+    EXPECT_TRUE(near(summary(doc, part + "b_eff_io"), partition));
+    best = std::max(best, partition);
+
+    // Rewrite and read access the initial write's data: never more calls.
+    const auto& write = by_method.at("write");
+    for (const char* m : {"rewrite", "read"})
+      for (int t = 0; t < 5; ++t)
+        for (std::size_t i = 0; i < write.at(t).size(); ++i) {
+          const long w = write.at(t)[i].calls, c = by_method.at(m).at(t)[i].calls;
+          if (t >= 3)
+            EXPECT_EQ(c, w) << m << " pattern " << write.at(t)[i].pattern;
+          else
+            EXPECT_LE(c, w) << m << " pattern " << write.at(t)[i].pattern;
+        }
+    // Types 3 and 4: the size-driven calls and the segment, recomputed.
+    double used = 0;
+    for (const Row& p : write.at(3)) {
+      if (p.pattern == 33) continue;
+      if (!segment_cut) {
+        EXPECT_EQ(p.calls, expected_segment_calls(write, p)) << "pattern " << p.pattern;
+      }
+      used += p.disk_chunk * static_cast<double>(p.calls);
+    }
+    const double segment = std::ceil(used / kMiB) * kMiB;
+    EXPECT_DOUBLE_EQ(summary(doc, part + "segment"), segment);
+    EXPECT_DOUBLE_EQ(write.at(3).back().disk_chunk, segment - used);
+    for (std::size_t i = 0; i < write.at(3).size(); ++i) {
+      EXPECT_EQ(write.at(4)[i].calls, write.at(3)[i].calls);
+      EXPECT_EQ(write.at(4)[i].disk_chunk, write.at(3)[i].disk_chunk);
+    }
+  }
+  EXPECT_TRUE(near(summary(doc, "b_eff_io"), best));
+  // The protocol prints the same number (three decimals).
+  EXPECT_NEAR(printed_b_eff_io(r.out), best, 0.0005 + 1e-9 * best) << r.out.substr(0, 3000);
+}
+
+class BeffioRuns : public ::testing::TestWithParam<int> {};
+
+// M_PART = 2 MiB (--memory-per-node 256M) and T = 1 s keep a run at a few seconds. 1 to 4
+// processes: the run on 4 measures partitions of 2 and 4.
+TEST_P(BeffioRuns, WeightingRecomputedFromTheTablesEqualsThePrintedNumber) {
+  const int np = GetParam();
+  const auto work = fresh_dir("io");
+  const auto json_path = temp_dir() + "/beffio.json";
+  std::vector<std::string> args = {
+      "beffio", "-T", "1", "--memory-per-node", "256M", "--io-dir", work, "--json", json_path};
+  std::vector<int> partitions = {np};
+  if (np == 4) {
+    partitions = {2, 4};
+    args.insert(args.end(), {"--partitions", "2,4"});
+  }
+  const auto r = run_mpi(np, args, "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
+  EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+  for (int t = 0; t < 5; ++t)
+    EXPECT_NE(r.out.find("pattern type " + std::to_string(t) + " ("), std::string::npos);
+  EXPECT_NE(r.out.find("less than 20 times the file system cache"), std::string::npos);
+  EXPECT_NE(r.out.find("below the 900 s"), std::string::npos);
+  check_run(r, json_path, partitions);
+}
+
+INSTANTIATE_TEST_SUITE_P(Beffio, BeffioRuns, ::testing::Values(1, 3, 4),
+                         [](const auto& test) { return "np" + std::to_string(test.param); });
+
+TEST(Beffio, LegacyNameRunsInTheCurrentDirectoryAndHonoursTheDiskLimit) {
+  // No --io-dir: the files go to the current directory (the harness runs in a fresh one). A
+  // 4 MiB limit is used up by the first patterns: later time-driven writes make no call, and the
+  // segment of types 3 and 4 shrinks to one call per pattern.
+  const auto json_path = temp_dir() + "/limited.json";
+  const auto r = run_mpi(2,
+                         {"-T", "1", "--memory-per-node", "256M", "--disk-limit", "4M",
+                          "--fs-cache-size", "0", "--json", json_path},
+                         "", 120, "b_eff_io");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
+  EXPECT_EQ(r.out.find("less than 20 times"), std::string::npos) << "--fs-cache-size 0: no check";
+  EXPECT_NE(r.out.find("stopped by the disk-space limit"), std::string::npos);
+  EXPECT_NE(r.out.find("segment of pattern types 3 and 4 was reduced"), std::string::npos);
+  const json doc = json::parse(read_file(json_path));
+  const std::string program = doc.at("run").at("command_line").at(0);
+  EXPECT_EQ(program.substr(program.rfind('/') + 1), "b_eff_io");
+  const Rows rows = rows_of(doc);
+  // Time-driven writes stay within the limit; the three U = 0 patterns make their one call.
+  double written = 0, unscheduled = 0;
+  for (int t = 0; t < 3; ++t)
+    for (const Row& row : rows.at(2).at("write").at(t))
+      (row.units == 0 ? unscheduled : written) += row.bytes;
+  EXPECT_EQ(unscheduled, 3 * 2 * kMiB);
+  EXPECT_LE(written, 4 * kMiB);
+  check_run(r, json_path, {2}, true);
+}
+
+TEST(Beffio, FilesAreRemovedOnSigterm) {
+  const auto dir = temp_dir();
+  const auto work = fresh_dir("io-term");
+  const std::string cmd =
+      std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec ") +
+      MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " + MPISCOPE_BIN_DIR +
+      "/mpiscope beffio -T 600 --memory-per-node 256M " + "--io-dir " + work + " > " + dir +
+      "/out 2>&1";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Type 0's file exists from its first write on; T = 600 keeps it open for minutes.
+  bool files_seen = false;
+  for (int i = 0; i < 300 && !files_seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    files_seen = !files_in(work).empty();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_TRUE(files_seen) << read_file(dir + "/out");
+  kill(pid, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the launcher did not stop on SIGTERM";
+  }
+  bool clean = false;
+  for (int i = 0; i < 50 && !clean; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    clean = files_in(work).empty();
+  }
+  EXPECT_TRUE(clean) << "left behind: " << files_in(work).front();
+}
+
+TEST(Beffio, HelpListsEveryOptionWithItsDefault) {
+  const auto r = run_mpi(2, {"beffio", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* option : {"-T,--time", "--partitions", "--io-dir", "--memory-per-node",
+                             "--fs-cache-size", "--disk-limit", "--json", "--csv", "--timeout"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+  EXPECT_NE(r.out.find("current directory"), std::string::npos);
+  EXPECT_NE(r.out.find("default 900"), std::string::npos);
+  EXPECT_EQ(count_of(r.out, "Usage:"), 1) << "help from rank 0 only";
+}
+
+struct BadInput {
+  const char* label;
+  std::vector<std::string> args;  // after "beffio"; "{dir}" is a fresh folder
+  const char* message;
+};
+
+std::ostream& operator<<(std::ostream& os, const BadInput& b) {
+  return os << b.label;
+}
+
+class BeffioRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BeffioRejects, OneMessageFromRankZeroAndNonZeroExit) {
+  const auto dir = temp_dir();
+  std::vector<std::string> args = {"beffio"};
+  for (auto a : GetParam().args) {
+    if (auto p = a.find("{dir}"); p != std::string::npos) a.replace(p, 5, dir);
+    args.push_back(a);
+  }
+  const auto r = run_mpi(3, args, "", 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_LT(r.seconds, 30) << "a rank was left waiting";
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("## "), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Beffio, BeffioRejects,
+    ::testing::Values(
+        BadInput{"UnknownOption", {"-T", "5", "-MB", "64"}, "unknown argument '-MB'"},
+        BadInput{"MalformedTime", {"--time", "ten"}, "-T/--time: 'ten' is not a positive number"},
+        BadInput{"ZeroTime", {"-T", "0"}, "-T/--time: '0' is not a positive number"},
+        BadInput{"PartitionTooLarge", {"-N", "2,5"}, "--partitions: 5 is not between 1 and the 3"},
+        BadInput{"MalformedSize", {"--fs-cache-size", "lots"}, "--fs-cache-size: 'lots'"},
+        BadInput{"MissingIoDir", {"--io-dir", "{dir}/nope"}, "is not a directory"},
+        BadInput{"UnwritableJson", {"--json", "{dir}/nope/out.json"}, "nope/out.json"}),
+    [](const auto& test) { return std::string(test.param.label); });
+
+}  // namespace
