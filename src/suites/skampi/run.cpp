@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/watchdog.hpp"
@@ -254,6 +255,7 @@ class SuiteRunner {
     const int root = inst_.pattern == Pattern::kPingPong ? pair_.first : 0;
     std::vector<double> packed(9 + static_cast<std::size_t>(row.nprocs), 0.0);
     if (comm != MPI_COMM_NULL) {
+      core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
       KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
       auto kernel = make_kernel(inst_, k);
       StoppingRule rule;
