@@ -44,7 +44,9 @@ std::string error_of(const std::string& text) {
   }
   return "";
 }
-std::string with_suite(const std::string& body) { return "@MEASUREMENTS\nS\n{\n" + body + "}\n"; }
+std::string with_suite(const std::string& body) {
+  return "@MEASUREMENTS\nS\n{\n" + body + "}\n";
+}
 }  // namespace
 
 TEST(SkampiConfig, Figure1Parses) {
@@ -65,7 +67,7 @@ TEST(SkampiConfig, Figure1Parses) {
   EXPECT_EQ(s.variation, Variation::kLength);
   EXPECT_EQ(s.scale, Scale::kDynamicLog);
   EXPECT_EQ(s.max_repetition, SuiteSpec{}.max_repetition);  // Default_Value
-  EXPECT_EQ(s.time_measurement_s, 0);                        // Invalid_Value: no limit
+  EXPECT_EQ(s.time_measurement_s, 0);                       // Invalid_Value: no limit
   EXPECT_TRUE(s.node_times);
   EXPECT_FALSE(s.end.has_value());  // Max_Value
   EXPECT_DOUBLE_EQ(s.stepwidth, 1.414213562);
@@ -78,13 +80,16 @@ TEST(SkampiConfig, Figure1Parses) {
 }
 
 TEST(SkampiConfig, ErrorsNameLineAndColumn) {
-  EXPECT_EQ(error_of("@MACHINE x\n@BOGUS 3\n@MEASUREMENTS\n"), "t.skampi:2:1: unknown preamble key @BOGUS");
-  EXPECT_EQ(error_of("@MEMORY 12k\n@MEASUREMENTS\n"), "t.skampi:1:9: @MEMORY (KBytes): '12k' is not an integer");
+  EXPECT_EQ(error_of("@MACHINE x\n@BOGUS 3\n@MEASUREMENTS\n"),
+            "t.skampi:2:1: unknown preamble key @BOGUS");
+  EXPECT_EQ(error_of("@MEMORY 12k\n@MEASUREMENTS\n"),
+            "t.skampi:1:9: @MEMORY (KBytes): '12k' is not an integer");
   EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Stepwidth = abc;\n")),
             "t.skampi:5:15: Stepwidth: 'abc' is not a number");
   EXPECT_EQ(error_of(with_suite("  Type = 1\n  Scale = Fixed_log;\n")),
             "t.skampi:5:3: expected ';' after the value of Type");
-  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Colour = red;\n")), "t.skampi:5:3: unknown field 'Colour'");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Colour = red;\n")),
+            "t.skampi:5:3: unknown field 'Colour'");
   EXPECT_EQ(error_of(with_suite("  Type = 99;\n")),
             "t.skampi:4:10: unknown Type 99 (see Figure 2 / docs/skampi.md)");
   EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Variation = Nodes;\n")),
@@ -93,21 +98,31 @@ TEST(SkampiConfig, ErrorsNameLineAndColumn) {
             "t.skampi:6:20: Max_Repetition (4) is below Min_Repetition (9)");
   EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Basetype_Number = 4;\n")),
             "t.skampi:5:21: @BASETYPE4 is not defined in the preamble");
-  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Type = 2;\n")), "t.skampi:5:3: field Type is given twice");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Type = 2;\n")),
+            "t.skampi:5:3: field Type is given twice");
   EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Start_Argument = Max_Value;\n")),
             "t.skampi:5:20: Start_Argument cannot be Max_Value");
-  EXPECT_EQ(error_of("@MEASUREMENTS\nS\n{\n  Type = 1;\n"), "t.skampi:5:1: unexpected end of file, expected a field or '}'");
-  EXPECT_EQ(error_of("@MEASUREMENTS\nS { Type = 1; }\nS { Type = 2; }\n"), "t.skampi:3:1: suite 'S' is defined twice");
+  EXPECT_EQ(error_of("@MEASUREMENTS\nS\n{\n  Type = 1;\n"),
+            "t.skampi:5:1: unexpected end of file, expected a field or '}'");
+  EXPECT_EQ(error_of("@MEASUREMENTS\nS { Type = 1; }\nS { Type = 2; }\n"),
+            "t.skampi:3:1: suite 'S' is defined twice");
   EXPECT_EQ(error_of("@BASETYPE2 (1,0,MPI_INT) (2,x,MPI_INT)\n@MEASUREMENTS\n"),
             "t.skampi:1:27: offset: 'x' is not an integer");
-  EXPECT_EQ(error_of("@BASETYPE2 MPI_QUATERNION\n@MEASUREMENTS\n"), "t.skampi:1:12: unknown MPI type 'MPI_QUATERNION'");
+  EXPECT_EQ(error_of("@BASETYPE2 MPI_QUATERNION\n@MEASUREMENTS\n"),
+            "t.skampi:1:12: unknown MPI type 'MPI_QUATERNION'");
   EXPECT_EQ(error_of("@MACHINE x\n"), "t.skampi:2:1: missing @MEASUREMENTS (no suite to run)");
-  EXPECT_EQ(error_of(with_suite("  Type = 19;\n  Basetype_Number = 2;\n")).substr(0, 14), "t.skampi:5:21:");
-  EXPECT_EQ(error_of("@BASETYPE2 (1,0,MPI_INT)\n" + with_suite("  Type = 19;\n  Basetype_Number = 2;\n")), "");
+  EXPECT_EQ(error_of(with_suite("  Type = 19;\n  Basetype_Number = 2;\n")).substr(0, 14),
+            "t.skampi:5:21:");
+  EXPECT_EQ(
+      error_of("@BASETYPE2 (1,0,MPI_INT)\n" + with_suite("  Type = 19;\n  Basetype_Number = 2;\n")),
+      "");
 }
 
 TEST(SkampiConfig, DefaultsDependOnThePattern) {
-  const Config c = parse_config("@MEASUREMENTS\n# a comment\nA { Type = 24; }\nB { Type = 18; }\nC { Type = 10; Variation = Chunks; }\n", "x");
+  const Config c = parse_config(
+      "@MEASUREMENTS\n# a comment\nA { Type = 24; }\nB { Type = 18; }\nC { Type = 10; Variation = "
+      "Chunks; }\n",
+      "x");
   EXPECT_EQ(c.basetypes.at(1).text(), "MPI_CHAR");
   EXPECT_EQ(c.suites[0].variation, Variation::kNone);
   EXPECT_EQ(c.suites[1].variation, Variation::kNodes);  // Barrier has no length

@@ -69,7 +69,8 @@ TEST(SkampiMeasure, StoppingRuleOnSyntheticSamples) {
 TEST(SkampiMeasure, GeometricGrid) {
   EXPECT_EQ(geometric_grid(1, 16, 2, 1), (std::vector<long>{1, 2, 4, 8, 16}));
   EXPECT_EQ(geometric_grid(0, 100, 4, 1), (std::vector<long>{0, 1, 4, 16, 64, 100}));
-  EXPECT_EQ(geometric_grid(4, 64, 1.414213562, 4), (std::vector<long>{4, 8, 12, 16, 24, 32, 44, 64}));
+  EXPECT_EQ(geometric_grid(4, 64, 1.414213562, 4),
+            (std::vector<long>{4, 8, 12, 16, 24, 32, 44, 64}));
   EXPECT_EQ(linear_grid(2, 5, 1, 1), (std::vector<long>{2, 3, 4, 5}));
 }
 
@@ -111,12 +112,15 @@ TEST(SkampiMeasure, RefinementConcentratesAtAPlantedStep) {
   // The step is bracketed closely: the two points around 5000 are within 5 % of each other.
   long below = 0, above = 1 << 20;
   for (const auto& p : r.points) {
-    if (p.m < 5000) below = std::max(below, p.m);
-    else above = std::min(above, p.m);
+    if (p.m < 5000)
+      below = std::max(below, p.m);
+    else
+      above = std::min(above, p.m);
   }
   EXPECT_LE(static_cast<double>(above - below) / static_cast<double>(below), 0.05);
   // A straight line needs no refinement at all.
-  const auto flat = refine(grid, [](long m) { return 1.0 + static_cast<double>(m); }, lim);
+  const auto flat = refine(
+      grid, [](long m) { return 1.0 + static_cast<double>(m); }, lim);
   EXPECT_EQ(flat.points.size(), grid.size());
   // The measurement limit stops it, keeping the grid.
   lim.max_points = static_cast<int>(grid.size()) + 2;
@@ -138,7 +142,8 @@ TEST(SkampiPostproc, MediansOfKnownRuns) {
     f.suites.push_back(s);
     return f;
   };
-  const auto m = postprocess({run(1, 10, false), run(5, 30, true), run(2, 20, false), run(100, 1, false)});
+  const auto m =
+      postprocess({run(1, 10, false), run(5, 30, true), run(2, 20, false), run(100, 1, false)});
   ASSERT_EQ(m.suites.size(), 1u);
   const auto& rows = m.suites[0].rows;
   ASSERT_EQ(rows.size(), 3u);  // sorted by argument
@@ -156,7 +161,9 @@ TEST(SkampiPostproc, MediansOfKnownRuns) {
   ASSERT_EQ(back.suites[0].rows.size(), 3u);
   EXPECT_DOUBLE_EQ(back.suites[0].rows[2].t_us, 15);
   // A torn tail marks the crashed suite and is dropped.
-  auto torn = parse_output(format_output(run(1, 2, false)).substr(0, 0) + "#SKAMPI-OUTPUT 1\n@BEGIN_SUITE X\n@TYPE 1\n0 0 2 0 1", "t");
+  auto torn = parse_output(format_output(run(1, 2, false)).substr(0, 0) +
+                               "#SKAMPI-OUTPUT 1\n@BEGIN_SUITE X\n@TYPE 1\n0 0 2 0 1",
+                           "t");
   EXPECT_EQ(torn.torn_suite, "X");
   EXPECT_TRUE(torn.suites.empty());
   EXPECT_THROW(parse_output("#SKAMPI-OUTPUT 2\n", "v"), std::runtime_error);

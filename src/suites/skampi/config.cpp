@@ -32,19 +32,26 @@ std::string BaseType::text() const {
 
 const char* variation_name(Variation v) {
   switch (v) {
-    case Variation::kLength: return "Length";
-    case Variation::kNodes: return "Nodes";
-    case Variation::kChunks: return "Chunks";
-    case Variation::kNone: return "None";
+    case Variation::kLength:
+      return "Length";
+    case Variation::kNodes:
+      return "Nodes";
+    case Variation::kChunks:
+      return "Chunks";
+    case Variation::kNone:
+      return "None";
   }
   return "?";
 }
 
 const char* scale_name(Scale s) {
   switch (s) {
-    case Scale::kFixedLinear: return "Fixed_linear";
-    case Scale::kFixedLog: return "Fixed_log";
-    case Scale::kDynamicLog: return "Dynamic_log";
+    case Scale::kFixedLinear:
+      return "Fixed_linear";
+    case Scale::kFixedLog:
+      return "Fixed_log";
+    case Scale::kDynamicLog:
+      return "Dynamic_log";
   }
   return "?";
 }
@@ -97,14 +104,14 @@ class Parser {
         vcol = static_cast<int>(vfirst) + 1;
       }
       auto need_value = [&] {
-        if (value.empty())
-          throw ConfigError(file_, line_no, vcol, "@" + key + " needs a value");
+        if (value.empty()) throw ConfigError(file_, line_no, vcol, "@" + key + " needs a value");
       };
       if (key == "measurements" || key == "measurement") {
         in_measurements = true;
         offset_of_rest = line_start + line.size() + 1;
         rest_line_ = line_no + 1;
-        if (!value.empty()) throw ConfigError(file_, line_no, vcol, "unexpected text after @MEASUREMENTS");
+        if (!value.empty())
+          throw ConfigError(file_, line_no, vcol, "unexpected text after @MEASUREMENTS");
       } else if (key == "machine") {
         c.machine = value;
       } else if (key == "node") {
@@ -118,7 +125,8 @@ class Parser {
       } else if (key == "memory") {
         need_value();
         c.memory_kb = parse_int(value, line_no, vcol, "@MEMORY (KBytes)");
-        if (c.memory_kb < 1) throw ConfigError(file_, line_no, vcol, "@MEMORY must be at least 1 KByte");
+        if (c.memory_kb < 1)
+          throw ConfigError(file_, line_no, vcol, "@MEMORY must be at least 1 KByte");
       } else if (key == "outfile") {
         need_value();
         c.outfile = value;
@@ -139,7 +147,8 @@ class Parser {
         need_value();
         c.basetypes[n] = parse_basetype(value, line_no, vcol);
       } else {
-        throw ConfigError(file_, line_no, col, "unknown preamble key @" + line.substr(first + 1, key_end - first - 1));
+        throw ConfigError(file_, line_no, col,
+                          "unknown preamble key @" + line.substr(first + 1, key_end - first - 1));
       }
     }
     if (!in_measurements)
@@ -187,7 +196,9 @@ class Parser {
         continue;
       }
       const int icol = col + static_cast<int>(i);
-      if (v[i] != '(') throw ConfigError(file_, line, icol, "expected '(' starting a (count, offset, type) triple");
+      if (v[i] != '(')
+        throw ConfigError(file_, line, icol,
+                          "expected '(' starting a (count, offset, type) triple");
       const auto close = v.find(')', i);
       if (close == std::string::npos) throw ConfigError(file_, line, icol, "missing ')'");
       std::vector<std::string> parts;
@@ -261,28 +272,41 @@ class Parser {
       throw ConfigError(file_, end_line_, end_col_, "unexpected end of file, expected " + expected);
     return tokens_[pos_++];
   }
-  static bool is_punct(const Token& t) { return t.text.size() == 1 && std::string("{}=;").find(t.text[0]) != std::string::npos; }
+  static bool is_punct(const Token& t) {
+    return t.text.size() == 1 && std::string("{}=;").find(t.text[0]) != std::string::npos;
+  }
 
   void parse_suites(Config& c) {
     std::set<std::string> names;
     while (pos_ < tokens_.size()) {
       const Token name = next("a suite name");
-      if (is_punct(name)) throw ConfigError(file_, name.line, name.column, "expected a suite name, found '" + name.text + "'");
+      if (is_punct(name))
+        throw ConfigError(file_, name.line, name.column,
+                          "expected a suite name, found '" + name.text + "'");
       if (!names.insert(name.text).second)
-        throw ConfigError(file_, name.line, name.column, "suite '" + name.text + "' is defined twice");
+        throw ConfigError(file_, name.line, name.column,
+                          "suite '" + name.text + "' is defined twice");
       const Token open = next("'{'");
-      if (open.text != "{") throw ConfigError(file_, open.line, open.column, "expected '{' after suite name '" + name.text + "'");
+      if (open.text != "{")
+        throw ConfigError(file_, open.line, open.column,
+                          "expected '{' after suite name '" + name.text + "'");
       std::map<std::string, std::pair<Token, Token>> fields;  // lower-case name -> (name, value)
       while (true) {
         const Token key = next("a field or '}'");
         if (key.text == "}") break;
-        if (is_punct(key)) throw ConfigError(file_, key.line, key.column, "expected a field name, found '" + key.text + "'");
+        if (is_punct(key))
+          throw ConfigError(file_, key.line, key.column,
+                            "expected a field name, found '" + key.text + "'");
         const Token eq = next("'='");
-        if (eq.text != "=") throw ConfigError(file_, eq.line, eq.column, "expected '=' after " + key.text);
+        if (eq.text != "=")
+          throw ConfigError(file_, eq.line, eq.column, "expected '=' after " + key.text);
         const Token value = next("a value");
-        if (is_punct(value)) throw ConfigError(file_, value.line, value.column, "expected a value for " + key.text);
+        if (is_punct(value))
+          throw ConfigError(file_, value.line, value.column, "expected a value for " + key.text);
         const Token semi = next("';'");
-        if (semi.text != ";") throw ConfigError(file_, semi.line, semi.column, "expected ';' after the value of " + key.text);
+        if (semi.text != ";")
+          throw ConfigError(file_, semi.line, semi.column,
+                            "expected ';' after the value of " + key.text);
         std::string k = lower(key.text);
         if (k == "recv_datatype_number") k = "receive_datatype_number";
         if (!fields.emplace(k, std::make_pair(key, value)).second)
@@ -290,7 +314,8 @@ class Parser {
       }
       c.suites.push_back(resolve(c, name, fields));
     }
-    if (c.suites.empty()) throw ConfigError(file_, end_line_, end_col_, "no suite after @MEASUREMENTS");
+    if (c.suites.empty())
+      throw ConfigError(file_, end_line_, end_col_, "no suite after @MEASUREMENTS");
   }
 
   enum class Special { kNone, kDefault, kInvalid, kMax };
@@ -307,7 +332,9 @@ class Parser {
     SuiteSpec s;
     s.name = name.text;
     s.line = name.line;
-    auto err = [&](const Token& t, const std::string& m) { return ConfigError(file_, t.line, t.column, m); };
+    auto err = [&](const Token& t, const std::string& m) {
+      return ConfigError(file_, t.line, t.column, m);
+    };
     // Calls `set` with the value unless the field is absent or Default_Value; Invalid_Value
     // goes to `on_invalid` (an error unless the field allows it), Max_Value to `on_max`.
     auto field = [&](const char* key, const std::function<void(const Token&)>& set,
@@ -318,7 +345,8 @@ class Parser {
       const Token k = it->second.first, v = it->second.second;
       fields.erase(it);
       switch (special_of(v.text)) {
-        case Special::kDefault: return;
+        case Special::kDefault:
+          return;
         case Special::kInvalid:
           if (!on_invalid) throw err(v, k.text + " cannot be Invalid_Value");
           on_invalid();
@@ -327,13 +355,17 @@ class Parser {
           if (!on_max) throw err(v, k.text + " cannot be Max_Value");
           on_max();
           return;
-        case Special::kNone: set(v); return;
+        case Special::kNone:
+          set(v);
+          return;
       }
     };
     auto integer = [&](const char* what, long lo) {
       return [this, what, lo](const Token& v) {
         const long x = parse_int(v.text, v.line, v.column, what);
-        if (x < lo) throw ConfigError(file_, v.line, v.column, std::string(what) + " must be >= " + std::to_string(lo));
+        if (x < lo)
+          throw ConfigError(file_, v.line, v.column,
+                            std::string(what) + " must be >= " + std::to_string(lo));
         return x;
       };
     };
@@ -341,7 +373,9 @@ class Parser {
       return [this, what, lo, hi](const Token& v) {
         const double x = parse_double(v.text, v.line, v.column, what);
         if (x < lo || x > hi)
-          throw ConfigError(file_, v.line, v.column, std::string(what) + " must lie in [" + nlohmann::json(lo).dump() + ", " + nlohmann::json(hi).dump() + "]");
+          throw ConfigError(file_, v.line, v.column,
+                            std::string(what) + " must lie in [" + nlohmann::json(lo).dump() +
+                                ", " + nlohmann::json(hi).dump() + "]");
         return x;
       };
     };
@@ -352,55 +386,120 @@ class Parser {
     s.type = static_cast<int>(integer("Type", 1)(type_tok));
     fields.erase(type_it);
     const InstanceInfo* inst = find_instance(s.type);
-    if (!inst) throw err(type_tok, "unknown Type " + type_tok.text + " (see Figure 2 / docs/skampi.md)");
+    if (!inst)
+      throw err(type_tok, "unknown Type " + type_tok.text + " (see Figure 2 / docs/skampi.md)");
     s.variation = inst->pattern == Pattern::kSimple ? Variation::kNone : Variation::kLength;
-    if (!inst->sized) s.variation = inst->pattern == Pattern::kSimple ? Variation::kNone : Variation::kNodes;
+    if (!inst->sized)
+      s.variation = inst->pattern == Pattern::kSimple ? Variation::kNone : Variation::kNodes;
 
     Token basetype_tok = name, send_tok = name, variation_tok = name;
-    if (auto it = fields.find("basetype_number"); it != fields.end()) basetype_tok = it->second.second;
-    if (auto it = fields.find("send_datatype_number"); it != fields.end()) send_tok = it->second.second;
+    if (auto it = fields.find("basetype_number"); it != fields.end())
+      basetype_tok = it->second.second;
+    if (auto it = fields.find("send_datatype_number"); it != fields.end())
+      send_tok = it->second.second;
     if (auto it = fields.find("variation"); it != fields.end()) variation_tok = it->second.second;
 
-    field("basetype_number", [&](const Token& v) { s.basetype = static_cast<int>(integer("Basetype_Number", 1)(v)); });
-    field("send_datatype_number", [&](const Token& v) { s.send_datatype = static_cast<int>(integer("Send_Datatype_Number", 0)(v)); });
-    field("receive_datatype_number", [&](const Token& v) { s.recv_datatype = static_cast<int>(integer("Receive_Datatype_Number", 0)(v)); });
-    field("variation", [&](const Token& v) {
-      const auto l = lower(v.text);
-      if (l == "length") s.variation = Variation::kLength;
-      else if (l == "nodes") s.variation = Variation::kNodes;
-      else if (l == "chunks") s.variation = Variation::kChunks;
-      else if (l == "none") s.variation = Variation::kNone;
-      else throw err(v, "Variation must be Length, Nodes or Chunks, not '" + v.text + "'");
-    }, [&] { s.variation = Variation::kNone; });
-    field("scale", [&](const Token& v) {
-      const auto l = lower(v.text);
-      if (l == "dynamic_log") s.scale = Scale::kDynamicLog;
-      else if (l == "fixed_log") s.scale = Scale::kFixedLog;
-      else if (l == "fixed_linear") s.scale = Scale::kFixedLinear;
-      else throw err(v, "Scale must be Dynamic_log, Fixed_log or Fixed_linear, not '" + v.text + "'");
-    }, [] {});
+    field("basetype_number",
+          [&](const Token& v) { s.basetype = static_cast<int>(integer("Basetype_Number", 1)(v)); });
+    field("send_datatype_number", [&](const Token& v) {
+      s.send_datatype = static_cast<int>(integer("Send_Datatype_Number", 0)(v));
+    });
+    field("receive_datatype_number", [&](const Token& v) {
+      s.recv_datatype = static_cast<int>(integer("Receive_Datatype_Number", 0)(v));
+    });
+    field(
+        "variation",
+        [&](const Token& v) {
+          const auto l = lower(v.text);
+          if (l == "length")
+            s.variation = Variation::kLength;
+          else if (l == "nodes")
+            s.variation = Variation::kNodes;
+          else if (l == "chunks")
+            s.variation = Variation::kChunks;
+          else if (l == "none")
+            s.variation = Variation::kNone;
+          else
+            throw err(v, "Variation must be Length, Nodes or Chunks, not '" + v.text + "'");
+        },
+        [&] { s.variation = Variation::kNone; });
+    field(
+        "scale",
+        [&](const Token& v) {
+          const auto l = lower(v.text);
+          if (l == "dynamic_log")
+            s.scale = Scale::kDynamicLog;
+          else if (l == "fixed_log")
+            s.scale = Scale::kFixedLog;
+          else if (l == "fixed_linear")
+            s.scale = Scale::kFixedLinear;
+          else
+            throw err(v,
+                      "Scale must be Dynamic_log, Fixed_log or Fixed_linear, not '" + v.text + "'");
+        },
+        [] {});
     Token maxrep_tok = name;
     if (auto it = fields.find("max_repetition"); it != fields.end()) maxrep_tok = it->second.second;
-    field("max_repetition", [&](const Token& v) { s.max_repetition = static_cast<int>(integer("Max_Repetition", 1)(v)); });
-    field("min_repetition", [&](const Token& v) { s.min_repetition = static_cast<int>(integer("Min_Repetition", 1)(v)); });
-    field("multiple_of", [&](const Token& v) { s.multiple_of = integer("Multiple_of", 1)(v); }, [] {});
-    field("time_measurement", [&](const Token& v) { s.time_measurement_s = real("Time_Measurement (seconds)", 0, 1e9)(v); }, [] {});
-    field("time_suite", [&](const Token& v) { s.time_suite_s = real("Time_Suite (seconds)", 0, 1e9)(v); }, [] {});
-    field("node_times", [&](const Token& v) { s.node_times = parse_yes_no(v.text, v.line, v.column, "Node_Times"); }, [] {});
-    field("cut_quantile", [&](const Token& v) { s.cut_quantile = real("Cut_Quantile", 0, 0.49)(v); }, [&] { s.cut_quantile = 0; });
-    field("default_chunks", [&](const Token& v) { s.default_chunks = static_cast<int>(integer("Default_Chunks", 0)(v)); }, [] {});
-    field("default_message_length", [&](const Token& v) { s.default_length = integer("Default_Message_length", 0)(v); }, [] {});
-    field("start_argument", [&](const Token& v) { s.start = integer("Start_Argument", 0)(v); }, [] {});
+    field("max_repetition", [&](const Token& v) {
+      s.max_repetition = static_cast<int>(integer("Max_Repetition", 1)(v));
+    });
+    field("min_repetition", [&](const Token& v) {
+      s.min_repetition = static_cast<int>(integer("Min_Repetition", 1)(v));
+    });
+    field(
+        "multiple_of", [&](const Token& v) { s.multiple_of = integer("Multiple_of", 1)(v); },
+        [] {});
+    field(
+        "time_measurement",
+        [&](const Token& v) {
+          s.time_measurement_s = real("Time_Measurement (seconds)", 0, 1e9)(v);
+        },
+        [] {});
+    field(
+        "time_suite",
+        [&](const Token& v) { s.time_suite_s = real("Time_Suite (seconds)", 0, 1e9)(v); }, [] {});
+    field(
+        "node_times",
+        [&](const Token& v) {
+          s.node_times = parse_yes_no(v.text, v.line, v.column, "Node_Times");
+        },
+        [] {});
+    field(
+        "cut_quantile", [&](const Token& v) { s.cut_quantile = real("Cut_Quantile", 0, 0.49)(v); },
+        [&] { s.cut_quantile = 0; });
+    field(
+        "default_chunks",
+        [&](const Token& v) {
+          s.default_chunks = static_cast<int>(integer("Default_Chunks", 0)(v));
+        },
+        [] {});
+    field(
+        "default_message_length",
+        [&](const Token& v) { s.default_length = integer("Default_Message_length", 0)(v); }, [] {});
+    field(
+        "start_argument", [&](const Token& v) { s.start = integer("Start_Argument", 0)(v); },
+        [] {});
     Token end_tok = name;
     if (auto it = fields.find("end_argument"); it != fields.end()) end_tok = it->second.second;
-    field("end_argument", [&](const Token& v) { s.end = integer("End_Argument", 0)(v); }, [] {}, [&] { s.end.reset(); });
+    field(
+        "end_argument", [&](const Token& v) { s.end = integer("End_Argument", 0)(v); }, [] {},
+        [&] { s.end.reset(); });
     Token step_tok = name;
     if (auto it = fields.find("stepwidth"); it != fields.end()) step_tok = it->second.second;
-    field("stepwidth", [&](const Token& v) { s.stepwidth = real("Stepwidth", 1e-9, 1e9)(v); }, [] {});
-    field("max_steps", [&](const Token& v) { s.max_steps = static_cast<int>(integer("Max_Steps", 1)(v)); }, [] {});
-    field("min_distance", [&](const Token& v) { s.min_distance = integer("Min_Distance", 1)(v); }, [] {});
-    field("max_distance", [&](const Token& v) { s.max_distance = integer("Max_Distance", 1)(v); }, [] {}, [&] { s.max_distance.reset(); });
-    field("standard_error", [&](const Token& v) { s.standard_error = real("Standard_error", 1e-6, 1)(v); }, [] {});
+    field(
+        "stepwidth", [&](const Token& v) { s.stepwidth = real("Stepwidth", 1e-9, 1e9)(v); }, [] {});
+    field(
+        "max_steps",
+        [&](const Token& v) { s.max_steps = static_cast<int>(integer("Max_Steps", 1)(v)); }, [] {});
+    field(
+        "min_distance", [&](const Token& v) { s.min_distance = integer("Min_Distance", 1)(v); },
+        [] {});
+    field(
+        "max_distance", [&](const Token& v) { s.max_distance = integer("Max_Distance", 1)(v); },
+        [] {}, [&] { s.max_distance.reset(); });
+    field(
+        "standard_error",
+        [&](const Token& v) { s.standard_error = real("Standard_error", 1e-6, 1)(v); }, [] {});
     if (!fields.empty()) {
       const Token k = fields.begin()->second.first;
       throw err(k, "unknown field '" + k.text + "'");
@@ -408,26 +507,38 @@ class Parser {
 
     // Consistency, reported where the offending value stands.
     if (s.min_repetition > s.max_repetition)
-      throw err(maxrep_tok, "Max_Repetition (" + std::to_string(s.max_repetition) + ") is below Min_Repetition (" + std::to_string(s.min_repetition) + ")");
+      throw err(maxrep_tok, "Max_Repetition (" + std::to_string(s.max_repetition) +
+                                ") is below Min_Repetition (" + std::to_string(s.min_repetition) +
+                                ")");
     if (!variation_allowed(inst->pattern, s.variation))
-      throw err(variation_tok, std::string("the ") + pattern_name(inst->pattern) + " pattern (Type " + std::to_string(s.type) + ") cannot vary along " + variation_name(s.variation));
+      throw err(variation_tok, std::string("the ") + pattern_name(inst->pattern) +
+                                   " pattern (Type " + std::to_string(s.type) +
+                                   ") cannot vary along " + variation_name(s.variation));
     if (!inst->sized && s.variation == Variation::kLength)
-      throw err(variation_tok, std::string(inst->operation) + " does not depend on the message length; use Variation = Nodes");
+      throw err(variation_tok, std::string(inst->operation) +
+                                   " does not depend on the message length; use Variation = Nodes");
     if (s.end && *s.end < s.start) throw err(end_tok, "End_Argument is below Start_Argument");
     if (s.scale != Scale::kFixedLinear && s.variation != Variation::kNone && s.stepwidth <= 1)
       throw err(step_tok, "a logarithmic Scale needs Stepwidth > 1");
     if (s.scale == Scale::kFixedLinear && s.stepwidth < 1)
       throw err(step_tok, "a linear Scale needs Stepwidth >= 1 (an increment)");
-    if (s.variation == Variation::kNodes && s.start == 0) s.start = inst->pattern == Pattern::kMasterWorker ? 2 : 1;
+    if (s.variation == Variation::kNodes && s.start == 0)
+      s.start = inst->pattern == Pattern::kMasterWorker ? 2 : 1;
     if (s.variation == Variation::kChunks && s.start == 0) s.start = 1;
-    if (!c.basetypes.count(s.basetype)) throw err(basetype_tok, "@BASETYPE" + std::to_string(s.basetype) + " is not defined in the preamble");
+    if (!c.basetypes.count(s.basetype))
+      throw err(basetype_tok,
+                "@BASETYPE" + std::to_string(s.basetype) + " is not defined in the preamble");
     for (int dt : {s.send_datatype, s.recv_datatype})
-      if (!is_datatype_pattern(dt)) throw err(send_tok, "unknown datatype pattern " + std::to_string(dt));
+      if (!is_datatype_pattern(dt))
+        throw err(send_tok, "unknown datatype pattern " + std::to_string(dt));
     if (inst->reduction) {
       if (!c.basetypes.at(s.basetype).is_builtin())
-        throw err(basetype_tok, std::string(inst->operation) + " needs a built-in base type (a predefined reduction)");
+        throw err(basetype_tok, std::string(inst->operation) +
+                                    " needs a built-in base type (a predefined reduction)");
       if (s.send_datatype != s.recv_datatype)
-        throw err(send_tok, std::string(inst->operation) + " uses one datatype: Send_ and Receive_Datatype_Number must be equal");
+        throw err(send_tok,
+                  std::string(inst->operation) +
+                      " uses one datatype: Send_ and Receive_Datatype_Number must be equal");
     }
     return s;
   }
@@ -441,7 +552,9 @@ class Parser {
 
 }  // namespace
 
-Config parse_config(const std::string& text, const std::string& file) { return Parser(text, file).parse(); }
+Config parse_config(const std::string& text, const std::string& file) {
+  return Parser(text, file).parse();
+}
 
 Config read_config(const std::string& path) {
   std::ifstream in(path);
@@ -516,7 +629,8 @@ Config config_from_json(const std::string& text) {
   c.cachewarmup = j["cachewarmup"];
   for (const auto& [n, items] : j["basetypes"].items()) {
     BaseType b;
-    for (const auto& i : items) b.items.push_back({i[0].get<int>(), i[1].get<long>(), i[2].get<std::string>()});
+    for (const auto& i : items)
+      b.items.push_back({i[0].get<int>(), i[1].get<long>(), i[2].get<std::string>()});
     c.basetypes[std::stoi(n)] = b;
   }
   for (const auto& x : j["suites"]) {

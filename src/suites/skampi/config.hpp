@@ -20,14 +20,16 @@ class ConfigError : public std::runtime_error {
 // One (count, offset, built-in type) triple of a structured base type.
 struct BaseTypeItem {
   int count = 1;
-  long offset = 0;  // bytes
+  long offset = 0;   // bytes
   std::string type;  // e.g. "MPI_INT"
 };
 
 // @BASETYPEn: a built-in MPI type (one item, offset 0) or a simple structure of several items.
 struct BaseType {
   std::vector<BaseTypeItem> items;
-  bool is_builtin() const { return items.size() == 1 && items[0].count == 1 && items[0].offset == 0; }
+  bool is_builtin() const {
+    return items.size() == 1 && items[0].count == 1 && items[0].offset == 0;
+  }
   std::string text() const;  // as it would be written in a configuration file
 };
 

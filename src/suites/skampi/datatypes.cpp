@@ -10,20 +10,30 @@ namespace mpiscope::skampi {
 namespace {
 const std::map<std::string, MPI_Datatype>& builtins() {
   static const std::map<std::string, MPI_Datatype> m = {
-      {"MPI_CHAR", MPI_CHAR},           {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},
-      {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR}, {"MPI_BYTE", MPI_BYTE},
-      {"MPI_SHORT", MPI_SHORT},         {"MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT},
-      {"MPI_INT", MPI_INT},             {"MPI_UNSIGNED", MPI_UNSIGNED},
-      {"MPI_LONG", MPI_LONG},           {"MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG},
-      {"MPI_LONG_LONG", MPI_LONG_LONG}, {"MPI_FLOAT", MPI_FLOAT},
+      {"MPI_CHAR", MPI_CHAR},
+      {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},
+      {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR},
+      {"MPI_BYTE", MPI_BYTE},
+      {"MPI_SHORT", MPI_SHORT},
+      {"MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT},
+      {"MPI_INT", MPI_INT},
+      {"MPI_UNSIGNED", MPI_UNSIGNED},
+      {"MPI_LONG", MPI_LONG},
+      {"MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG},
+      {"MPI_LONG_LONG", MPI_LONG_LONG},
+      {"MPI_FLOAT", MPI_FLOAT},
       {"MPI_DOUBLE", MPI_DOUBLE},
   };
   return m;
 }
 }  // namespace
 
-bool is_builtin_type_name(const std::string& name) { return builtins().count(name) > 0; }
-MPI_Datatype builtin_type(const std::string& name) { return builtins().at(name); }
+bool is_builtin_type_name(const std::string& name) {
+  return builtins().count(name) > 0;
+}
+MPI_Datatype builtin_type(const std::string& name) {
+  return builtins().at(name);
+}
 
 const std::vector<PatternInfo>& all_datatype_patterns() {
   static const std::vector<PatternInfo> p = {
@@ -76,7 +86,8 @@ BaseDatatype::BaseDatatype(const BaseType& spec) {
   if (std::adjacent_find(data_bytes_.begin(), data_bytes_.end()) != data_bytes_.end())
     throw std::runtime_error("a structured base type has overlapping items: " + spec.text());
   MPI_Datatype s;
-  mpi::check(MPI_Type_create_struct(static_cast<int>(lens.size()), lens.data(), displs.data(), types.data(), &s),
+  mpi::check(MPI_Type_create_struct(static_cast<int>(lens.size()), lens.data(), displs.data(),
+                                    types.data(), &s),
              "MPI_Type_create_struct");
   mpi::check(MPI_Type_create_resized(s, 0, end, &type_), "MPI_Type_create_resized");
   MPI_Type_free(&s);
@@ -131,10 +142,18 @@ std::vector<long> pattern_layout(int number, long n, long x) {
     case 3:
       for (long i = 0; i < n; ++i) off.push_back(3 * i * x);
       break;
-    case 4: blocks(cyclic_blocks(n, {1, 2, 3}, 1)); break;
-    case 5: blocks(cyclic_blocks(n, {1, 2, 3}, 2)); break;
-    case 6: blocks(cyclic_blocks(n, {2}, 1)); break;
-    case 7: blocks(cyclic_blocks(n, {4}, 1)); break;
+    case 4:
+      blocks(cyclic_blocks(n, {1, 2, 3}, 1));
+      break;
+    case 5:
+      blocks(cyclic_blocks(n, {1, 2, 3}, 2));
+      break;
+    case 6:
+      blocks(cyclic_blocks(n, {2}, 1));
+      break;
+    case 7:
+      blocks(cyclic_blocks(n, {4}, 1));
+      break;
     case 8: {
       const long q = n / 2;
       for (long k = 0; k < q; ++k) {
@@ -153,7 +172,8 @@ std::vector<long> pattern_layout(int number, long n, long x) {
       if (n % 2) off.push_back((q > 0 ? 6 * (q - 1) + 3 : 0) * x);
       break;
     }
-    default: throw std::invalid_argument("unknown datatype pattern " + std::to_string(number));
+    default:
+      throw std::invalid_argument("unknown datatype pattern " + std::to_string(number));
   }
   return off;
 }
@@ -198,27 +218,37 @@ MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(b
   MPI_Datatype t = MPI_DATATYPE_NULL;
   const int ni = static_cast<int>(n);
   switch (number) {
-    case 1: mpi::check(MPI_Type_contiguous(ni, b, &t), "MPI_Type_contiguous"); break;
+    case 1:
+      mpi::check(MPI_Type_contiguous(ni, b, &t), "MPI_Type_contiguous");
+      break;
     case 2:
-    case 50: mpi::check(MPI_Type_vector(ni, 1, 2, b, &t), "MPI_Type_vector"); break;
-    case 3: mpi::check(MPI_Type_create_hvector(ni, 1, 3 * x, b, &t), "MPI_Type_create_hvector"); break;
+    case 50:
+      mpi::check(MPI_Type_vector(ni, 1, 2, b, &t), "MPI_Type_vector");
+      break;
+    case 3:
+      mpi::check(MPI_Type_create_hvector(ni, 1, 3 * x, b, &t), "MPI_Type_create_hvector");
+      break;
     case 4: {
       auto [lens, displs] = indexed_args(cyclic_blocks(n, {1, 2, 3}, 1));
-      mpi::check(MPI_Type_indexed(static_cast<int>(lens.size()), lens.data(), displs.data(), b, &t), "MPI_Type_indexed");
+      mpi::check(MPI_Type_indexed(static_cast<int>(lens.size()), lens.data(), displs.data(), b, &t),
+                 "MPI_Type_indexed");
       break;
     }
     case 5: {
       auto [lens, displs] = indexed_args(cyclic_blocks(n, {1, 2, 3}, 2));
       std::vector<MPI_Aint> bytes(displs.begin(), displs.end());
       for (auto& d : bytes) d *= x;
-      mpi::check(MPI_Type_create_hindexed(static_cast<int>(lens.size()), lens.data(), bytes.data(), b, &t), "MPI_Type_create_hindexed");
+      mpi::check(
+          MPI_Type_create_hindexed(static_cast<int>(lens.size()), lens.data(), bytes.data(), b, &t),
+          "MPI_Type_create_hindexed");
       break;
     }
     case 6: {
       const long q = n / 2;
       std::vector<int> displs;
       for (long k = 0; k < q; ++k) displs.push_back(static_cast<int>(3 * k));
-      mpi::check(MPI_Type_create_indexed_block(static_cast<int>(q), 2, displs.data(), b, &t), "MPI_Type_create_indexed_block");
+      mpi::check(MPI_Type_create_indexed_block(static_cast<int>(q), 2, displs.data(), b, &t),
+                 "MPI_Type_create_indexed_block");
       t = with_tail(t, n % 2, 3 * q * x, b);
       break;
     }
@@ -231,14 +261,17 @@ MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(b
         lens.push_back(static_cast<int>(blk.len));
         displs.push_back(blk.at * x);
       }
-      mpi::check(MPI_Type_create_struct(static_cast<int>(bl.size()), lens.data(), displs.data(), types.data(), &t), "MPI_Type_create_struct");
+      mpi::check(MPI_Type_create_struct(static_cast<int>(bl.size()), lens.data(), displs.data(),
+                                        types.data(), &t),
+                 "MPI_Type_create_struct");
       break;
     }
     case 8: {
       const long q = n / 2;
       MPI_Datatype pair, vec;
       mpi::check(MPI_Type_contiguous(2, b, &pair), "MPI_Type_contiguous");
-      mpi::check(MPI_Type_create_hvector(static_cast<int>(q), 1, 6 * x, pair, &vec), "MPI_Type_create_hvector");
+      mpi::check(MPI_Type_create_hvector(static_cast<int>(q), 1, 6 * x, pair, &vec),
+                 "MPI_Type_create_hvector");
       MPI_Type_free(&pair);
       t = with_tail(vec, n % 2, (q > 0 ? 6 * (q - 1) + 2 : 0) * x, b);
       break;
@@ -252,12 +285,14 @@ MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(b
       MPI_Datatype inner6;  // resize to 3 elements so that index 2k means 6k elements
       mpi::check(MPI_Type_create_resized(inner, 0, 3 * x, &inner6), "MPI_Type_create_resized");
       MPI_Type_free(&inner);
-      mpi::check(MPI_Type_indexed(static_cast<int>(q), lens.data(), displs.data(), inner6, &idx), "MPI_Type_indexed");
+      mpi::check(MPI_Type_indexed(static_cast<int>(q), lens.data(), displs.data(), inner6, &idx),
+                 "MPI_Type_indexed");
       MPI_Type_free(&inner6);
       t = with_tail(idx, n % 2, (q > 0 ? 6 * (q - 1) + 3 : 0) * x, b);
       break;
     }
-    default: throw std::invalid_argument("unknown datatype pattern " + std::to_string(number));
+    default:
+      throw std::invalid_argument("unknown datatype pattern " + std::to_string(number));
   }
   type_ = commit(t);
   owned_ = true;

@@ -6,10 +6,14 @@ namespace mpiscope::skampi {
 
 const char* pattern_name(Pattern p) {
   switch (p) {
-    case Pattern::kPingPong: return "ping-pong";
-    case Pattern::kCollective: return "collective";
-    case Pattern::kMasterWorker: return "master-worker";
-    case Pattern::kSimple: return "simple";
+    case Pattern::kPingPong:
+      return "ping-pong";
+    case Pattern::kCollective:
+      return "collective";
+    case Pattern::kMasterWorker:
+      return "master-worker";
+    case Pattern::kSimple:
+      return "simple";
   }
   return "?";
 }
@@ -75,10 +79,14 @@ const InstanceInfo* find_instance(int type) {
 
 bool variation_allowed(Pattern p, Variation v) {
   switch (p) {
-    case Pattern::kPingPong: return v == Variation::kLength;
-    case Pattern::kCollective: return v == Variation::kLength || v == Variation::kNodes;
-    case Pattern::kMasterWorker: return v != Variation::kNone;
-    case Pattern::kSimple: return v == Variation::kNone;
+    case Pattern::kPingPong:
+      return v == Variation::kLength;
+    case Pattern::kCollective:
+      return v == Variation::kLength || v == Variation::kNodes;
+    case Pattern::kMasterWorker:
+      return v != Variation::kNone;
+    case Pattern::kSimple:
+      return v == Variation::kNone;
   }
   return false;
 }

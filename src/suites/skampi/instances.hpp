@@ -15,7 +15,7 @@ const char* pattern_name(Pattern p);
 struct InstanceInfo {
   int type;
   Pattern pattern;
-  const char* operation;  // as in Figure 2
+  const char* operation;   // as in Figure 2
   bool reduction = false;  // needs a built-in base type (a predefined reduction operation)
   bool sized = true;       // false: the message length plays no role (Barrier, Comm_split, simple)
 };

@@ -52,8 +52,8 @@ PointMeasurement measure_point(const std::function<double()>& sample, const Stop
     if (stop) break;
   }
   p.stats = stats_after_cut(p.samples, rule.cut_quantile);
-  p.converged = p.stats.mean > 0 ? p.stats.standard_error / p.stats.mean < rule.epsilon
-                                 : p.stats.sigma == 0;
+  p.converged =
+      p.stats.mean > 0 ? p.stats.standard_error / p.stats.mean < rule.epsilon : p.stats.sigma == 0;
   return p;
 }
 
@@ -86,7 +86,8 @@ std::vector<long> geometric_grid(long m_min, long m_max, double gamma, long mult
 
 std::vector<long> linear_grid(long m_min, long m_max, long step, long multiple) {
   std::vector<long> g;
-  for (long m = m_min; m < m_max; m += std::max(step, 1L)) g.push_back(round_to(static_cast<double>(m), multiple));
+  for (long m = m_min; m < m_max; m += std::max(step, 1L))
+    g.push_back(round_to(static_cast<double>(m), multiple));
   g.push_back(m_max);
   sorted_unique(g);
   return g;
@@ -159,7 +160,8 @@ RefinementResult refine(const std::vector<long>& grid, const std::function<doubl
       const double e = segment_error(r.points, i);
       max_error = std::max(max_error, e);
       double rank = e;
-      if (e < lim.epsilon && lim.max_distance > 0 && r.points[i + 1].m - r.points[i].m > lim.max_distance)
+      if (e < lim.epsilon && lim.max_distance > 0 &&
+          r.points[i + 1].m - r.points[i].m > lim.max_distance)
         rank = lim.epsilon * 0.5 + 1e-12 * static_cast<double>(r.points[i + 1].m - r.points[i].m);
       else if (e < lim.epsilon)
         continue;

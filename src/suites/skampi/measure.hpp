@@ -12,20 +12,20 @@ namespace mpiscope::skampi {
 std::vector<double> cut_quantile(std::vector<double> samples, double q);
 
 struct SampleStats {
-  int n = 0;                 // samples after the cut
-  double mean = 0;           // x̄
-  double sigma = 0;          // sqrt(sum (x_i - x̄)^2 / n)
-  double standard_error = 0; // sigma / sqrt(n)
-  double min = 0, max = 0;   // of the kept samples
+  int n = 0;                  // samples after the cut
+  double mean = 0;            // x̄
+  double sigma = 0;           // sqrt(sum (x_i - x̄)^2 / n)
+  double standard_error = 0;  // sigma / sqrt(n)
+  double min = 0, max = 0;    // of the kept samples
 };
 SampleStats stats_after_cut(const std::vector<double>& samples, double q);
 
 struct StoppingRule {
   int min_repetition = 8, max_repetition = 32;
-  double epsilon = 0.05;       // Standard_error: stop when σ_x̄ / x̄ < ε
+  double epsilon = 0.05;  // Standard_error: stop when σ_x̄ / x̄ < ε
   double cut_quantile = 0.1;
-  double wtick = 1e-6;         // seconds; all repetitions together last at least wtick / ε
-  double time_limit = 0;       // seconds per point (Time_Measurement); 0: none
+  double wtick = 1e-6;    // seconds; all repetitions together last at least wtick / ε
+  double time_limit = 0;  // seconds per point (Time_Measurement); 0: none
 };
 
 // Whether repetition may stop after `samples` (seconds): at Max_Repetition always; before
@@ -70,10 +70,10 @@ long split_point(long m_b, long m_c, long multiple, long min_distance);
 
 struct RefinementLimits {
   double epsilon = 0.05;
-  int max_points = 64;       // Max_Steps: measured points in all (the grid is always measured)
+  int max_points = 64;  // Max_Steps: measured points in all (the grid is always measured)
   long multiple = 1;
-  long min_distance = 1;     // segments narrower than this are never split
-  long max_distance = 0;     // > 0: wider segments are split even below ε (after those above)
+  long min_distance = 1;  // segments narrower than this are never split
+  long max_distance = 0;  // > 0: wider segments are split even below ε (after those above)
   std::function<bool()> out_of_time;  // Time_Suite; may be empty
 };
 

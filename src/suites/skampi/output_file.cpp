@@ -12,7 +12,8 @@ namespace mpiscope::skampi {
 namespace {
 const char* kMagic = "#SKAMPI-OUTPUT";
 const char* kColumns =
-    "argument bytes nprocs chunks t_us stderr_us raw_us empty_us repetitions used converged defects "
+    "argument bytes nprocs chunks t_us stderr_us raw_us empty_us repetitions used converged "
+    "defects "
     "node_times_us";
 
 std::string num(double v) {
@@ -41,16 +42,20 @@ std::string format_suite(const SuiteResult& r) {
   for (const auto& p : r.rows) {
     std::string nodes;
     for (double t : p.node_times_us) nodes += (nodes.empty() ? "" : ",") + num(t);
-    s += std::to_string(p.argument) + " " + std::to_string(p.bytes) + " " + std::to_string(p.nprocs) + " " +
-         std::to_string(p.chunks) + " " + num(p.t_us) + " " + num(p.stderr_us) + " " + num(p.raw_us) + " " +
-         num(p.empty_us) + " " + std::to_string(p.repetitions) + " " + std::to_string(p.used) + " " +
-         (p.converged ? "1" : "0") + " " + std::to_string(p.defects) + " " + (nodes.empty() ? "-" : nodes) + "\n";
+    s += std::to_string(p.argument) + " " + std::to_string(p.bytes) + " " +
+         std::to_string(p.nprocs) + " " + std::to_string(p.chunks) + " " + num(p.t_us) + " " +
+         num(p.stderr_us) + " " + num(p.raw_us) + " " + num(p.empty_us) + " " +
+         std::to_string(p.repetitions) + " " + std::to_string(p.used) + " " +
+         (p.converged ? "1" : "0") + " " + std::to_string(p.defects) + " " +
+         (nodes.empty() ? "-" : nodes) + "\n";
   }
   s += "@END_SUITE " + r.name + "\n";
   return s;
 }
 
-std::string format_end() { return "@END_RUN\n"; }
+std::string format_end() {
+  return "@END_RUN\n";
+}
 
 OutputFile parse_output(const std::string& text, const std::string& name) {
   OutputFile f;
@@ -67,7 +72,8 @@ OutputFile parse_output(const std::string& text, const std::string& name) {
     if (n == 1) {
       if (line.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
       f.version = std::atoi(line.c_str() + std::string(kMagic).size());
-      if (f.version != kOutputFormatVersion) fail("output format version " + std::to_string(f.version) + " is not supported");
+      if (f.version != kOutputFormatVersion)
+        fail("output format version " + std::to_string(f.version) + " is not supported");
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
@@ -109,8 +115,8 @@ OutputFile parse_output(const std::string& text, const std::string& name) {
     PointRow p;
     int conv = 0;
     std::string nodes;
-    if (!(row >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >> p.raw_us >> p.empty_us >>
-          p.repetitions >> p.used >> conv >> p.defects >> nodes)) {
+    if (!(row >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >>
+          p.raw_us >> p.empty_us >> p.repetitions >> p.used >> conv >> p.defects >> nodes)) {
       if (in.peek() == EOF) break;  // a torn last line
       fail("malformed data row");
     }

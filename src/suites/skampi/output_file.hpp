@@ -36,8 +36,8 @@ struct OutputFile {
   int version = kOutputFormatVersion;
   std::vector<std::pair<std::string, std::string>> header;  // in order
   std::vector<SuiteResult> suites;                          // complete blocks only
-  bool complete = false;          // @END_RUN seen
-  std::string torn_suite;         // a block begun but not ended (the crashed suite)
+  bool complete = false;                                    // @END_RUN seen
+  std::string torn_suite;  // a block begun but not ended (the crashed suite)
 };
 
 std::string format_header(const std::vector<std::pair<std::string, std::string>>& header);

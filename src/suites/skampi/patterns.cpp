@@ -31,7 +31,9 @@ class AttachedBuffer {
   AttachedBuffer(const MessageType& t, int messages, MPI_Comm comm) {
     int pack = 0;
     mpi::check(MPI_Pack_size(t.count(), t.type(), comm, &pack), "MPI_Pack_size");
-    buf_.resize(static_cast<std::size_t>(messages) * (static_cast<std::size_t>(pack) + MPI_BSEND_OVERHEAD) + 64);
+    buf_.resize(static_cast<std::size_t>(messages) *
+                    (static_cast<std::size_t>(pack) + MPI_BSEND_OVERHEAD) +
+                64);
     mpi::check(MPI_Buffer_attach(buf_.data(), static_cast<int>(buf_.size())), "MPI_Buffer_attach");
   }
   ~AttachedBuffer() {
@@ -51,8 +53,12 @@ enum class RecvMode { kRecv, kRecvAnyTag, kIrecv, kIprobeRecv };
 class PingPong : public Kernel {
  public:
   PingPong(const KernelSetup& s, SendMode sm, RecvMode rm)
-      : comm_(s.comm), t_(s), sm_(sm), rm_(rm),
-        sbuf_(static_cast<std::size_t>(t_.send.span()) + 1), rbuf_(static_cast<std::size_t>(t_.recv.span()) + 1) {
+      : comm_(s.comm),
+        t_(s),
+        sm_(sm),
+        rm_(rm),
+        sbuf_(static_cast<std::size_t>(t_.send.span()) + 1),
+        rbuf_(static_cast<std::size_t>(t_.recv.span()) + 1) {
     int r = 0;
     MPI_Comm_rank(comm_, &r);
     peer_ = 1 - r;
@@ -81,12 +87,16 @@ class PingPong : public Kernel {
     if (me_ == 0) {
       std::fill(sbuf_.begin(), sbuf_.end(), 0);
       fill_message(sbuf_.data(), t_.send, 11);
-      mpi::check(MPI_Send(sbuf_.data(), t_.send.count(), t_.send.type(), peer_, kTag, comm_), "MPI_Send");
+      mpi::check(MPI_Send(sbuf_.data(), t_.send.count(), t_.send.type(), peer_, kTag, comm_),
+                 "MPI_Send");
       mpi::check(MPI_Recv(&wrong, 1, MPI_LONG, peer_, kTag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
     } else {
       std::fill(rbuf_.begin(), rbuf_.end(), 0);
-      mpi::check(MPI_Recv(rbuf_.data(), t_.recv.count(), t_.recv.type(), peer_, kTag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
-      if (core::fault::corrupt_received_data() && t_.n > 0) rbuf_[static_cast<std::size_t>(t_.recv.data_byte_offsets()[0])] ^= 0xff;
+      mpi::check(MPI_Recv(rbuf_.data(), t_.recv.count(), t_.recv.type(), peer_, kTag, comm_,
+                          MPI_STATUS_IGNORE),
+                 "MPI_Recv");
+      if (core::fault::corrupt_received_data() && t_.n > 0)
+        rbuf_[static_cast<std::size_t>(t_.recv.data_byte_offsets()[0])] ^= 0xff;
       wrong = count_wrong_bytes(rbuf_.data(), t_.recv, 11);
       mpi::check(MPI_Send(&wrong, 1, MPI_LONG, peer_, kTag, comm_), "MPI_Send");
     }
@@ -98,9 +108,15 @@ class PingPong : public Kernel {
     const auto& t = t_.send;
     MPI_Request req;
     switch (sm_) {
-      case SendMode::kSend: MPI_Send(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_); break;
-      case SendMode::kSsend: MPI_Ssend(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_); break;
-      case SendMode::kBsend: MPI_Bsend(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_); break;
+      case SendMode::kSend:
+        MPI_Send(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_);
+        break;
+      case SendMode::kSsend:
+        MPI_Ssend(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_);
+        break;
+      case SendMode::kBsend:
+        MPI_Bsend(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_);
+        break;
       case SendMode::kIsend:
         MPI_Isend(sbuf_.data(), t.count(), t.type(), peer_, kTag, comm_, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -114,7 +130,8 @@ class PingPong : public Kernel {
                      t_.recv.type(), peer_, kTag, comm_, MPI_STATUS_IGNORE);
         break;
       case SendMode::kSendrecvReplace:
-        MPI_Sendrecv_replace(sbuf_.data(), t.count(), t.type(), peer_, kTag, peer_, kTag, comm_, MPI_STATUS_IGNORE);
+        MPI_Sendrecv_replace(sbuf_.data(), t.count(), t.type(), peer_, kTag, peer_, kTag, comm_,
+                             MPI_STATUS_IGNORE);
         break;
     }
   }
@@ -124,8 +141,12 @@ class PingPong : public Kernel {
     MPI_Request req;
     int flag = 0;
     switch (rm_) {
-      case RecvMode::kRecv: MPI_Recv(rbuf_.data(), t.count(), t.type(), peer_, kTag, comm_, MPI_STATUS_IGNORE); break;
-      case RecvMode::kRecvAnyTag: MPI_Recv(rbuf_.data(), t.count(), t.type(), peer_, MPI_ANY_TAG, comm_, MPI_STATUS_IGNORE); break;
+      case RecvMode::kRecv:
+        MPI_Recv(rbuf_.data(), t.count(), t.type(), peer_, kTag, comm_, MPI_STATUS_IGNORE);
+        break;
+      case RecvMode::kRecvAnyTag:
+        MPI_Recv(rbuf_.data(), t.count(), t.type(), peer_, MPI_ANY_TAG, comm_, MPI_STATUS_IGNORE);
+        break;
       case RecvMode::kIrecv:
         MPI_Irecv(rbuf_.data(), t.count(), t.type(), peer_, kTag, comm_, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -198,43 +219,83 @@ class Collective : public Kernel {
     MPI_Comm c = comm_;
     switch (type_) {
       case 17:
-        if (me_ == 0) MPI_Bcast(s, sc, st, 0, c);
-        else MPI_Bcast(r, rc, rt, 0, c);
+        if (me_ == 0)
+          MPI_Bcast(s, sc, st, 0, c);
+        else
+          MPI_Bcast(r, rc, rt, 0, c);
         break;
-      case 18: MPI_Barrier(c); break;
-      case 19: MPI_Reduce(s, r, sc, st, op_, 0, c); break;
-      case 20: MPI_Alltoall(s, sc, st, r, rc, rt, c); break;
-      case 21: MPI_Scan(s, r, sc, st, op_, c); break;
+      case 18:
+        MPI_Barrier(c);
+        break;
+      case 19:
+        MPI_Reduce(s, r, sc, st, op_, 0, c);
+        break;
+      case 20:
+        MPI_Alltoall(s, sc, st, r, rc, rt, c);
+        break;
+      case 21:
+        MPI_Scan(s, r, sc, st, op_, c);
+        break;
       case 22: {
         MPI_Comm n;
         MPI_Comm_split(c, 0, me_, &n);
         split_.push_back(n);
         break;
       }
-      case 23: std::memcpy(r, s, static_cast<std::size_t>(t_.n * base_size_)); break;
-      case 33: MPI_Gather(s, sc, st, r, rc, rt, 0, c); break;
-      case 35: MPI_Scatter(s, sc, st, r, rc, rt, 0, c); break;
-      case 36: MPI_Allreduce(s, r, sc, st, op_, c); break;
+      case 23:
+        std::memcpy(r, s, static_cast<std::size_t>(t_.n * base_size_));
+        break;
+      case 33:
+        MPI_Gather(s, sc, st, r, rc, rt, 0, c);
+        break;
+      case 35:
+        MPI_Scatter(s, sc, st, r, rc, rt, 0, c);
+        break;
+      case 36:
+        MPI_Allreduce(s, r, sc, st, op_, c);
+        break;
       case 37:
         MPI_Reduce(s, r, sc, st, op_, 0, c);
         MPI_Bcast(r, sc, st, 0, c);
         break;
-      case 38: MPI_Reduce_scatter(s, r, counts_.data(), st, op_, c); break;
-      case 39: MPI_Allgather(s, sc, st, r, rc, rt, c); break;
-      case 40: MPI_Scatterv(s, counts_.data(), sdispl_.data(), st, r, rc, rt, 0, c); break;
-      case 41: MPI_Gatherv(s, sc, st, r, rcounts_.data(), rdispl_.data(), rt, 0, c); break;
-      case 42: MPI_Allgatherv(s, sc, st, r, rcounts_.data(), rdispl_.data(), rt, c); break;
-      case 43: MPI_Alltoallv(s, counts_.data(), sdispl_.data(), st, r, rcounts_.data(), rdispl_.data(), rt, c); break;
+      case 38:
+        MPI_Reduce_scatter(s, r, counts_.data(), st, op_, c);
+        break;
+      case 39:
+        MPI_Allgather(s, sc, st, r, rc, rt, c);
+        break;
+      case 40:
+        MPI_Scatterv(s, counts_.data(), sdispl_.data(), st, r, rc, rt, 0, c);
+        break;
+      case 41:
+        MPI_Gatherv(s, sc, st, r, rcounts_.data(), rdispl_.data(), rt, 0, c);
+        break;
+      case 42:
+        MPI_Allgatherv(s, sc, st, r, rcounts_.data(), rdispl_.data(), rt, c);
+        break;
+      case 43:
+        MPI_Alltoallv(s, counts_.data(), sdispl_.data(), st, r, rcounts_.data(), rdispl_.data(), rt,
+                      c);
+        break;
       case 44:
         // Reduce the whole vector (p blocks) to the root, then scatter one block to each.
         MPI_Reduce(s, r, sc * p_, st, op_, 0, c);
         MPI_Scatterv(r, counts_.data(), sdispl_.data(), st, s, sc, st, 0, c);
         break;
-      case 45: hand_gather(false); break;
-      case 46: hand_gather(true); break;
-      case 47: hand_scatter(false); break;
-      case 48: hand_scatter(true); break;
-      default: throw std::logic_error("not a collective type: " + std::to_string(type_));
+      case 45:
+        hand_gather(false);
+        break;
+      case 46:
+        hand_gather(true);
+        break;
+      case 47:
+        hand_scatter(false);
+        break;
+      case 48:
+        hand_scatter(true);
+        break;
+      default:
+        throw std::logic_error("not a collective type: " + std::to_string(type_));
     }
   }
   // Gatherv by point-to-point: the root receives every block (blocking in rank order, or all
@@ -251,11 +312,14 @@ class Collective : public Kernel {
       }
       return;
     }
-    MPI_Sendrecv(sbuf_.data(), st.count(), st.type(), 0, kTag, rbuf_.data(), rt.count(), rt.type(), 0, kTag, comm_, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(sbuf_.data(), st.count(), st.type(), 0, kTag, rbuf_.data(), rt.count(), rt.type(),
+                 0, kTag, comm_, MPI_STATUS_IGNORE);
     for (int i = 1; i < p_; ++i) {
       unsigned char* at = rbuf_.data() + i * slot_r_;
-      if (nonblocking) MPI_Irecv(at, rt.count(), rt.type(), i, kTag, comm_, &reqs_[static_cast<std::size_t>(i)]);
-      else MPI_Recv(at, rt.count(), rt.type(), i, kTag, comm_, MPI_STATUS_IGNORE);
+      if (nonblocking)
+        MPI_Irecv(at, rt.count(), rt.type(), i, kTag, comm_, &reqs_[static_cast<std::size_t>(i)]);
+      else
+        MPI_Recv(at, rt.count(), rt.type(), i, kTag, comm_, MPI_STATUS_IGNORE);
     }
     if (nonblocking) MPI_Waitall(p_ - 1, reqs_.data() + 1, MPI_STATUSES_IGNORE);
   }
@@ -271,11 +335,14 @@ class Collective : public Kernel {
       }
       return;
     }
-    MPI_Sendrecv(sbuf_.data(), st.count(), st.type(), 0, kTag, rbuf_.data(), rt.count(), rt.type(), 0, kTag, comm_, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(sbuf_.data(), st.count(), st.type(), 0, kTag, rbuf_.data(), rt.count(), rt.type(),
+                 0, kTag, comm_, MPI_STATUS_IGNORE);
     for (int i = 1; i < p_; ++i) {
       unsigned char* at = sbuf_.data() + i * slot_s_;
-      if (nonblocking) MPI_Isend(at, st.count(), st.type(), i, kTag, comm_, &reqs_[static_cast<std::size_t>(i)]);
-      else MPI_Send(at, st.count(), st.type(), i, kTag, comm_);
+      if (nonblocking)
+        MPI_Isend(at, st.count(), st.type(), i, kTag, comm_, &reqs_[static_cast<std::size_t>(i)]);
+      else
+        MPI_Send(at, st.count(), st.type(), i, kTag, comm_);
     }
     if (nonblocking) MPI_Waitall(p_ - 1, reqs_.data() + 1, MPI_STATUSES_IGNORE);
   }
@@ -311,7 +378,8 @@ class MasterWorker : public Kernel {
     int p = 1;
     MPI_Comm_size(comm_, &p);
     workers_ = p - 1;
-    if (workers_ < 1) throw std::runtime_error("the master-worker pattern needs at least 2 processes");
+    if (workers_ < 1)
+      throw std::runtime_error("the master-worker pattern needs at least 2 processes");
     const std::size_t per = static_cast<std::size_t>(std::max(t_.send.span(), t_.recv.span()) + 1);
     const std::size_t slots = me_ == 0 ? static_cast<std::size_t>(workers_) + 1 : 1;
     tasks_.assign(per * slots, 1);
@@ -319,13 +387,16 @@ class MasterWorker : public Kernel {
     stride_ = static_cast<long>(per);
     reqs_.assign(static_cast<std::size_t>(workers_) + 1, MPI_REQUEST_NULL);
     sreqs_.assign(static_cast<std::size_t>(workers_) + 1, MPI_REQUEST_NULL);
-    if (sm == SendMode::kBsend) attached_ = std::make_unique<AttachedBuffer>(t_.send, workers_ + 1, comm_);
+    if (sm == SendMode::kBsend)
+      attached_ = std::make_unique<AttachedBuffer>(t_.send, workers_ + 1, comm_);
   }
   double sample() override {
     MPI_Barrier(comm_);
     const double t0 = MPI_Wtime();
-    if (me_ == 0) master();
-    else worker();
+    if (me_ == 0)
+      master();
+    else
+      worker();
     const double t = MPI_Wtime() - t0;
     if (me_ == 0)  // untimed: release the workers
       for (int w = 1; w <= workers_; ++w) MPI_Send(nullptr, 0, MPI_BYTE, w, kStopTag, comm_);
@@ -344,16 +415,23 @@ class MasterWorker : public Kernel {
     const auto& t = t_.send;
     auto& req = sreqs_[static_cast<std::size_t>(w)];
     switch (sm_) {
-      case SendMode::kSsend: MPI_Ssend(task(w), t.count(), t.type(), w, kTaskTag, comm_); break;
-      case SendMode::kBsend: MPI_Bsend(task(w), t.count(), t.type(), w, kTaskTag, comm_); break;
+      case SendMode::kSsend:
+        MPI_Ssend(task(w), t.count(), t.type(), w, kTaskTag, comm_);
+        break;
+      case SendMode::kBsend:
+        MPI_Bsend(task(w), t.count(), t.type(), w, kTaskTag, comm_);
+        break;
       case SendMode::kIsend:
         if (req != MPI_REQUEST_NULL) MPI_Wait(&req, MPI_STATUS_IGNORE);
         MPI_Isend(task(w), t.count(), t.type(), w, kTaskTag, comm_, &req);
         break;
-      default: MPI_Send(task(w), t.count(), t.type(), w, kTaskTag, comm_); break;
+      default:
+        MPI_Send(task(w), t.count(), t.type(), w, kTaskTag, comm_);
+        break;
     }
     if (rm_ != MasterRecv::kRecvAnySource)
-      MPI_Irecv(result(w), t_.recv.count(), t_.recv.type(), w, kResultTag, comm_, &reqs_[static_cast<std::size_t>(w)]);
+      MPI_Irecv(result(w), t_.recv.count(), t_.recv.type(), w, kResultTag, comm_,
+                &reqs_[static_cast<std::size_t>(w)]);
   }
   void master() {
     int sent = 0, done = 0;
@@ -363,7 +441,8 @@ class MasterWorker : public Kernel {
       std::vector<int> ready;
       if (rm_ == MasterRecv::kRecvAnySource) {
         MPI_Status st;
-        MPI_Recv(result(0), t_.recv.count(), t_.recv.type(), MPI_ANY_SOURCE, kResultTag, comm_, &st);
+        MPI_Recv(result(0), t_.recv.count(), t_.recv.type(), MPI_ANY_SOURCE, kResultTag, comm_,
+                 &st);
         ready.push_back(st.MPI_SOURCE);
       } else if (rm_ == MasterRecv::kWaitany) {
         int i = 0;
@@ -407,7 +486,8 @@ class MasterWorker : public Kernel {
 // ---- Simple: one call with local completion on rank 0. ----
 class Simple : public Kernel {
  public:
-  Simple(const KernelSetup& s, int type) : comm_(s.comm), type_(type), buf_(4096 + MPI_BSEND_OVERHEAD) {}
+  Simple(const KernelSetup& s, int type)
+      : comm_(s.comm), type_(type), buf_(4096 + MPI_BSEND_OVERHEAD) {}
   double sample() override {
     int x = 0;
     double t = 0;
@@ -446,7 +526,8 @@ class Simple : public Kernel {
         MPI_Buffer_detach(&p, &x);  // untimed
         break;
       }
-      default: throw std::logic_error("not a simple type");
+      default:
+        throw std::logic_error("not a simple type");
     }
     return t;
   }
@@ -465,24 +546,42 @@ class Simple : public Kernel {
 
 std::unique_ptr<Kernel> make_kernel(const InstanceInfo& inst, const KernelSetup& s) {
   switch (inst.type) {
-    case 1: return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kRecv);
-    case 2: return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kRecvAnyTag);
-    case 3: return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kIrecv);
-    case 4: return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kIprobeRecv);
-    case 5: return std::make_unique<PingPong>(s, SendMode::kSsend, RecvMode::kRecv);
-    case 6: return std::make_unique<PingPong>(s, SendMode::kIsend, RecvMode::kRecv);
-    case 7: return std::make_unique<PingPong>(s, SendMode::kBsend, RecvMode::kRecv);
-    case 8: return std::make_unique<PingPong>(s, SendMode::kSendrecv, RecvMode::kRecv);
-    case 9: return std::make_unique<PingPong>(s, SendMode::kSendrecvReplace, RecvMode::kRecv);
-    case 34: return std::make_unique<PingPong>(s, SendMode::kIssend, RecvMode::kRecv);
-    case 10: return std::make_unique<MasterWorker>(s, MasterRecv::kWaitsome, SendMode::kSend);
-    case 11: return std::make_unique<MasterWorker>(s, MasterRecv::kWaitany, SendMode::kSend);
-    case 12: return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
-    case 13: return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
-    case 14: return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSsend);
-    case 15: return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kIsend);
-    case 16: return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kBsend);
-    default: break;
+    case 1:
+      return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kRecv);
+    case 2:
+      return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kRecvAnyTag);
+    case 3:
+      return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kIrecv);
+    case 4:
+      return std::make_unique<PingPong>(s, SendMode::kSend, RecvMode::kIprobeRecv);
+    case 5:
+      return std::make_unique<PingPong>(s, SendMode::kSsend, RecvMode::kRecv);
+    case 6:
+      return std::make_unique<PingPong>(s, SendMode::kIsend, RecvMode::kRecv);
+    case 7:
+      return std::make_unique<PingPong>(s, SendMode::kBsend, RecvMode::kRecv);
+    case 8:
+      return std::make_unique<PingPong>(s, SendMode::kSendrecv, RecvMode::kRecv);
+    case 9:
+      return std::make_unique<PingPong>(s, SendMode::kSendrecvReplace, RecvMode::kRecv);
+    case 34:
+      return std::make_unique<PingPong>(s, SendMode::kIssend, RecvMode::kRecv);
+    case 10:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kWaitsome, SendMode::kSend);
+    case 11:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kWaitany, SendMode::kSend);
+    case 12:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
+    case 13:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
+    case 14:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSsend);
+    case 15:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kIsend);
+    case 16:
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kBsend);
+    default:
+      break;
   }
   if (inst.pattern == Pattern::kSimple) return std::make_unique<Simple>(s, inst.type);
   return std::make_unique<Collective>(s, inst.type);
@@ -490,10 +589,14 @@ std::unique_ptr<Kernel> make_kernel(const InstanceInfo& inst, const KernelSetup&
 
 long buffer_bytes(const InstanceInfo& inst, long span, int p) {
   switch (inst.pattern) {
-    case Pattern::kPingPong: return 2 * span;
-    case Pattern::kMasterWorker: return 2 * (p + 1) * span;
-    case Pattern::kSimple: return 0;
-    case Pattern::kCollective: return 2 * (p + 1) * span;
+    case Pattern::kPingPong:
+      return 2 * span;
+    case Pattern::kMasterWorker:
+      return 2 * (p + 1) * span;
+    case Pattern::kSimple:
+      return 0;
+    case Pattern::kCollective:
+      return 2 * (p + 1) * span;
   }
   return 0;
 }

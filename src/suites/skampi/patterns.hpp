@@ -22,9 +22,9 @@ class Kernel {
 };
 
 struct KernelSetup {
-  MPI_Comm comm;       // the participating processes; rank 0 times (ping-pong: the pair)
-  long length = 0;     // bytes of data per message
-  int chunks = 0;      // master-worker: chunks per problem
+  MPI_Comm comm;    // the participating processes; rank 0 times (ping-pong: the pair)
+  long length = 0;  // bytes of data per message
+  int chunks = 0;   // master-worker: chunks per problem
   const BaseDatatype* base = nullptr;
   int send_datatype = 0, recv_datatype = 0;
 };

@@ -26,22 +26,25 @@ namespace mpiscope::skampi {
 
 namespace {
 
-long lcm_unit(long multiple, long size) { return std::lcm(std::max(multiple, 1L), std::max(size, 1L)); }
+long lcm_unit(long multiple, long size) {
+  return std::lcm(std::max(multiple, 1L), std::max(size, 1L));
+}
 
 // Reductions need a type a predefined operation accepts: MPI_CHAR is not one, so they reduce
 // MPI_SIGNED_CHAR (the same size) instead.
 BaseType effective_base(const Config& c, const SuiteSpec& s) {
   BaseType b = c.basetypes.at(s.basetype);
-  if (find_instance(s.type)->reduction && b.items[0].type == "MPI_CHAR") b.items[0].type = "MPI_SIGNED_CHAR";
+  if (find_instance(s.type)->reduction && b.items[0].type == "MPI_CHAR")
+    b.items[0].type = "MPI_SIGNED_CHAR";
   return b;
 }
 
 // Size and extent of a base type without MPI (for limits on rank 0 before MPI types exist).
 std::pair<long, long> base_size_extent(const BaseType& b) {
   static const std::map<std::string, long> sizes = {
-      {"MPI_CHAR", 1}, {"MPI_SIGNED_CHAR", 1}, {"MPI_UNSIGNED_CHAR", 1}, {"MPI_BYTE", 1},
-      {"MPI_SHORT", 2}, {"MPI_UNSIGNED_SHORT", 2}, {"MPI_INT", 4}, {"MPI_UNSIGNED", 4},
-      {"MPI_LONG", 8}, {"MPI_UNSIGNED_LONG", 8}, {"MPI_LONG_LONG", 8}, {"MPI_FLOAT", 4},
+      {"MPI_CHAR", 1},  {"MPI_SIGNED_CHAR", 1},    {"MPI_UNSIGNED_CHAR", 1}, {"MPI_BYTE", 1},
+      {"MPI_SHORT", 2}, {"MPI_UNSIGNED_SHORT", 2}, {"MPI_INT", 4},           {"MPI_UNSIGNED", 4},
+      {"MPI_LONG", 8},  {"MPI_UNSIGNED_LONG", 8},  {"MPI_LONG_LONG", 8},     {"MPI_FLOAT", 4},
       {"MPI_DOUBLE", 8}};
   long size = 0, end = 0;
   for (const auto& i : b.items) {
@@ -63,9 +66,13 @@ int participants(const InstanceInfo& inst, const SuiteSpec& s, long arg, int wor
 void resolve_limits(Config& c, int world) {
   for (auto& s : c.suites) {
     const InstanceInfo& inst = *find_instance(s.type);
-    auto fail = [&](const std::string& m) { return ConfigError(c.file, s.line, 1, "suite '" + s.name + "': " + m); };
-    if (inst.pattern == Pattern::kPingPong && world < 2) throw fail("the ping-pong pattern needs at least 2 processes");
-    if (inst.pattern == Pattern::kMasterWorker && world < 2) throw fail("the master-worker pattern needs at least 2 processes");
+    auto fail = [&](const std::string& m) {
+      return ConfigError(c.file, s.line, 1, "suite '" + s.name + "': " + m);
+    };
+    if (inst.pattern == Pattern::kPingPong && world < 2)
+      throw fail("the ping-pong pattern needs at least 2 processes");
+    if (inst.pattern == Pattern::kMasterWorker && world < 2)
+      throw fail("the master-worker pattern needs at least 2 processes");
     const auto [size, extent] = base_size_extent(effective_base(c, s));
     const long unit = lcm_unit(s.multiple_of, size);
     // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
@@ -73,12 +80,15 @@ void resolve_limits(Config& c, int world) {
       double r = 1;
       for (int dt : {s.send_datatype, s.recv_datatype}) {
         const auto lay = pattern_layout(dt, 1000, extent);
-        r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) / (1000.0 * static_cast<double>(size)));
+        r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) /
+                            (1000.0 * static_cast<double>(size)));
       }
       return r;
     }();
     const long memory = c.memory_kb * 1024;
-    auto need = [&](long len, int p) { return buffer_bytes(inst, static_cast<long>(std::ceil(static_cast<double>(len) * ratio)), p); };
+    auto need = [&](long len, int p) {
+      return buffer_bytes(inst, static_cast<long>(std::ceil(static_cast<double>(len) * ratio)), p);
+    };
     switch (s.variation) {
       case Variation::kLength: {
         const int p = participants(inst, s, 0, world);
@@ -86,15 +96,20 @@ void resolve_limits(Config& c, int world) {
         const long max_len = (memory / per_byte) / unit * unit;
         if (!s.end) s.end = max_len;
         if (need(*s.end, p) > memory)
-          throw fail("End_Argument " + std::to_string(*s.end) + " needs " + std::to_string(need(*s.end, p) / 1024) +
-                     " KBytes of buffers per process, more than @MEMORY " + std::to_string(c.memory_kb));
+          throw fail("End_Argument " + std::to_string(*s.end) + " needs " +
+                     std::to_string(need(*s.end, p) / 1024) +
+                     " KBytes of buffers per process, more than @MEMORY " +
+                     std::to_string(c.memory_kb));
         s.start = (s.start + unit - 1) / unit * unit;
-        if (*s.end < s.start) throw fail("no message length between Start_Argument and End_Argument");
+        if (*s.end < s.start)
+          throw fail("no message length between Start_Argument and End_Argument");
         break;
       }
       case Variation::kNodes:
         if (!s.end) s.end = world;
-        if (*s.end > world) throw fail("End_Argument " + std::to_string(*s.end) + " exceeds the " + std::to_string(world) + " processes of the job");
+        if (*s.end > world)
+          throw fail("End_Argument " + std::to_string(*s.end) + " exceeds the " +
+                     std::to_string(world) + " processes of the job");
         if (s.start < 1 || (inst.pattern == Pattern::kMasterWorker && s.start < 2))
           throw fail("Start_Argument is below the processes the pattern needs");
         break;
@@ -109,7 +124,8 @@ void resolve_limits(Config& c, int world) {
     }
     if (s.variation != Variation::kLength) {
       s.default_length = s.default_length / unit * unit;
-      if (need(s.default_length, world) > memory) throw fail("Default_Message_length does not fit in @MEMORY");
+      if (need(s.default_length, world) > memory)
+        throw fail("Default_Message_length does not fit in @MEMORY");
     }
   }
 }
@@ -166,7 +182,8 @@ std::pair<int, int> slowest_pair() {
     }
     if (me == a) lat[k] = median(rt);
   }
-  MPI_Allreduce(lat.data(), all.data(), static_cast<int>(lat.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(lat.data(), all.data(), static_cast<int>(lat.size()), MPI_DOUBLE, MPI_MAX,
+                MPI_COMM_WORLD);
   const auto best = std::max_element(all.begin(), all.end()) - all.begin();
   return pairs[static_cast<std::size_t>(best)];
 }
@@ -174,7 +191,12 @@ std::pair<int, int> slowest_pair() {
 class SuiteRunner {
  public:
   SuiteRunner(const Config& c, const SuiteSpec& s, std::pair<int, int> pair, core::Watchdog& wd)
-      : c_(c), s_(s), inst_(*find_instance(s.type)), pair_(pair), wd_(wd), base_(effective_base(c, s)) {
+      : c_(c),
+        s_(s),
+        inst_(*find_instance(s.type)),
+        pair_(pair),
+        wd_(wd),
+        base_(effective_base(c, s)) {
     world_ = mpi::world_size();
     me_ = mpi::world_rank();
     unit_ = lcm_unit(s.multiple_of, base_.size());
@@ -187,17 +209,20 @@ class SuiteRunner {
     r.operation = inst_.operation;
     r.pattern = pattern_name(inst_.pattern);
     r.variation = variation_name(s_.variation);
-    r.argument_unit = s_.variation == Variation::kLength ? "bytes"
-                      : s_.variation == Variation::kNodes ? "processes"
-                      : s_.variation == Variation::kChunks ? "chunks" : "-";
+    r.argument_unit = s_.variation == Variation::kLength   ? "bytes"
+                      : s_.variation == Variation::kNodes  ? "processes"
+                      : s_.variation == Variation::kChunks ? "chunks"
+                                                           : "-";
     r.params["basetype"] = c_.basetypes.at(s_.basetype).text();
     r.params["send_datatype"] = std::to_string(s_.send_datatype);
     r.params["recv_datatype"] = std::to_string(s_.recv_datatype);
     r.params["scale"] = scale_name(s_.scale);
     r.params["standard_error"] = output::format_number(s_.standard_error, 4);
     r.params["cut_quantile"] = output::format_number(s_.cut_quantile, 3);
-    r.params["repetitions"] = std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
-    if (inst_.pattern == Pattern::kPingPong) r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
+    r.params["repetitions"] =
+        std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
+    if (inst_.pattern == Pattern::kPingPong)
+      r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
     const auto started = std::chrono::steady_clock::now();
     RefinementLimits lim;
     lim.epsilon = s_.standard_error;
@@ -207,21 +232,30 @@ class SuiteRunner {
     lim.max_distance = s_.max_distance.value_or(0);
     lim.out_of_time = [&] {
       int out = s_.time_suite_s > 0 &&
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > s_.time_suite_s;
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >
+                    s_.time_suite_s;
       MPI_Bcast(&out, 1, MPI_INT, 0, MPI_COMM_WORLD);  // rank 0's clock decides for everyone
       return out != 0;
     };
     const long lo = s_.start, hi = *s_.end;
     std::vector<long> grid;
-    if (s_.variation == Variation::kNone) grid = {0};
-    else if (s_.scale == Scale::kFixedLinear) grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)) * lim.multiple, lim.multiple);
-    else grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
+    if (s_.variation == Variation::kNone)
+      grid = {0};
+    else if (s_.scale == Scale::kFixedLinear)
+      grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)) * lim.multiple,
+                         lim.multiple);
+    else
+      grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
     // Refinement only along the length axis with Dynamic_log (section 4.2).
-    if (!(s_.scale == Scale::kDynamicLog && s_.variation == Variation::kLength)) lim.epsilon = std::numeric_limits<double>::infinity();
-    const auto refined = refine(grid, [&](long arg) {
-      r.rows.push_back(point(arg));
-      return r.rows.back().t_us;
-    }, lim);
+    if (!(s_.scale == Scale::kDynamicLog && s_.variation == Variation::kLength))
+      lim.epsilon = std::numeric_limits<double>::infinity();
+    const auto refined = refine(
+        grid,
+        [&](long arg) {
+          r.rows.push_back(point(arg));
+          return r.rows.back().t_us;
+        },
+        lim);
     r.params["refinement_max_error"] = output::format_number(refined.max_error, 4);
     return r;
   }
@@ -238,7 +272,8 @@ class SuiteRunner {
     } else if (me_ < p) {
       color = 0;
     }
-    return comms_.emplace(key, mpi::Comm::borrow(MPI_COMM_WORLD).split(color, order)).first->second.get();
+    return comms_.emplace(key, mpi::Comm::borrow(MPI_COMM_WORLD).split(color, order))
+        .first->second.get();
   }
 
   PointRow point(long arg) {
@@ -247,9 +282,9 @@ class SuiteRunner {
     row.nprocs = participants(inst_, s_, arg, world_);
     row.bytes = s_.variation == Variation::kLength ? arg : (inst_.sized ? s_.default_length : 0);
     row.chunks = inst_.pattern != Pattern::kMasterWorker ? 0
-                 : s_.variation == Variation::kChunks   ? static_cast<int>(arg)
-                 : s_.default_chunks > 0                ? s_.default_chunks
-                                                        : 2 * (row.nprocs - 1);
+                 : s_.variation == Variation::kChunks    ? static_cast<int>(arg)
+                 : s_.default_chunks > 0                 ? s_.default_chunks
+                                                         : 2 * (row.nprocs - 1);
     wd_.arm(s_.name + " argument " + std::to_string(arg));
     const MPI_Comm comm = comm_for(row.nprocs);
     const int root = inst_.pattern == Pattern::kPingPong ? pair_.first : 0;
@@ -272,16 +307,23 @@ class SuiteRunner {
       };
       for (int w = 0; w < c_.cachewarmup; ++w) kernel->sample();  // @CACHEWARMUP, untimed
       auto& empty = empty_[row.nprocs];
-      if (empty.samples.empty()) empty = measure_point([&] { return kernel->empty(); }, rule, agree);
+      if (empty.samples.empty())
+        empty = measure_point([&] { return kernel->empty(); }, rule, agree);
       const auto op = measure_point([&] { return kernel->sample(); }, rule, agree);
       const long defects = kernel->verify();
       // Node_Times: every participant's own mean minus its own empty time.
       const double own = (op.stats.mean - empty.stats.mean) * 1e6;
       std::vector<double> nodes(static_cast<std::size_t>(row.nprocs));
       MPI_Gather(&own, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, 0, comm);
-      packed = {(op.stats.mean - empty.stats.mean) * 1e6, op.stats.standard_error * 1e6, op.stats.mean * 1e6,
-                empty.stats.mean * 1e6, static_cast<double>(op.samples.size()), static_cast<double>(op.stats.n),
-                op.converged ? 1.0 : 0.0, static_cast<double>(defects), 0.0};
+      packed = {(op.stats.mean - empty.stats.mean) * 1e6,
+                op.stats.standard_error * 1e6,
+                op.stats.mean * 1e6,
+                empty.stats.mean * 1e6,
+                static_cast<double>(op.samples.size()),
+                static_cast<double>(op.stats.n),
+                op.converged ? 1.0 : 0.0,
+                static_cast<double>(defects),
+                0.0};
       packed.insert(packed.end(), nodes.begin(), nodes.end());
     }
     MPI_Bcast(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
@@ -350,19 +392,21 @@ core::Measurement measurement_of(const PointRow& p, const std::string& unit) {
 class TextReporter : public core::Reporter {
  public:
   void run_started(const core::RunInfo& i) override {
-    std::printf("# mpiscope skampi: %s\n# %d processes, MPI %s, %s\n", i.settings.at("config").c_str(), i.world_size,
-                i.mpi_version.c_str(), i.date.c_str());
+    std::printf("# mpiscope skampi: %s\n# %d processes, MPI %s, %s\n",
+                i.settings.at("config").c_str(), i.world_size, i.mpi_version.c_str(),
+                i.date.c_str());
     for (const auto& [k, v] : i.settings) std::printf("#   %s: %s\n", k.c_str(), v.c_str());
     std::fflush(stdout);
   }
   void benchmark_started(const core::BenchmarkRun& b) override {
     const auto& p = b.parameters;
-    std::printf("\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(), p.at("type").c_str(),
-                p.at("operation").c_str(), b.family.c_str(), p.at("variation").c_str(),
+    std::printf("\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(),
+                p.at("type").c_str(), p.at("operation").c_str(), b.family.c_str(),
+                p.at("variation").c_str(),
                 p.count("pair") ? (", pair " + p.at("pair")).c_str() : "");
     table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
-        "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t [us]", "stderr [us]", "raw [us]",
-        "empty [us]", "reps", "used", "ok", "node times [us]"});
+        "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t [us]", "stderr [us]",
+        "raw [us]", "empty [us]", "reps", "used", "ok", "node times [us]"});
   }
   void row(const core::BenchmarkRun&, const core::Measurement& m) override {
     auto v = [&](const char* n) {
@@ -371,13 +415,15 @@ class TextReporter : public core::Reporter {
       return 0.0;
     };
     std::string nodes;
-    for (double t : m.rank_times_us) nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);
-    table_->add_row({std::to_string(static_cast<long>(v("argument"))), std::to_string(m.bytes),
-                     std::to_string(static_cast<int>(v("nprocs"))), output::format_number(m.t_avg_us, 3),
-                     output::format_number(v("standard_error"), 3), output::format_number(v("raw_mean"), 3),
-                     output::format_number(v("empty"), 3), std::to_string(m.repetitions),
-                     std::to_string(static_cast<int>(v("used_repetitions"))), v("converged") != 0 ? "yes" : "no",
-                     nodes.empty() ? "-" : nodes});
+    for (double t : m.rank_times_us)
+      nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);
+    table_->add_row(
+        {std::to_string(static_cast<long>(v("argument"))), std::to_string(m.bytes),
+         std::to_string(static_cast<int>(v("nprocs"))), output::format_number(m.t_avg_us, 3),
+         output::format_number(v("standard_error"), 3), output::format_number(v("raw_mean"), 3),
+         output::format_number(v("empty"), 3), std::to_string(m.repetitions),
+         std::to_string(static_cast<int>(v("used_repetitions"))),
+         v("converged") != 0 ? "yes" : "no", nodes.empty() ? "-" : nodes});
   }
   void benchmark_finished(const core::BenchmarkRun&) override {
     table_->print(stdout, "  ");
@@ -417,7 +463,8 @@ struct Plan {
 };
 
 // Rank 0: what an earlier, interrupted run left in the output file decides what runs now.
-Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::string>>& header, Log& log) {
+Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::string>>& header,
+               Log& log) {
   Plan plan;
   namespace fs = std::filesystem;
   OutputFile old;
@@ -437,7 +484,8 @@ Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::st
   if (resume) {
     plan.crashed = old.torn_suite;
     for (const auto& s : old.suites) {
-      const bool in_config = std::any_of(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
+      const bool in_config =
+          std::any_of(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
       if (in_config && s.name != plan.crashed) {
         plan.done.push_back(s);
         text += format_suite(s);
@@ -450,9 +498,12 @@ Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::st
   int crashed_index = -1;
   for (int i = 0; i < static_cast<int>(c.suites.size()); ++i) {
     const auto& name = c.suites[static_cast<std::size_t>(i)].name;
-    if (std::any_of(plan.done.begin(), plan.done.end(), [&](auto& d) { return d.name == name; })) continue;
-    if (name == plan.crashed) crashed_index = i;
-    else plan.to_run.push_back(i);
+    if (std::any_of(plan.done.begin(), plan.done.end(), [&](auto& d) { return d.name == name; }))
+      continue;
+    if (name == plan.crashed)
+      crashed_index = i;
+    else
+      plan.to_run.push_back(i);
   }
   if (crashed_index >= 0) plan.to_run.push_back(crashed_index);
   return plan;
@@ -471,8 +522,12 @@ int run_skampi(const RunOptions& o, int thread_level) {
   info.settings["memory_kb"] = std::to_string(c.memory_kb);
   info.settings["cachewarmup"] = std::to_string(c.cachewarmup);
   info.settings["postproc"] = c.postproc ? "yes" : "no";
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-           {"machine", c.machine}, {"node", c.node}, {"network", c.network}, {"mpiversion", c.mpiversion}, {"user", c.user}})
+  for (const auto& [k, v] :
+       std::vector<std::pair<std::string, std::string>>{{"machine", c.machine},
+                                                        {"node", c.node},
+                                                        {"network", c.network},
+                                                        {"mpiversion", c.mpiversion},
+                                                        {"user", c.user}})
     if (!v.empty()) info.settings[k] = v;
   for (const auto& s : c.suites) info.benchmarks.push_back(s.name);
 
@@ -484,10 +539,18 @@ int run_skampi(const RunOptions& o, int thread_level) {
     log = std::make_unique<Log>(c.logfile);
     log->line("RUN " + c.file + " on " + std::to_string(world) + " processes");
     const std::vector<std::pair<std::string, std::string>> header = {
-        {"MACHINE", c.machine}, {"NODE", c.node}, {"NETWORK", c.network}, {"MPIVERSION", c.mpiversion},
-        {"USER", c.user}, {"MEMORY", std::to_string(c.memory_kb)}, {"CACHEWARMUP", std::to_string(c.cachewarmup)},
-        {"NPROCS", std::to_string(world)}, {"MPI_LIBRARY", info.mpi_library.substr(0, info.mpi_library.find('\n'))},
-        {"DATE", info.date_iso}, {"CONFIG", c.file}, {"MPISCOPE", info.mpiscope_version}};
+        {"MACHINE", c.machine},
+        {"NODE", c.node},
+        {"NETWORK", c.network},
+        {"MPIVERSION", c.mpiversion},
+        {"USER", c.user},
+        {"MEMORY", std::to_string(c.memory_kb)},
+        {"CACHEWARMUP", std::to_string(c.cachewarmup)},
+        {"NPROCS", std::to_string(world)},
+        {"MPI_LIBRARY", info.mpi_library.substr(0, info.mpi_library.find('\n'))},
+        {"DATE", info.date_iso},
+        {"CONFIG", c.file},
+        {"MPISCOPE", info.mpiscope_version}};
     plan = make_plan(c, header, *log);
     plan_json = nlohmann::json(plan.to_run).dump();
   }
@@ -505,7 +568,8 @@ int run_skampi(const RunOptions& o, int thread_level) {
     reporters.add(std::make_unique<TextReporter>());
     cli::add_file_reporters(reporters, o.output);
     reporters.run_started(info);
-    if (any_pingpong) log->line("ping-pong pair with the largest latency: " + info.settings["pingpong_pair"]);
+    if (any_pingpong)
+      log->line("ping-pong pair with the largest latency: " + info.settings["pingpong_pair"]);
     for (const auto& d : plan.done) {
       reporters.note("suite " + d.name + " taken from the interrupted earlier run in " + c.outfile);
       report_suite(reporters, d, world);
@@ -542,9 +606,11 @@ int run_skampi(const RunOptions& o, int thread_level) {
       for (int n = 1; std::filesystem::exists(c.outfile + "." + std::to_string(n)); ++n)
         inputs.push_back(c.outfile + "." + std::to_string(n));
       run_postproc(c.outfile + ".postproc", inputs);
-      reporters.note("@POSTPROC: medians of " + std::to_string(inputs.size()) + " runs in " + c.outfile + ".postproc");
+      reporters.note("@POSTPROC: medians of " + std::to_string(inputs.size()) + " runs in " +
+                     c.outfile + ".postproc");
     }
-    if (defects) reporters.note("datatype check: " + std::to_string(defects) + " wrong bytes received");
+    if (defects)
+      reporters.note("datatype check: " + std::to_string(defects) + " wrong bytes received");
     reporters.run_finished(info, defects == 0);
   }
   return defects ? 3 : 0;
