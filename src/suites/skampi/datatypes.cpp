@@ -212,7 +212,7 @@ MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(b
   if (number == 0 || n == 0) {
     type_ = b;
     count_ = static_cast<int>(n);
-    extent_ = span_;
+    extent_ = x;  // of one base element: `count` of them make the message
     return;
   }
   MPI_Datatype t = MPI_DATATYPE_NULL;
