@@ -203,8 +203,9 @@ TEST(SkampiRun, DatatypesMoveTheRightBytes) {
           "  Type = " + std::string(send % 2 ? "1" : "8") + ";\n  Basetype_Number = " +
               std::to_string(base) + ";\n  Send_Datatype_Number = " + std::to_string(send) +
               ";\n  Receive_Datatype_Number = " + std::to_string(recv) +
-              ";\n  Scale = Fixed_log;\n  Start_Argument = 0;\n  End_Argument = 3000;\n  Stepwidth "
-              "= 7;\n");
+              ";\n  Scale = Fixed_log;\n  Start_Argument = 100;\n  End_Argument = 2000;\n  "
+              "Stepwidth "
+              "= 20;\n");
     }
   const auto path = write_file(dir, "dt.skampi", cfg);
   const auto r = run_mpi(2, run_args(path, dir), "", 120);
