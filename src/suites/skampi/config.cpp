@@ -1,0 +1,667 @@
+#include "suites/skampi/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "suites/skampi/datatypes.hpp"
+#include "suites/skampi/instances.hpp"
+
+namespace mpiscope::skampi {
+
+ConfigError::ConfigError(const std::string& file, int l, int c, const std::string& what)
+    : std::runtime_error(file + ":" + std::to_string(l) + ":" + std::to_string(c) + ": " + what),
+      line(l),
+      column(c) {}
+
+std::string BaseType::text() const {
+  if (is_builtin()) return items[0].type;
+  std::string s;
+  for (const auto& i : items) {
+    if (!s.empty()) s += ' ';
+    s += "(" + std::to_string(i.count) + "," + std::to_string(i.offset) + "," + i.type + ")";
+  }
+  return s;
+}
+
+const char* variation_name(Variation v) {
+  switch (v) {
+    case Variation::kLength:
+      return "Length";
+    case Variation::kNodes:
+      return "Nodes";
+    case Variation::kChunks:
+      return "Chunks";
+    case Variation::kNone:
+      return "None";
+  }
+  return "?";
+}
+
+const char* scale_name(Scale s) {
+  switch (s) {
+    case Scale::kFixedLinear:
+      return "Fixed_linear";
+    case Scale::kFixedLog:
+      return "Fixed_log";
+    case Scale::kDynamicLog:
+      return "Dynamic_log";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+struct Token {
+  std::string text;
+  int line, column;
+};
+
+class Parser {
+ public:
+  Parser(const std::string& text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  Config parse() {
+    Config c;
+    c.file = file_;
+    c.basetypes[1] = BaseType{{{1, 0, "MPI_CHAR"}}};
+    bool in_measurements = false;
+    std::istringstream in(text_);
+    std::string line;
+    int line_no = 0;
+    std::size_t offset_of_rest = 0;
+    std::size_t offset = 0;
+    while (!in_measurements && std::getline(in, line)) {
+      ++line_no;
+      const std::size_t line_start = offset;
+      offset += line.size() + 1;
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line[first] == '#') continue;
+      const int col = static_cast<int>(first) + 1;
+      if (line[first] != '@')
+        throw ConfigError(file_, line_no, col,
+                          "expected a preamble line '@KEY value' or @MEASUREMENTS");
+      auto key_end = line.find_first_of(" \t\r", first);
+      if (key_end == std::string::npos) key_end = line.size();
+      const std::string key = lower(line.substr(first + 1, key_end - first - 1));
+      auto vfirst = line.find_first_not_of(" \t\r", key_end);
+      std::string value;
+      int vcol = static_cast<int>(key_end) + 1;
+      if (vfirst != std::string::npos) {
+        auto vlast = line.find_last_not_of(" \t\r");
+        value = line.substr(vfirst, vlast - vfirst + 1);
+        vcol = static_cast<int>(vfirst) + 1;
+      }
+      auto need_value = [&] {
+        if (value.empty()) throw ConfigError(file_, line_no, vcol, "@" + key + " needs a value");
+      };
+      if (key == "measurements" || key == "measurement") {
+        in_measurements = true;
+        offset_of_rest = line_start + line.size() + 1;
+        rest_line_ = line_no + 1;
+        if (!value.empty())
+          throw ConfigError(file_, line_no, vcol, "unexpected text after @MEASUREMENTS");
+      } else if (key == "machine") {
+        c.machine = value;
+      } else if (key == "node") {
+        c.node = value;
+      } else if (key == "network") {
+        c.network = value;
+      } else if (key == "mpiversion") {
+        c.mpiversion = value;
+      } else if (key == "user") {
+        c.user = value;
+      } else if (key == "memory") {
+        need_value();
+        c.memory_kb = parse_int(value, line_no, vcol, "@MEMORY (KBytes)");
+        if (c.memory_kb < 1)
+          throw ConfigError(file_, line_no, vcol, "@MEMORY must be at least 1 KByte");
+      } else if (key == "outfile") {
+        need_value();
+        c.outfile = value;
+      } else if (key == "logfile") {
+        need_value();
+        c.logfile = value;
+      } else if (key == "postproc") {
+        need_value();
+        c.postproc = parse_yes_no(value, line_no, vcol, "@POSTPROC");
+      } else if (key == "cachewarmup") {
+        need_value();
+        c.cachewarmup = static_cast<int>(parse_int(value, line_no, vcol, "@CACHEWARMUP"));
+        if (c.cachewarmup < 0) throw ConfigError(file_, line_no, vcol, "@CACHEWARMUP must be >= 0");
+      } else if (key.rfind("basetype", 0) == 0 && key.size() > 8) {
+        const int n = static_cast<int>(
+            parse_int(key.substr(8), line_no, col + 9, "the number of a @BASETYPEn"));
+        if (n < 1) throw ConfigError(file_, line_no, col + 9, "base types are numbered from 1");
+        need_value();
+        c.basetypes[n] = parse_basetype(value, line_no, vcol);
+      } else {
+        throw ConfigError(file_, line_no, col,
+                          "unknown preamble key @" + line.substr(first + 1, key_end - first - 1));
+      }
+    }
+    if (!in_measurements)
+      throw ConfigError(file_, line_no + 1, 1, "missing @MEASUREMENTS (no suite to run)");
+    tokenize(offset_of_rest < text_.size() ? text_.substr(offset_of_rest) : std::string());
+    parse_suites(c);
+    return c;
+  }
+
+ private:
+  long parse_int(const std::string& s, int line, int col, const std::string& what) {
+    long v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+      throw ConfigError(file_, line, col, what + ": '" + s + "' is not an integer");
+    return v;
+  }
+  double parse_double(const std::string& s, int line, int col, const std::string& what) {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+      throw ConfigError(file_, line, col, what + ": '" + s + "' is not a number");
+    return v;
+  }
+  bool parse_yes_no(const std::string& s, int line, int col, const std::string& what) {
+    const auto l = lower(s);
+    if (l == "yes" || l == "true" || l == "1") return true;
+    if (l == "no" || l == "false" || l == "0") return false;
+    throw ConfigError(file_, line, col, what + ": '" + s + "' is neither yes nor no");
+  }
+
+  // "MPI_INT" or a list of triples "(2,0,MPI_INT) (1,8,MPI_DOUBLE)".
+  BaseType parse_basetype(const std::string& v, int line, int col) {
+    BaseType b;
+    if (v[0] != '(') {
+      if (!is_builtin_type_name(v))
+        throw ConfigError(file_, line, col, "unknown MPI type '" + v + "'");
+      b.items.push_back({1, 0, v});
+      return b;
+    }
+    std::size_t i = 0;
+    while (i < v.size()) {
+      if (std::isspace(static_cast<unsigned char>(v[i]))) {
+        ++i;
+        continue;
+      }
+      const int icol = col + static_cast<int>(i);
+      if (v[i] != '(')
+        throw ConfigError(file_, line, icol,
+                          "expected '(' starting a (count, offset, type) triple");
+      const auto close = v.find(')', i);
+      if (close == std::string::npos) throw ConfigError(file_, line, icol, "missing ')'");
+      std::vector<std::string> parts;
+      std::string part;
+      for (std::size_t k = i + 1; k < close; ++k) {
+        if (v[k] == ',') {
+          parts.push_back(part);
+          part.clear();
+        } else if (!std::isspace(static_cast<unsigned char>(v[k]))) {
+          part += v[k];
+        }
+      }
+      parts.push_back(part);
+      if (parts.size() != 3)
+        throw ConfigError(file_, line, icol, "a base type triple is (count, offset, type)");
+      BaseTypeItem item;
+      item.count = static_cast<int>(parse_int(parts[0], line, icol + 1, "count"));
+      item.offset = parse_int(parts[1], line, icol + 1, "offset");
+      item.type = parts[2];
+      if (item.count < 1 || item.offset < 0)
+        throw ConfigError(file_, line, icol, "count must be >= 1 and offset >= 0");
+      if (!is_builtin_type_name(item.type))
+        throw ConfigError(file_, line, icol, "unknown MPI type '" + item.type + "'");
+      b.items.push_back(item);
+      i = close + 1;
+    }
+    if (b.items.empty()) throw ConfigError(file_, line, col, "empty base type");
+    return b;
+  }
+
+  void tokenize(const std::string& s) {
+    int line = rest_line_, col = 1;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const char ch = s[i];
+      if (ch == '\n') {
+        ++line;
+        col = 1;
+        ++i;
+        continue;
+      }
+      if (ch == '#') {
+        while (i < s.size() && s[i] != '\n') ++i;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(ch))) {
+        ++i;
+        ++col;
+        continue;
+      }
+      if (ch == '{' || ch == '}' || ch == '=' || ch == ';') {
+        tokens_.push_back({std::string(1, ch), line, col});
+        ++i;
+        ++col;
+        continue;
+      }
+      Token t{"", line, col};
+      while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) &&
+             std::string("{}=;#").find(s[i]) == std::string::npos) {
+        t.text += s[i++];
+        ++col;
+      }
+      tokens_.push_back(t);
+    }
+    end_line_ = line;
+    end_col_ = col;
+  }
+
+  const Token& next(const std::string& expected) {
+    if (pos_ >= tokens_.size())
+      throw ConfigError(file_, end_line_, end_col_, "unexpected end of file, expected " + expected);
+    return tokens_[pos_++];
+  }
+  static bool is_punct(const Token& t) {
+    return t.text.size() == 1 && std::string("{}=;").find(t.text[0]) != std::string::npos;
+  }
+
+  void parse_suites(Config& c) {
+    std::set<std::string> names;
+    while (pos_ < tokens_.size()) {
+      const Token name = next("a suite name");
+      if (is_punct(name))
+        throw ConfigError(file_, name.line, name.column,
+                          "expected a suite name, found '" + name.text + "'");
+      if (!names.insert(name.text).second)
+        throw ConfigError(file_, name.line, name.column,
+                          "suite '" + name.text + "' is defined twice");
+      const Token open = next("'{'");
+      if (open.text != "{")
+        throw ConfigError(file_, open.line, open.column,
+                          "expected '{' after suite name '" + name.text + "'");
+      std::map<std::string, std::pair<Token, Token>> fields;  // lower-case name -> (name, value)
+      while (true) {
+        const Token key = next("a field or '}'");
+        if (key.text == "}") break;
+        if (is_punct(key))
+          throw ConfigError(file_, key.line, key.column,
+                            "expected a field name, found '" + key.text + "'");
+        const Token eq = next("'='");
+        if (eq.text != "=")
+          throw ConfigError(file_, eq.line, eq.column, "expected '=' after " + key.text);
+        const Token value = next("a value");
+        if (is_punct(value))
+          throw ConfigError(file_, value.line, value.column, "expected a value for " + key.text);
+        const Token semi = next("';'");
+        if (semi.text != ";")
+          throw ConfigError(file_, semi.line, semi.column,
+                            "expected ';' after the value of " + key.text);
+        std::string k = lower(key.text);
+        if (k == "recv_datatype_number") k = "receive_datatype_number";
+        if (!fields.emplace(k, std::make_pair(key, value)).second)
+          throw ConfigError(file_, key.line, key.column, "field " + key.text + " is given twice");
+      }
+      c.suites.push_back(resolve(c, name, fields));
+    }
+    if (c.suites.empty())
+      throw ConfigError(file_, end_line_, end_col_, "no suite after @MEASUREMENTS");
+  }
+
+  enum class Special { kNone, kDefault, kInvalid, kMax };
+  static Special special_of(const std::string& v) {
+    const auto l = lower(v);
+    if (l == "default_value") return Special::kDefault;
+    if (l == "invalid_value") return Special::kInvalid;
+    if (l == "max_value") return Special::kMax;
+    return Special::kNone;
+  }
+
+  SuiteSpec resolve(const Config& c, const Token& name,
+                    std::map<std::string, std::pair<Token, Token>>& fields) {
+    SuiteSpec s;
+    s.name = name.text;
+    s.line = name.line;
+    auto err = [&](const Token& t, const std::string& m) {
+      return ConfigError(file_, t.line, t.column, m);
+    };
+    // Calls `set` with the value unless the field is absent or Default_Value; Invalid_Value
+    // goes to `on_invalid` (an error unless the field allows it), Max_Value to `on_max`.
+    auto field = [&](const char* key, const std::function<void(const Token&)>& set,
+                     const std::function<void()>& on_invalid = nullptr,
+                     const std::function<void()>& on_max = nullptr) {
+      auto it = fields.find(key);
+      if (it == fields.end()) return;
+      const Token k = it->second.first, v = it->second.second;
+      fields.erase(it);
+      switch (special_of(v.text)) {
+        case Special::kDefault:
+          return;
+        case Special::kInvalid:
+          if (!on_invalid) throw err(v, k.text + " cannot be Invalid_Value");
+          on_invalid();
+          return;
+        case Special::kMax:
+          if (!on_max) throw err(v, k.text + " cannot be Max_Value");
+          on_max();
+          return;
+        case Special::kNone:
+          set(v);
+          return;
+      }
+    };
+    auto integer = [&](const char* what, long lo) {
+      return [this, what, lo](const Token& v) {
+        const long x = parse_int(v.text, v.line, v.column, what);
+        if (x < lo)
+          throw ConfigError(file_, v.line, v.column,
+                            std::string(what) + " must be >= " + std::to_string(lo));
+        return x;
+      };
+    };
+    auto real = [&](const char* what, double lo, double hi) {
+      return [this, what, lo, hi](const Token& v) {
+        const double x = parse_double(v.text, v.line, v.column, what);
+        if (x < lo || x > hi)
+          throw ConfigError(file_, v.line, v.column,
+                            std::string(what) + " must lie in [" + nlohmann::json(lo).dump() +
+                                ", " + nlohmann::json(hi).dump() + "]");
+        return x;
+      };
+    };
+
+    auto type_it = fields.find("type");
+    if (type_it == fields.end()) throw err(name, "suite '" + s.name + "' has no Type");
+    const Token type_tok = type_it->second.second;
+    s.type = static_cast<int>(integer("Type", 1)(type_tok));
+    fields.erase(type_it);
+    const InstanceInfo* inst = find_instance(s.type);
+    if (!inst)
+      throw err(type_tok, "unknown Type " + type_tok.text + " (see Figure 2 / docs/skampi.md)");
+    s.variation = inst->pattern == Pattern::kSimple ? Variation::kNone : Variation::kLength;
+    if (!inst->sized)
+      s.variation = inst->pattern == Pattern::kSimple ? Variation::kNone : Variation::kNodes;
+
+    Token basetype_tok = name, send_tok = name, variation_tok = name;
+    if (auto it = fields.find("basetype_number"); it != fields.end())
+      basetype_tok = it->second.second;
+    if (auto it = fields.find("send_datatype_number"); it != fields.end())
+      send_tok = it->second.second;
+    if (auto it = fields.find("variation"); it != fields.end()) variation_tok = it->second.second;
+
+    field("basetype_number",
+          [&](const Token& v) { s.basetype = static_cast<int>(integer("Basetype_Number", 1)(v)); });
+    field("send_datatype_number", [&](const Token& v) {
+      s.send_datatype = static_cast<int>(integer("Send_Datatype_Number", 0)(v));
+    });
+    field("receive_datatype_number", [&](const Token& v) {
+      s.recv_datatype = static_cast<int>(integer("Receive_Datatype_Number", 0)(v));
+    });
+    field(
+        "variation",
+        [&](const Token& v) {
+          const auto l = lower(v.text);
+          if (l == "length")
+            s.variation = Variation::kLength;
+          else if (l == "nodes")
+            s.variation = Variation::kNodes;
+          else if (l == "chunks")
+            s.variation = Variation::kChunks;
+          else if (l == "none")
+            s.variation = Variation::kNone;
+          else
+            throw err(v, "Variation must be Length, Nodes or Chunks, not '" + v.text + "'");
+        },
+        [&] { s.variation = Variation::kNone; });
+    field(
+        "scale",
+        [&](const Token& v) {
+          const auto l = lower(v.text);
+          if (l == "dynamic_log")
+            s.scale = Scale::kDynamicLog;
+          else if (l == "fixed_log")
+            s.scale = Scale::kFixedLog;
+          else if (l == "fixed_linear")
+            s.scale = Scale::kFixedLinear;
+          else
+            throw err(v,
+                      "Scale must be Dynamic_log, Fixed_log or Fixed_linear, not '" + v.text + "'");
+        },
+        [] {});
+    Token maxrep_tok = name;
+    if (auto it = fields.find("max_repetition"); it != fields.end()) maxrep_tok = it->second.second;
+    field("max_repetition", [&](const Token& v) {
+      s.max_repetition = static_cast<int>(integer("Max_Repetition", 1)(v));
+    });
+    field("min_repetition", [&](const Token& v) {
+      s.min_repetition = static_cast<int>(integer("Min_Repetition", 1)(v));
+    });
+    field(
+        "multiple_of", [&](const Token& v) { s.multiple_of = integer("Multiple_of", 1)(v); },
+        [] {});
+    field(
+        "time_measurement",
+        [&](const Token& v) {
+          s.time_measurement_s = real("Time_Measurement (seconds)", 0, 1e9)(v);
+        },
+        [] {});
+    field(
+        "time_suite",
+        [&](const Token& v) { s.time_suite_s = real("Time_Suite (seconds)", 0, 1e9)(v); }, [] {});
+    field(
+        "node_times",
+        [&](const Token& v) {
+          s.node_times = parse_yes_no(v.text, v.line, v.column, "Node_Times");
+        },
+        [] {});
+    field(
+        "cut_quantile", [&](const Token& v) { s.cut_quantile = real("Cut_Quantile", 0, 0.49)(v); },
+        [&] { s.cut_quantile = 0; });
+    field(
+        "default_chunks",
+        [&](const Token& v) {
+          s.default_chunks = static_cast<int>(integer("Default_Chunks", 0)(v));
+        },
+        [] {});
+    field(
+        "default_message_length",
+        [&](const Token& v) { s.default_length = integer("Default_Message_length", 0)(v); }, [] {});
+    field(
+        "start_argument", [&](const Token& v) { s.start = integer("Start_Argument", 0)(v); },
+        [] {});
+    Token end_tok = name;
+    if (auto it = fields.find("end_argument"); it != fields.end()) end_tok = it->second.second;
+    field(
+        "end_argument", [&](const Token& v) { s.end = integer("End_Argument", 0)(v); }, [] {},
+        [&] { s.end.reset(); });
+    Token step_tok = name;
+    if (auto it = fields.find("stepwidth"); it != fields.end()) step_tok = it->second.second;
+    field(
+        "stepwidth", [&](const Token& v) { s.stepwidth = real("Stepwidth", 1e-9, 1e9)(v); }, [] {});
+    field(
+        "max_steps",
+        [&](const Token& v) { s.max_steps = static_cast<int>(integer("Max_Steps", 1)(v)); }, [] {});
+    field(
+        "min_distance", [&](const Token& v) { s.min_distance = integer("Min_Distance", 1)(v); },
+        [] {});
+    field(
+        "max_distance", [&](const Token& v) { s.max_distance = integer("Max_Distance", 1)(v); },
+        [] {}, [&] { s.max_distance.reset(); });
+    field(
+        "standard_error",
+        [&](const Token& v) { s.standard_error = real("Standard_error", 1e-6, 1)(v); }, [] {});
+    if (!fields.empty()) {
+      const Token k = fields.begin()->second.first;
+      throw err(k, "unknown field '" + k.text + "'");
+    }
+
+    // Consistency, reported where the offending value stands.
+    if (s.min_repetition > s.max_repetition)
+      throw err(maxrep_tok, "Max_Repetition (" + std::to_string(s.max_repetition) +
+                                ") is below Min_Repetition (" + std::to_string(s.min_repetition) +
+                                ")");
+    if (!variation_allowed(inst->pattern, s.variation))
+      throw err(variation_tok, std::string("the ") + pattern_name(inst->pattern) +
+                                   " pattern (Type " + std::to_string(s.type) +
+                                   ") cannot vary along " + variation_name(s.variation));
+    if (!inst->sized && s.variation == Variation::kLength)
+      throw err(variation_tok, std::string(inst->operation) +
+                                   " does not depend on the message length; use Variation = Nodes");
+    if (s.end && *s.end < s.start) throw err(end_tok, "End_Argument is below Start_Argument");
+    if (s.scale != Scale::kFixedLinear && s.variation != Variation::kNone && s.stepwidth <= 1)
+      throw err(step_tok, "a logarithmic Scale needs Stepwidth > 1");
+    if (s.scale == Scale::kFixedLinear && s.stepwidth < 1)
+      throw err(step_tok, "a linear Scale needs Stepwidth >= 1 (an increment)");
+    if (s.variation == Variation::kNodes && s.start == 0)
+      s.start = inst->pattern == Pattern::kMasterWorker ? 2 : 1;
+    if (s.variation == Variation::kChunks && s.start == 0) s.start = 1;
+    if (!c.basetypes.count(s.basetype))
+      throw err(basetype_tok,
+                "@BASETYPE" + std::to_string(s.basetype) + " is not defined in the preamble");
+    for (int dt : {s.send_datatype, s.recv_datatype})
+      if (!is_datatype_pattern(dt))
+        throw err(send_tok, "unknown datatype pattern " + std::to_string(dt));
+    if (inst->reduction) {
+      if (!c.basetypes.at(s.basetype).is_builtin())
+        throw err(basetype_tok, std::string(inst->operation) +
+                                    " needs a built-in base type (a predefined reduction)");
+      if (s.send_datatype != s.recv_datatype)
+        throw err(send_tok,
+                  std::string(inst->operation) +
+                      " uses one datatype: Send_ and Receive_Datatype_Number must be equal");
+    }
+    return s;
+  }
+
+  const std::string& text_;
+  std::string file_;
+  int rest_line_ = 1, end_line_ = 1, end_col_ = 1;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+Config parse_config(const std::string& text, const std::string& file) {
+  return Parser(text, file).parse();
+}
+
+Config read_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path, 0, 0, "cannot read the configuration file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+std::string to_json(const Config& c) {
+  nlohmann::json j;
+  j["file"] = c.file;
+  j["machine"] = c.machine;
+  j["node"] = c.node;
+  j["network"] = c.network;
+  j["mpiversion"] = c.mpiversion;
+  j["user"] = c.user;
+  j["memory_kb"] = c.memory_kb;
+  j["outfile"] = c.outfile;
+  j["logfile"] = c.logfile;
+  j["postproc"] = c.postproc;
+  j["cachewarmup"] = c.cachewarmup;
+  for (const auto& [n, b] : c.basetypes) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& i : b.items) items.push_back({i.count, i.offset, i.type});
+    j["basetypes"][std::to_string(n)] = items;
+  }
+  for (const auto& s : c.suites) {
+    nlohmann::json x;
+    x["name"] = s.name;
+    x["line"] = s.line;
+    x["type"] = s.type;
+    x["basetype"] = s.basetype;
+    x["send_datatype"] = s.send_datatype;
+    x["recv_datatype"] = s.recv_datatype;
+    x["variation"] = static_cast<int>(s.variation);
+    x["scale"] = static_cast<int>(s.scale);
+    x["max_repetition"] = s.max_repetition;
+    x["min_repetition"] = s.min_repetition;
+    x["multiple_of"] = s.multiple_of;
+    x["time_measurement_s"] = s.time_measurement_s;
+    x["time_suite_s"] = s.time_suite_s;
+    x["node_times"] = s.node_times;
+    x["cut_quantile"] = s.cut_quantile;
+    x["default_chunks"] = s.default_chunks;
+    x["default_length"] = s.default_length;
+    x["start"] = s.start;
+    x["end"] = s.end ? nlohmann::json(*s.end) : nlohmann::json();
+    x["stepwidth"] = s.stepwidth;
+    x["max_steps"] = s.max_steps;
+    x["min_distance"] = s.min_distance;
+    x["max_distance"] = s.max_distance ? nlohmann::json(*s.max_distance) : nlohmann::json();
+    x["standard_error"] = s.standard_error;
+    j["suites"].push_back(x);
+  }
+  return j.dump();
+}
+
+Config config_from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  Config c;
+  c.file = j["file"];
+  c.machine = j["machine"];
+  c.node = j["node"];
+  c.network = j["network"];
+  c.mpiversion = j["mpiversion"];
+  c.user = j["user"];
+  c.memory_kb = j["memory_kb"];
+  c.outfile = j["outfile"];
+  c.logfile = j["logfile"];
+  c.postproc = j["postproc"];
+  c.cachewarmup = j["cachewarmup"];
+  for (const auto& [n, items] : j["basetypes"].items()) {
+    BaseType b;
+    for (const auto& i : items)
+      b.items.push_back({i[0].get<int>(), i[1].get<long>(), i[2].get<std::string>()});
+    c.basetypes[std::stoi(n)] = b;
+  }
+  for (const auto& x : j["suites"]) {
+    SuiteSpec s;
+    s.name = x["name"];
+    s.line = x["line"];
+    s.type = x["type"];
+    s.basetype = x["basetype"];
+    s.send_datatype = x["send_datatype"];
+    s.recv_datatype = x["recv_datatype"];
+    s.variation = static_cast<Variation>(x["variation"].get<int>());
+    s.scale = static_cast<Scale>(x["scale"].get<int>());
+    s.max_repetition = x["max_repetition"];
+    s.min_repetition = x["min_repetition"];
+    s.multiple_of = x["multiple_of"];
+    s.time_measurement_s = x["time_measurement_s"];
+    s.time_suite_s = x["time_suite_s"];
+    s.node_times = x["node_times"];
+    s.cut_quantile = x["cut_quantile"];
+    s.default_chunks = x["default_chunks"];
+    s.default_length = x["default_length"];
+    s.start = x["start"];
+    if (!x["end"].is_null()) s.end = x["end"].get<long>();
+    s.stepwidth = x["stepwidth"];
+    s.max_steps = x["max_steps"];
+    s.min_distance = x["min_distance"];
+    if (!x["max_distance"].is_null()) s.max_distance = x["max_distance"].get<long>();
+    s.standard_error = x["standard_error"];
+    c.suites.push_back(s);
+  }
+  return c;
+}
+
+}  // namespace mpiscope::skampi

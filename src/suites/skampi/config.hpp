@@ -1,0 +1,88 @@
+// SKaMPI configuration files (.skampi, paper section 3 and Figure 1): a preamble of @KEY lines,
+// then @MEASUREMENTS and a list of named suites `Name { Field = value; ... }`. Parsing happens
+// on rank 0 before anything runs; every error names file:line:column.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mpiscope::skampi {
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(const std::string& file, int line, int column, const std::string& what);
+  int line, column;
+};
+
+// One (count, offset, built-in type) triple of a structured base type.
+struct BaseTypeItem {
+  int count = 1;
+  long offset = 0;   // bytes
+  std::string type;  // e.g. "MPI_INT"
+};
+
+// @BASETYPEn: a built-in MPI type (one item, offset 0) or a simple structure of several items.
+struct BaseType {
+  std::vector<BaseTypeItem> items;
+  bool is_builtin() const {
+    return items.size() == 1 && items[0].count == 1 && items[0].offset == 0;
+  }
+  std::string text() const;  // as it would be written in a configuration file
+};
+
+enum class Variation { kLength, kNodes, kChunks, kNone };
+enum class Scale { kFixedLinear, kFixedLog, kDynamicLog };
+
+const char* variation_name(Variation v);
+const char* scale_name(Scale s);
+
+// A suite with every field resolved to a value (Default_Value applied). End_Argument and
+// Max_Distance may be Max_Value (nullopt); the run resolves it from @MEMORY and the job size.
+struct SuiteSpec {
+  std::string name;
+  int line = 0;  // where the name stands, for messages
+  int type = 0;
+  int basetype = 1;
+  int send_datatype = 0, recv_datatype = 0;
+  Variation variation = Variation::kLength;
+  Scale scale = Scale::kDynamicLog;
+  int max_repetition = 32, min_repetition = 8;
+  long multiple_of = 1;
+  double time_measurement_s = 0;  // 0: no limit per point (Invalid_Value)
+  double time_suite_s = 0;        // 0: no limit per suite
+  bool node_times = false;
+  double cut_quantile = 0.1;
+  int default_chunks = 0;  // 0: two chunks per worker
+  long default_length = 256;
+  long start = 0;
+  std::optional<long> end;  // nullopt: Max_Value
+  double stepwidth = 1.414213562;
+  int max_steps = 64;
+  long min_distance = 1;
+  std::optional<long> max_distance;  // nullopt: Max_Value (no limit)
+  double standard_error = 0.05;
+};
+
+struct Config {
+  std::string file;
+  std::string machine, node, network, mpiversion, user;
+  long memory_kb = 4096;
+  std::string outfile = "skampi.out", logfile = "skampi.log";
+  bool postproc = false;
+  int cachewarmup = 4;
+  std::map<int, BaseType> basetypes;  // @BASETYPEn; 1 is MPI_CHAR unless given
+  std::vector<SuiteSpec> suites;
+};
+
+// Parses the text of a configuration file; `file` is used in messages only.
+Config parse_config(const std::string& text, const std::string& file);
+Config read_config(const std::string& path);
+
+// Back and forth as JSON text, to broadcast rank 0's configuration.
+std::string to_json(const Config& c);
+Config config_from_json(const std::string& json);
+
+}  // namespace mpiscope::skampi

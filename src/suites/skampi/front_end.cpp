@@ -1,0 +1,105 @@
+// `mpiscope skampi CONFIG.skampi` and `mpiscope skampi postproc -o OUT FILE...`.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/frontend.hpp"
+#include "cli/registry.hpp"
+#include "cli/suite_cli.hpp"
+#include "core/mpi.hpp"
+#include "suites/skampi/run.hpp"
+
+namespace mpiscope::skampi {
+namespace {
+
+const char* kDescription =
+    "SKaMPI: configuration-driven MPI measurements with a stated accuracy (Reussner, Sanders, "
+    "Traeff). Runs the suites of CONFIG (a .skampi file), writes the output file (@OUTFILE), the "
+    "log (@LOGFILE) and restarts an interrupted run where it stopped. `skampi postproc -o OUT "
+    "FILE...` merges the output files of repeated runs into medians. See docs/skampi.md.";
+
+cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
+  if (!args.empty() && args[0] == "postproc") {
+    CLI::App app{"Merge SKaMPI output files of repeated runs into their medians",
+                 "skampi postproc"};
+    std::string out;
+    std::vector<std::string> inputs;
+    app.add_option("-o,--output", out, "The merged output file")->required()->type_name("FILE");
+    app.add_option("files", inputs, "Output files of runs of the same configuration")
+        ->required()
+        ->type_name("FILE");
+    return cli::parse_command_line(app, {args.begin() + 1, args.end()}, [&] {
+      for (const auto& f : inputs)
+        if (!std::filesystem::exists(f)) throw std::runtime_error(f + ": no such output file");
+      return nlohmann::json{{"mode", "postproc"}, {"out", out}, {"inputs", inputs}}.dump();
+    });
+  }
+  CLI::App app{kDescription, "skampi"};
+  std::string config_path = ".skampi", outfile, logfile;
+  long memory_kb = 0;
+  cli::OutputOptions output;
+  app.add_option("config", config_path, "The configuration file (default: .skampi)")
+      ->type_name("CONFIG");
+  app.add_option("--outfile", outfile, "Output file instead of the configuration's @OUTFILE")
+      ->type_name("FILE");
+  app.add_option("--logfile", logfile, "Log file instead of the configuration's @LOGFILE")
+      ->type_name("FILE");
+  app.add_option("--memory", memory_kb, "Buffer memory per process in KBytes instead of @MEMORY")
+      ->type_name("KBYTES")
+      ->check(CLI::PositiveNumber);
+  cli::add_output_options(app, output);
+  app.footer("Subcommand: skampi postproc -o OUT FILE... (medians of repeated runs)");
+  return cli::parse_command_line(app, args, [&] {
+    Config c = read_config(config_path);
+    if (!outfile.empty()) c.outfile = outfile;
+    if (!logfile.empty()) c.logfile = logfile;
+    if (memory_kb > 0) c.memory_kb = memory_kb;
+    resolve_limits(c, world_size);
+    cli::check_output_options(output);
+    for (const auto& path : {c.outfile, c.logfile}) {
+      std::ofstream probe(path, std::ios::app);
+      if (!probe) throw std::runtime_error(path + ": cannot write this file");
+    }
+    return nlohmann::json{{"mode", "run"},
+                          {"config", nlohmann::json::parse(to_json(c))},
+                          {"json", output.json_path},
+                          {"csv", output.csv_path},
+                          {"timeout", output.timeout_s}}
+        .dump();
+  });
+}
+
+int skampi_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>& command_line) {
+  cli::FrontEnd fe;
+  fe.program = program;
+  fe.help = "--help";
+  fe.parse = parse;
+  fe.run = [&](const std::string& options, int thread_level) {
+    const auto j = nlohmann::json::parse(options);
+    if (j["mode"] == "postproc") {
+      if (mpi::world_rank() == 0)
+        run_postproc(j["out"], j["inputs"].get<std::vector<std::string>>());
+      return 0;
+    }
+    RunOptions o;
+    o.config = config_from_json(j["config"].dump());
+    o.output.json_path = j["json"];
+    o.output.csv_path = j["csv"];
+    o.output.timeout_s = j["timeout"];
+    o.command_line = command_line;
+    return run_skampi(o, thread_level);
+  };
+  return cli::run_front_end(fe, argc, argv);
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "skampi",
+    "SKaMPI: configuration-driven, adaptive, accurate measurement suites",
+    {},
+    30,
+    skampi_main});
+
+}  // namespace mpiscope::skampi

@@ -1,0 +1,30 @@
+// The pattern instances of Figure 2: which pattern times a `Type`, what it calls, and what it
+// may vary. Pure data, so that the configuration parser can check a suite before anything runs;
+// the kernels themselves are in patterns.cpp.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "suites/skampi/config.hpp"
+
+namespace mpiscope::skampi {
+
+enum class Pattern { kPingPong, kCollective, kMasterWorker, kSimple };
+const char* pattern_name(Pattern p);
+
+struct InstanceInfo {
+  int type;
+  Pattern pattern;
+  const char* operation;   // as in Figure 2
+  bool reduction = false;  // needs a built-in base type (a predefined reduction operation)
+  bool sized = true;       // false: the message length plays no role (Barrier, Comm_split, simple)
+};
+
+const std::vector<InstanceInfo>& all_instances();
+// nullptr when the type does not exist.
+const InstanceInfo* find_instance(int type);
+
+// Whether a pattern can vary along `v` (section 3.1).
+bool variation_allowed(Pattern p, Variation v);
+
+}  // namespace mpiscope::skampi

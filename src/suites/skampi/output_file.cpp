@@ -1,0 +1,209 @@
+#include "suites/skampi/output_file.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace mpiscope::skampi {
+
+namespace {
+const char* kMagic = "#SKAMPI-OUTPUT";
+const char* kColumns =
+    "argument bytes nprocs chunks t_us stderr_us raw_us empty_us repetitions used converged "
+    "defects "
+    "node_times_us";
+
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+}  // namespace
+
+std::string format_header(const std::vector<std::pair<std::string, std::string>>& header) {
+  std::string s = std::string(kMagic) + " " + std::to_string(kOutputFormatVersion) + "\n";
+  s += "# mpiscope skampi output file; format described in docs/skampi.md\n";
+  for (const auto& [k, v] : header) s += "@" + k + " " + v + "\n";
+  return s;
+}
+
+std::string format_suite(const SuiteResult& r) {
+  std::string s = "@BEGIN_SUITE " + r.name + "\n";
+  s += "@TYPE " + std::to_string(r.type) + "\n";
+  s += "@OPERATION " + r.operation + "\n";
+  s += "@PATTERN " + r.pattern + "\n";
+  s += "@VARIATION " + r.variation + "\n";
+  s += "@ARGUMENT_UNIT " + r.argument_unit + "\n";
+  for (const auto& [k, v] : r.params) s += "@PARAM " + k + " " + v + "\n";
+  s += std::string("@COLUMNS ") + kColumns + "\n";
+  for (const auto& p : r.rows) {
+    std::string nodes;
+    for (double t : p.node_times_us) nodes += (nodes.empty() ? "" : ",") + num(t);
+    s += std::to_string(p.argument) + " " + std::to_string(p.bytes) + " " +
+         std::to_string(p.nprocs) + " " + std::to_string(p.chunks) + " " + num(p.t_us) + " " +
+         num(p.stderr_us) + " " + num(p.raw_us) + " " + num(p.empty_us) + " " +
+         std::to_string(p.repetitions) + " " + std::to_string(p.used) + " " +
+         (p.converged ? "1" : "0") + " " + std::to_string(p.defects) + " " +
+         (nodes.empty() ? "-" : nodes) + "\n";
+  }
+  s += "@END_SUITE " + r.name + "\n";
+  return s;
+}
+
+std::string format_end() {
+  return "@END_RUN\n";
+}
+
+OutputFile parse_output(const std::string& text, const std::string& name) {
+  OutputFile f;
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  SuiteResult cur;
+  bool in_suite = false;
+  auto fail = [&](const std::string& what) {
+    throw std::runtime_error(name + ":" + std::to_string(n) + ": " + what);
+  };
+  while (std::getline(in, line)) {
+    ++n;
+    if (n == 1) {
+      if (line.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
+      f.version = std::atoi(line.c_str() + std::string(kMagic).size());
+      if (f.version != kOutputFormatVersion)
+        fail("output format version " + std::to_string(f.version) + " is not supported");
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '@') {
+      const auto sp = line.find(' ');
+      const std::string key = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+      const std::string val = sp == std::string::npos ? "" : line.substr(sp + 1);
+      if (key == "BEGIN_SUITE") {
+        if (in_suite) fail("@BEGIN_SUITE inside suite " + cur.name);
+        cur = SuiteResult{};
+        cur.name = val;
+        in_suite = true;
+      } else if (key == "END_SUITE") {
+        if (!in_suite || val != cur.name) fail("@END_SUITE without its @BEGIN_SUITE");
+        f.suites.push_back(cur);
+        in_suite = false;
+      } else if (key == "END_RUN") {
+        f.complete = true;
+      } else if (!in_suite) {
+        f.header.emplace_back(key, val);
+      } else if (key == "TYPE") {
+        cur.type = std::atoi(val.c_str());
+      } else if (key == "OPERATION") {
+        cur.operation = val;
+      } else if (key == "PATTERN") {
+        cur.pattern = val;
+      } else if (key == "VARIATION") {
+        cur.variation = val;
+      } else if (key == "ARGUMENT_UNIT") {
+        cur.argument_unit = val;
+      } else if (key == "PARAM") {
+        const auto s2 = val.find(' ');
+        cur.params[val.substr(0, s2)] = s2 == std::string::npos ? "" : val.substr(s2 + 1);
+      }
+      continue;
+    }
+    if (!in_suite) fail("data outside a suite block");
+    std::istringstream row(line);
+    PointRow p;
+    int conv = 0;
+    std::string nodes;
+    if (!(row >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >>
+          p.raw_us >> p.empty_us >> p.repetitions >> p.used >> conv >> p.defects >> nodes)) {
+      if (in.peek() == EOF) break;  // a torn last line
+      fail("malformed data row");
+    }
+    p.converged = conv != 0;
+    if (nodes != "-") {
+      std::stringstream ns(nodes);
+      std::string x;
+      while (std::getline(ns, x, ',')) p.node_times_us.push_back(std::stod(x));
+    }
+    cur.rows.push_back(p);
+  }
+  if (in_suite) f.torn_suite = cur.name;
+  return f;
+}
+
+OutputFile read_output(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read the output file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_output(ss.str(), path);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+OutputFile postprocess(const std::vector<OutputFile>& runs) {
+  if (runs.empty()) throw std::invalid_argument("postproc needs at least one output file");
+  OutputFile out;
+  out.header = runs[0].header;
+  out.header.emplace_back("POSTPROC", "median of " + std::to_string(runs.size()) + " runs");
+  out.complete = true;
+  std::vector<std::string> order;
+  for (const auto& r : runs)
+    for (const auto& s : r.suites)
+      if (std::find(order.begin(), order.end(), s.name) == order.end()) order.push_back(s.name);
+  for (const auto& name : order) {
+    SuiteResult merged;
+    std::map<long, std::vector<const PointRow*>> by_arg;
+    for (const auto& r : runs)
+      for (const auto& s : r.suites)
+        if (s.name == name) {
+          if (merged.name.empty()) {
+            merged = s;
+            merged.rows.clear();
+          }
+          for (const auto& p : s.rows) by_arg[p.argument].push_back(&p);
+        }
+    for (const auto& [arg, ps] : by_arg) {
+      PointRow m = *ps[0];
+      auto med = [&](double PointRow::*f) {
+        std::vector<double> v;
+        for (auto* p : ps) v.push_back(p->*f);
+        return median(v);
+      };
+      m.t_us = med(&PointRow::t_us);
+      m.stderr_us = med(&PointRow::stderr_us);
+      m.raw_us = med(&PointRow::raw_us);
+      m.empty_us = med(&PointRow::empty_us);
+      m.repetitions = static_cast<int>(ps.size());
+      m.used = static_cast<int>(ps.size());
+      m.converged = std::all_of(ps.begin(), ps.end(), [](auto* p) { return p->converged; });
+      m.defects = 0;
+      for (auto* p : ps) m.defects += p->defects;
+      for (std::size_t k = 0; k < m.node_times_us.size(); ++k) {
+        std::vector<double> v;
+        for (auto* p : ps)
+          if (k < p->node_times_us.size()) v.push_back(p->node_times_us[k]);
+        m.node_times_us[k] = median(v);
+      }
+      merged.rows.push_back(m);
+    }
+    merged.params["runs"] = std::to_string(by_arg.empty() ? 0 : runs.size());
+    out.suites.push_back(merged);
+  }
+  return out;
+}
+
+std::string format_output(const OutputFile& f) {
+  std::string s = format_header(f.header);
+  for (const auto& x : f.suites) s += format_suite(x);
+  if (f.complete) s += format_end();
+  return s;
+}
+
+}  // namespace mpiscope::skampi

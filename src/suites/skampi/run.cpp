@@ -1,0 +1,625 @@
+#include "suites/skampi/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "core/fault_injection.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "core/watchdog.hpp"
+#include "output/files.hpp"
+#include "output/text_table.hpp"
+#include "suites/skampi/datatypes.hpp"
+#include "suites/skampi/instances.hpp"
+#include "suites/skampi/measure.hpp"
+#include "suites/skampi/patterns.hpp"
+
+namespace mpiscope::skampi {
+
+namespace {
+
+long lcm_unit(long multiple, long size) {
+  return std::lcm(std::max(multiple, 1L), std::max(size, 1L));
+}
+
+// Reductions need a type a predefined operation accepts: MPI_CHAR is not one, so they reduce
+// MPI_SIGNED_CHAR (the same size) instead.
+BaseType effective_base(const Config& c, const SuiteSpec& s) {
+  BaseType b = c.basetypes.at(s.basetype);
+  if (find_instance(s.type)->reduction && b.items[0].type == "MPI_CHAR")
+    b.items[0].type = "MPI_SIGNED_CHAR";
+  return b;
+}
+
+// Size and extent of a base type without MPI (for limits on rank 0 before MPI types exist).
+std::pair<long, long> base_size_extent(const BaseType& b) {
+  static const std::map<std::string, long> sizes = {
+      {"MPI_CHAR", 1},  {"MPI_SIGNED_CHAR", 1},    {"MPI_UNSIGNED_CHAR", 1}, {"MPI_BYTE", 1},
+      {"MPI_SHORT", 2}, {"MPI_UNSIGNED_SHORT", 2}, {"MPI_INT", 4},           {"MPI_UNSIGNED", 4},
+      {"MPI_LONG", 8},  {"MPI_UNSIGNED_LONG", 8},  {"MPI_LONG_LONG", 8},     {"MPI_FLOAT", 4},
+      {"MPI_DOUBLE", 8}};
+  long size = 0, end = 0;
+  for (const auto& i : b.items) {
+    size += i.count * sizes.at(i.type);
+    end = std::max(end, i.offset + i.count * sizes.at(i.type));
+  }
+  return {size, end};
+}
+
+int participants(const InstanceInfo& inst, const SuiteSpec& s, long arg, int world) {
+  if (inst.pattern == Pattern::kPingPong) return 2;
+  if (inst.pattern == Pattern::kSimple) return 1;
+  if (s.variation == Variation::kNodes) return static_cast<int>(arg);
+  return world;
+}
+
+}  // namespace
+
+void resolve_limits(Config& c, int world) {
+  for (auto& s : c.suites) {
+    const InstanceInfo& inst = *find_instance(s.type);
+    auto fail = [&](const std::string& m) {
+      return ConfigError(c.file, s.line, 1, "suite '" + s.name + "': " + m);
+    };
+    if (inst.pattern == Pattern::kPingPong && world < 2)
+      throw fail("the ping-pong pattern needs at least 2 processes");
+    if (inst.pattern == Pattern::kMasterWorker && world < 2)
+      throw fail("the master-worker pattern needs at least 2 processes");
+    const auto [size, extent] = base_size_extent(effective_base(c, s));
+    const long unit = lcm_unit(s.multiple_of, size);
+    // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
+    auto ratio = [&] {
+      double r = 1;
+      for (int dt : {s.send_datatype, s.recv_datatype}) {
+        const auto lay = pattern_layout(dt, 1000, extent);
+        r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) /
+                            (1000.0 * static_cast<double>(size)));
+      }
+      return r;
+    }();
+    const long memory = c.memory_kb * 1024;
+    auto need = [&](long len, int p) {
+      return buffer_bytes(inst, static_cast<long>(std::ceil(static_cast<double>(len) * ratio)), p);
+    };
+    switch (s.variation) {
+      case Variation::kLength: {
+        const int p = participants(inst, s, 0, world);
+        const long per_byte = std::max(1L, need(1000000, p) / 1000000 + 1);
+        const long max_len = (memory / per_byte) / unit * unit;
+        if (!s.end) s.end = max_len;
+        if (need(*s.end, p) > memory)
+          throw fail("End_Argument " + std::to_string(*s.end) + " needs " +
+                     std::to_string(need(*s.end, p) / 1024) +
+                     " KBytes of buffers per process, more than @MEMORY " +
+                     std::to_string(c.memory_kb));
+        s.start = (s.start + unit - 1) / unit * unit;
+        if (*s.end < s.start)
+          throw fail("no message length between Start_Argument and End_Argument");
+        break;
+      }
+      case Variation::kNodes:
+        if (!s.end) s.end = world;
+        if (*s.end > world)
+          throw fail("End_Argument " + std::to_string(*s.end) + " exceeds the " +
+                     std::to_string(world) + " processes of the job");
+        if (s.start < 1 || (inst.pattern == Pattern::kMasterWorker && s.start < 2))
+          throw fail("Start_Argument is below the processes the pattern needs");
+        break;
+      case Variation::kChunks:
+        if (!s.end) s.end = 16L * std::max(1, world - 1);
+        if (s.start < 1) throw fail("Start_Argument must be at least 1 chunk");
+        break;
+      case Variation::kNone:
+        s.start = 0;
+        s.end = 0;
+        break;
+    }
+    if (s.variation != Variation::kLength) {
+      s.default_length = s.default_length / unit * unit;
+      if (need(s.default_length, world) > memory)
+        throw fail("Default_Message_length does not fit in @MEMORY");
+    }
+  }
+}
+
+namespace {
+
+std::string now_text() {
+  const std::time_t t = std::time(nullptr);
+  char b[64];
+  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+  return b;
+}
+
+class Log {
+ public:
+  explicit Log(const std::string& path) : out_(path, std::ios::app) {
+    if (!out_) throw std::runtime_error(path + ": cannot write the log file");
+  }
+  void line(const std::string& s) {
+    out_ << now_text() << " " << s << "\n";
+    out_.flush();
+  }
+
+ private:
+  std::ofstream out_;
+};
+
+// The pair with the largest ping-pong latency (section 3.1): every pair i < j (for more than
+// 16 processes, 0 with every other) exchanges 1-byte messages; the median round trip counts.
+std::pair<int, int> slowest_pair() {
+  const int world = mpi::world_size(), me = mpi::world_rank();
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < world; ++i)
+    for (int j = i + 1; j < world; ++j)
+      if (world <= 16 || i == 0) pairs.push_back({i, j});
+  std::vector<double> lat(pairs.size(), 0.0), all(pairs.size(), 0.0);
+  char byte = 0;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto [a, b] = pairs[k];
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me != a && me != b) continue;
+    const int peer = me == a ? b : a;
+    std::vector<double> rt;
+    for (int r = 0; r < 30; ++r) {
+      const double t0 = MPI_Wtime();
+      if (me == a) {
+        MPI_Send(&byte, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD);
+        MPI_Recv(&byte, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(&byte, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&byte, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD);
+      }
+      rt.push_back(MPI_Wtime() - t0);
+    }
+    if (me == a) lat[k] = median(rt);
+  }
+  MPI_Allreduce(lat.data(), all.data(), static_cast<int>(lat.size()), MPI_DOUBLE, MPI_MAX,
+                MPI_COMM_WORLD);
+  const auto best = std::max_element(all.begin(), all.end()) - all.begin();
+  return pairs[static_cast<std::size_t>(best)];
+}
+
+class SuiteRunner {
+ public:
+  SuiteRunner(const Config& c, const SuiteSpec& s, std::pair<int, int> pair, core::Watchdog& wd)
+      : c_(c),
+        s_(s),
+        inst_(*find_instance(s.type)),
+        pair_(pair),
+        wd_(wd),
+        base_(effective_base(c, s)) {
+    world_ = mpi::world_size();
+    me_ = mpi::world_rank();
+    unit_ = lcm_unit(s.multiple_of, base_.size());
+  }
+
+  SuiteResult run() {
+    SuiteResult r;
+    r.name = s_.name;
+    r.type = s_.type;
+    r.operation = inst_.operation;
+    r.pattern = pattern_name(inst_.pattern);
+    r.variation = variation_name(s_.variation);
+    r.argument_unit = s_.variation == Variation::kLength   ? "bytes"
+                      : s_.variation == Variation::kNodes  ? "processes"
+                      : s_.variation == Variation::kChunks ? "chunks"
+                                                           : "-";
+    r.params["basetype"] = c_.basetypes.at(s_.basetype).text();
+    r.params["send_datatype"] = std::to_string(s_.send_datatype);
+    r.params["recv_datatype"] = std::to_string(s_.recv_datatype);
+    r.params["scale"] = scale_name(s_.scale);
+    r.params["standard_error"] = output::format_number(s_.standard_error, 4);
+    r.params["cut_quantile"] = output::format_number(s_.cut_quantile, 3);
+    r.params["repetitions"] =
+        std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
+    if (inst_.pattern == Pattern::kPingPong)
+      r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
+    const auto started = std::chrono::steady_clock::now();
+    RefinementLimits lim;
+    lim.epsilon = s_.standard_error;
+    lim.max_points = s_.max_steps;
+    lim.multiple = s_.variation == Variation::kLength ? unit_ : 1;
+    lim.min_distance = s_.variation == Variation::kLength ? std::max(s_.min_distance, unit_) : 1;
+    lim.max_distance = s_.max_distance.value_or(0);
+    lim.out_of_time = [&] {
+      int out = s_.time_suite_s > 0 &&
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >
+                    s_.time_suite_s;
+      MPI_Bcast(&out, 1, MPI_INT, 0, MPI_COMM_WORLD);  // rank 0's clock decides for everyone
+      return out != 0;
+    };
+    const long lo = s_.start, hi = *s_.end;
+    std::vector<long> grid;
+    if (s_.variation == Variation::kNone)
+      grid = {0};
+    else if (s_.scale == Scale::kFixedLinear)
+      grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)) * lim.multiple,
+                         lim.multiple);
+    else
+      grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
+    // Refinement only along the length axis with Dynamic_log (section 4.2).
+    if (!(s_.scale == Scale::kDynamicLog && s_.variation == Variation::kLength))
+      lim.epsilon = std::numeric_limits<double>::infinity();
+    const auto refined = refine(
+        grid,
+        [&](long arg) {
+          r.rows.push_back(point(arg));
+          return r.rows.back().t_us;
+        },
+        lim);
+    r.params["refinement_max_error"] = output::format_number(refined.max_error, 4);
+    return r;
+  }
+
+ private:
+  MPI_Comm comm_for(int p) {
+    const int key = inst_.pattern == Pattern::kPingPong ? -1 : p;
+    auto it = comms_.find(key);
+    if (it != comms_.end()) return it->second.get();
+    int color = MPI_UNDEFINED, order = me_;
+    if (inst_.pattern == Pattern::kPingPong) {
+      if (me_ == pair_.first || me_ == pair_.second) color = 0;
+      order = me_ == pair_.first ? 0 : 1;
+    } else if (me_ < p) {
+      color = 0;
+    }
+    return comms_.emplace(key, mpi::Comm::borrow(MPI_COMM_WORLD).split(color, order))
+        .first->second.get();
+  }
+
+  PointRow point(long arg) {
+    PointRow row;
+    row.argument = arg;
+    row.nprocs = participants(inst_, s_, arg, world_);
+    row.bytes = s_.variation == Variation::kLength ? arg : (inst_.sized ? s_.default_length : 0);
+    row.chunks = inst_.pattern != Pattern::kMasterWorker ? 0
+                 : s_.variation == Variation::kChunks    ? static_cast<int>(arg)
+                 : s_.default_chunks > 0                 ? s_.default_chunks
+                                                         : 2 * (row.nprocs - 1);
+    wd_.arm(s_.name + " argument " + std::to_string(arg));
+    const MPI_Comm comm = comm_for(row.nprocs);
+    const int root = inst_.pattern == Pattern::kPingPong ? pair_.first : 0;
+    std::vector<double> packed(9 + static_cast<std::size_t>(row.nprocs), 0.0);
+    if (comm != MPI_COMM_NULL) {
+      core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
+      KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
+      auto kernel = make_kernel(inst_, k);
+      StoppingRule rule;
+      rule.min_repetition = s_.min_repetition;
+      rule.max_repetition = s_.max_repetition;
+      rule.epsilon = s_.standard_error;
+      rule.cut_quantile = s_.cut_quantile;
+      rule.wtick = MPI_Wtick();
+      rule.time_limit = s_.time_measurement_s;
+      auto agree = [comm](bool stop) {
+        int s = stop;
+        MPI_Bcast(&s, 1, MPI_INT, 0, comm);
+        return s != 0;
+      };
+      for (int w = 0; w < c_.cachewarmup; ++w) kernel->sample();  // @CACHEWARMUP, untimed
+      auto& empty = empty_[row.nprocs];
+      if (empty.samples.empty())
+        empty = measure_point([&] { return kernel->empty(); }, rule, agree);
+      const auto op = measure_point([&] { return kernel->sample(); }, rule, agree);
+      const long defects = kernel->verify();
+      // Node_Times: every participant's own mean minus its own empty time.
+      const double own = (op.stats.mean - empty.stats.mean) * 1e6;
+      std::vector<double> nodes(static_cast<std::size_t>(row.nprocs));
+      MPI_Gather(&own, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, 0, comm);
+      packed = {(op.stats.mean - empty.stats.mean) * 1e6,
+                op.stats.standard_error * 1e6,
+                op.stats.mean * 1e6,
+                empty.stats.mean * 1e6,
+                static_cast<double>(op.samples.size()),
+                static_cast<double>(op.stats.n),
+                op.converged ? 1.0 : 0.0,
+                static_cast<double>(defects),
+                0.0};
+      packed.insert(packed.end(), nodes.begin(), nodes.end());
+    }
+    MPI_Bcast(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+    wd_.disarm();
+    row.t_us = packed[0];
+    row.stderr_us = packed[1];
+    row.raw_us = packed[2];
+    row.empty_us = packed[3];
+    row.repetitions = static_cast<int>(packed[4]);
+    row.used = static_cast<int>(packed[5]);
+    row.converged = packed[6] != 0;
+    row.defects = static_cast<long>(packed[7]);
+    if (s_.node_times) row.node_times_us.assign(packed.begin() + 9, packed.end());
+    return row;
+  }
+
+  const Config& c_;
+  const SuiteSpec& s_;
+  const InstanceInfo& inst_;
+  std::pair<int, int> pair_;
+  core::Watchdog& wd_;
+  BaseDatatype base_;
+  int world_ = 1, me_ = 0;
+  long unit_ = 1;
+  std::map<int, mpi::Comm> comms_;
+  std::map<int, PointMeasurement> empty_;
+};
+
+// ---- Reporting: the result model and the readable text on stdout ----
+
+core::BenchmarkRun benchmark_of(const SuiteResult& s, int world) {
+  core::BenchmarkRun b;
+  b.name = s.name;
+  b.family = s.pattern;
+  b.nprocs = s.rows.empty() ? world : s.rows.back().nprocs;
+  b.sized = s.argument_unit == "bytes";
+  b.parameters = s.params;
+  b.parameters["type"] = std::to_string(s.type);
+  b.parameters["operation"] = s.operation;
+  b.parameters["variation"] = s.variation;
+  b.parameters["argument_unit"] = s.argument_unit;
+  return b;
+}
+
+core::Measurement measurement_of(const PointRow& p, const std::string& unit) {
+  core::Measurement m;
+  m.bytes = static_cast<std::size_t>(p.bytes);
+  m.repetitions = p.repetitions;
+  m.measured = true;
+  m.t_avg_us = m.t_min_us = m.t_max_us = p.t_us;
+  m.rank_times_us = p.node_times_us;
+  m.values = {{"argument", static_cast<double>(p.argument), unit},
+              {"nprocs", static_cast<double>(p.nprocs), "processes"},
+              {"chunks", static_cast<double>(p.chunks), "chunks"},
+              {"t", p.t_us, "us"},
+              {"standard_error", p.stderr_us, "us"},
+              {"raw_mean", p.raw_us, "us"},
+              {"empty", p.empty_us, "us"},
+              {"used_repetitions", static_cast<double>(p.used), "repetitions"},
+              {"converged", p.converged ? 1.0 : 0.0, "bool"},
+              {"defects", static_cast<double>(p.defects), "bytes"}};
+  if (!p.converged) m.note = "standard error not reached within Max_Repetition/Time_Measurement";
+  return m;
+}
+
+class TextReporter : public core::Reporter {
+ public:
+  void run_started(const core::RunInfo& i) override {
+    std::printf("# mpiscope skampi: %s\n# %d processes, MPI %s, %s\n",
+                i.settings.at("config").c_str(), i.world_size, i.mpi_version.c_str(),
+                i.date.c_str());
+    for (const auto& [k, v] : i.settings) std::printf("#   %s: %s\n", k.c_str(), v.c_str());
+    std::fflush(stdout);
+  }
+  void benchmark_started(const core::BenchmarkRun& b) override {
+    const auto& p = b.parameters;
+    std::printf("\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(),
+                p.at("type").c_str(), p.at("operation").c_str(), b.family.c_str(),
+                p.at("variation").c_str(),
+                p.count("pair") ? (", pair " + p.at("pair")).c_str() : "");
+    table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
+        "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t [us]", "stderr [us]",
+        "raw [us]", "empty [us]", "reps", "used", "ok", "node times [us]"});
+  }
+  void row(const core::BenchmarkRun&, const core::Measurement& m) override {
+    auto v = [&](const char* n) {
+      for (const auto& x : m.values)
+        if (x.name == n) return x.value;
+      return 0.0;
+    };
+    std::string nodes;
+    for (double t : m.rank_times_us)
+      nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);
+    table_->add_row(
+        {std::to_string(static_cast<long>(v("argument"))), std::to_string(m.bytes),
+         std::to_string(static_cast<int>(v("nprocs"))), output::format_number(m.t_avg_us, 3),
+         output::format_number(v("standard_error"), 3), output::format_number(v("raw_mean"), 3),
+         output::format_number(v("empty"), 3), std::to_string(m.repetitions),
+         std::to_string(static_cast<int>(v("used_repetitions"))),
+         v("converged") != 0 ? "yes" : "no", nodes.empty() ? "-" : nodes});
+  }
+  void benchmark_finished(const core::BenchmarkRun&) override {
+    table_->print(stdout, "  ");
+    std::fflush(stdout);
+  }
+  void note(const std::string& n) override {
+    std::printf("# %s\n", n.c_str());
+    std::fflush(stdout);
+  }
+  void run_finished(const core::RunInfo&, bool ok) override {
+    std::printf("\n# skampi run %s\n", ok ? "finished" : "failed");
+    std::fflush(stdout);
+  }
+
+ private:
+  std::unique_ptr<output::TextTable> table_;
+};
+
+void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
+  const auto b = benchmark_of(s, world);
+  rep.benchmark_started(b);
+  for (const auto& p : s.rows) rep.row(b, measurement_of(p, s.argument_unit));
+  rep.benchmark_finished(b);
+}
+
+void append(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::app);
+  out << text;
+  out.flush();
+  if (!out) throw std::runtime_error(path + ": cannot write the output file");
+}
+
+struct Plan {
+  std::vector<int> to_run;  // indices into config.suites
+  std::vector<SuiteResult> done;
+  std::string crashed;
+};
+
+// Rank 0: what an earlier, interrupted run left in the output file decides what runs now.
+Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::string>>& header,
+               Log& log) {
+  Plan plan;
+  namespace fs = std::filesystem;
+  OutputFile old;
+  bool resume = false;
+  if (fs::exists(c.outfile)) {
+    old = read_output(c.outfile);
+    if (old.complete) {
+      int n = 1;
+      while (fs::exists(c.outfile + "." + std::to_string(n))) ++n;
+      fs::rename(c.outfile, c.outfile + "." + std::to_string(n));
+      log.line("previous complete run kept as " + c.outfile + "." + std::to_string(n));
+    } else {
+      resume = true;
+    }
+  }
+  std::string text = format_header(resume ? old.header : header);
+  if (resume) {
+    plan.crashed = old.torn_suite;
+    for (const auto& s : old.suites) {
+      const bool in_config =
+          std::any_of(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
+      if (in_config && s.name != plan.crashed) {
+        plan.done.push_back(s);
+        text += format_suite(s);
+      }
+    }
+    log.line("restart: " + std::to_string(plan.done.size()) + " suites already done" +
+             (plan.crashed.empty() ? "" : ", suite " + plan.crashed + " crashed and runs last"));
+  }
+  output::replace_file(c.outfile, text);
+  int crashed_index = -1;
+  for (int i = 0; i < static_cast<int>(c.suites.size()); ++i) {
+    const auto& name = c.suites[static_cast<std::size_t>(i)].name;
+    if (std::any_of(plan.done.begin(), plan.done.end(), [&](auto& d) { return d.name == name; }))
+      continue;
+    if (name == plan.crashed)
+      crashed_index = i;
+    else
+      plan.to_run.push_back(i);
+  }
+  if (crashed_index >= 0) plan.to_run.push_back(crashed_index);
+  return plan;
+}
+
+}  // namespace
+
+int run_skampi(const RunOptions& o, int thread_level) {
+  const Config& c = o.config;
+  const int me = mpi::world_rank(), world = mpi::world_size();
+  core::RunInfo info = core::collect_run_info("skampi", o.command_line, thread_level);
+  info.suite_title = "SKaMPI";
+  info.settings["config"] = c.file;
+  info.settings["outfile"] = c.outfile;
+  info.settings["logfile"] = c.logfile;
+  info.settings["memory_kb"] = std::to_string(c.memory_kb);
+  info.settings["cachewarmup"] = std::to_string(c.cachewarmup);
+  info.settings["postproc"] = c.postproc ? "yes" : "no";
+  for (const auto& [k, v] :
+       std::vector<std::pair<std::string, std::string>>{{"machine", c.machine},
+                                                        {"node", c.node},
+                                                        {"network", c.network},
+                                                        {"mpiversion", c.mpiversion},
+                                                        {"user", c.user}})
+    if (!v.empty()) info.settings[k] = v;
+  for (const auto& s : c.suites) info.benchmarks.push_back(s.name);
+
+  std::unique_ptr<Log> log;
+  core::ReporterList reporters;
+  Plan plan;
+  std::string plan_json;
+  if (me == 0) {
+    log = std::make_unique<Log>(c.logfile);
+    log->line("RUN " + c.file + " on " + std::to_string(world) + " processes");
+    const std::vector<std::pair<std::string, std::string>> header = {
+        {"MACHINE", c.machine},
+        {"NODE", c.node},
+        {"NETWORK", c.network},
+        {"MPIVERSION", c.mpiversion},
+        {"USER", c.user},
+        {"MEMORY", std::to_string(c.memory_kb)},
+        {"CACHEWARMUP", std::to_string(c.cachewarmup)},
+        {"NPROCS", std::to_string(world)},
+        {"MPI_LIBRARY", info.mpi_library.substr(0, info.mpi_library.find('\n'))},
+        {"DATE", info.date_iso},
+        {"CONFIG", c.file},
+        {"MPISCOPE", info.mpiscope_version}};
+    plan = make_plan(c, header, *log);
+    plan_json = nlohmann::json(plan.to_run).dump();
+  }
+  plan_json = mpi::broadcast(plan_json, 0, MPI_COMM_WORLD);
+  const auto to_run = nlohmann::json::parse(plan_json).get<std::vector<int>>();
+
+  std::pair<int, int> pair{0, 1};
+  const bool any_pingpong = std::any_of(to_run.begin(), to_run.end(), [&](int i) {
+    return find_instance(c.suites[static_cast<std::size_t>(i)].type)->pattern == Pattern::kPingPong;
+  });
+  if (any_pingpong) pair = slowest_pair();
+  info.settings["pingpong_pair"] = std::to_string(pair.first) + "-" + std::to_string(pair.second);
+
+  if (me == 0) {
+    reporters.add(std::make_unique<TextReporter>());
+    cli::add_file_reporters(reporters, o.output);
+    reporters.run_started(info);
+    if (any_pingpong)
+      log->line("ping-pong pair with the largest latency: " + info.settings["pingpong_pair"]);
+    for (const auto& d : plan.done) {
+      reporters.note("suite " + d.name + " taken from the interrupted earlier run in " + c.outfile);
+      report_suite(reporters, d, world);
+    }
+  }
+  core::Watchdog watchdog(o.output.timeout_s, me);
+  long defects = 0;
+  for (int i : to_run) {
+    const auto& spec = c.suites[static_cast<std::size_t>(i)];
+    if (me == 0) {
+      log->line("START " + spec.name);
+      append(c.outfile, "@BEGIN_SUITE " + spec.name + "\n");  // torn if this suite crashes
+      std::fprintf(stderr, "skampi: suite %s\n", spec.name.c_str());
+    }
+    SuiteRunner runner(c, spec, pair, watchdog);
+    const SuiteResult result = runner.run();
+    if (me == 0) {
+      // Replace the torn marker by the whole block.
+      auto text = read_output(c.outfile);
+      text.torn_suite.clear();
+      text.suites.push_back(result);
+      output::replace_file(c.outfile, format_output(text));
+      log->line("END " + spec.name + " (" + std::to_string(result.rows.size()) + " points)");
+      report_suite(reporters, result, world);
+      for (const auto& r : result.rows) defects += r.defects;
+    }
+  }
+  MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (me == 0) {
+    append(c.outfile, format_end());
+    log->line("RUN END");
+    if (c.postproc) {
+      std::vector<std::string> inputs = {c.outfile};
+      for (int n = 1; std::filesystem::exists(c.outfile + "." + std::to_string(n)); ++n)
+        inputs.push_back(c.outfile + "." + std::to_string(n));
+      run_postproc(c.outfile + ".postproc", inputs);
+      reporters.note("@POSTPROC: medians of " + std::to_string(inputs.size()) + " runs in " +
+                     c.outfile + ".postproc");
+    }
+    if (defects)
+      reporters.note("datatype check: " + std::to_string(defects) + " wrong bytes received");
+    reporters.run_finished(info, defects == 0);
+  }
+  return defects ? 3 : 0;
+}
+
+void run_postproc(const std::string& out, const std::vector<std::string>& inputs) {
+  std::vector<OutputFile> runs;
+  for (const auto& p : inputs) runs.push_back(read_output(p));
+  output::replace_file(out, format_output(postprocess(runs)));
+}
+
+}  // namespace mpiscope::skampi

@@ -1,0 +1,297 @@
+// mpiscope skampi: the real launcher, several ranks, short configurations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "harness.hpp"
+
+using namespace harness;
+
+namespace {
+
+// The output file format as docs/skampi.md describes it, read independently of the suite's
+// own reader.
+struct Row {
+  long argument = 0, bytes = 0;
+  int nprocs = 0, chunks = 0;
+  double t_us = 0, stderr_us = 0, raw_us = 0, empty_us = 0;
+  int repetitions = 0, used = 0, converged = 0;
+  long defects = 0;
+  std::vector<double> node_times_us;
+};
+struct Suite {
+  std::string name;
+  std::map<std::string, std::string> params;
+  std::vector<Row> rows;
+};
+struct OutputFile {
+  bool complete = false;
+  std::vector<Suite> suites;
+  std::string torn_suite;
+};
+OutputFile parse_output(const std::string& text, const std::string&) {
+  OutputFile f;
+  std::istringstream in(text);
+  std::string line;
+  Suite cur;
+  bool inside = false;
+  std::getline(in, line);
+  EXPECT_EQ(line, "#SKAMPI-OUTPUT 1");
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("@BEGIN_SUITE ", 0) == 0) {
+      cur = Suite{line.substr(13), {}, {}};
+      inside = true;
+    } else if (line.rfind("@END_SUITE ", 0) == 0) {
+      f.suites.push_back(cur);
+      inside = false;
+    } else if (line == "@END_RUN") {
+      f.complete = true;
+    } else if (line.rfind("@PARAM ", 0) == 0) {
+      const auto sp = line.find(' ', 7);
+      cur.params[line.substr(7, sp - 7)] = line.substr(sp + 1);
+    } else if (line[0] != '@') {
+      std::istringstream r(line);
+      Row p;
+      std::string nodes;
+      if (!(r >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >>
+            p.raw_us >> p.empty_us >> p.repetitions >> p.used >> p.converged >> p.defects >> nodes))
+        continue;  // torn
+      std::stringstream ns(nodes == "-" ? "" : nodes);
+      std::string x;
+      while (std::getline(ns, x, ',')) p.node_times_us.push_back(std::stod(x));
+      cur.rows.push_back(p);
+    }
+  }
+  if (inside) f.torn_suite = cur.name;
+  return f;
+}
+
+const std::string kData = MPISCOPE_TEST_DATA;
+
+std::vector<std::string> run_args(const std::string& config, const std::string& dir) {
+  return {"skampi", config, "--outfile", dir + "/skampi.out", "--logfile", dir + "/skampi.log"};
+}
+
+const char* kShort = "  Max_Repetition = 3;\n  Min_Repetition = 2;\n  Standard_error = 0.5;\n";
+
+std::string suite(const std::string& name, const std::string& fields) {
+  return name + "\n{\n" + fields + kShort + "}\n";
+}
+
+}  // namespace
+
+TEST(SkampiRun, EveryInstanceRunsOnFourProcesses) {
+  const auto dir = temp_dir();
+  auto args = run_args(kData + "/skampi/all_instances.skampi", dir);
+  args.insert(args.end(), {"--json", dir + "/r.json"});
+  const auto r = run_mpi(4, args, "", 240);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const OutputFile f = parse_output(read_file(dir + "/skampi.out"), "out");
+  EXPECT_TRUE(f.complete);
+  ASSERT_EQ(f.suites.size(), 49u);
+  for (const auto& s : f.suites) {
+    ASSERT_FALSE(s.rows.empty()) << s.name;
+    for (const auto& p : s.rows) {
+      EXPECT_EQ(p.defects, 0) << s.name;
+      EXPECT_GE(p.repetitions, 2) << s.name;
+      EXPECT_LE(p.repetitions, 3) << s.name;
+      // What is reported is the cut mean minus the empty measurement.
+      EXPECT_NEAR(p.t_us, p.raw_us - p.empty_us, 1e-3 * std::max(1.0, std::abs(p.raw_us)))
+          << s.name;
+    }
+    if (s.name.rfind("T", 0) == 0) {  // Length, Fixed_log: 64 and 4096
+      EXPECT_EQ(s.rows.back().argument, 4096) << s.name;
+      EXPECT_EQ(s.rows.back().bytes, 4096) << s.name;
+      EXPECT_EQ(s.rows.back().node_times_us.size(), static_cast<std::size_t>(s.rows.back().nprocs))
+          << s.name;
+    }
+  }
+  auto find = [&](const std::string& n) -> const Suite& {
+    for (const auto& s : f.suites)
+      if (s.name == n) return s;
+    throw std::runtime_error("no suite " + n);
+  };
+  // Nodes: 1..4 processes (Barrier), 2..4 (master-worker); Chunks 1, 2, 4, 8.
+  const auto& barrier = find("N18_MPI_Barrier");
+  ASSERT_EQ(barrier.rows.size(), 4u);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(barrier.rows[static_cast<std::size_t>(k)].nprocs, k + 1);
+  const auto& mw = find("N12_nodes");
+  ASSERT_EQ(mw.rows.size(), 3u);
+  EXPECT_EQ(mw.rows[0].nprocs, 2);
+  EXPECT_EQ(mw.rows[0].chunks, 2);  // two chunks per worker by default
+  const auto& chunks = find("C10_chunks");
+  ASSERT_EQ(chunks.rows.size(), 4u);
+  EXPECT_EQ(chunks.rows[3].chunks, 8);
+  EXPECT_EQ(find("S24_MPI_Wtime").rows.size(), 1u);
+  EXPECT_EQ(find("T1_MPI_Send-MPI_Recv").params.at("pair").size(), 3u);
+  // Everything printed is in the JSON too.
+  const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
+  ASSERT_EQ(j["benchmarks"].size(), 49u);
+  EXPECT_EQ(count_of(r.out, "# Suite "), 49);
+  // The log records each suite's start and end.
+  const auto log = read_file(dir + "/skampi.log");
+  EXPECT_EQ(count_of(log, " START "), 49);
+  EXPECT_EQ(count_of(log, " END "), 49);
+}
+
+TEST(SkampiRun, Figure1RunsAsWritten) {
+  const auto dir = temp_dir();
+  // As written, but with 256 KBytes of buffers (--memory) instead of @MEMORY 8192 to keep the
+  // test short: Max_Value becomes 64 KBytes.
+  auto args = run_args(kData + "/../../share/skampi/figure1.skampi", dir);
+  args.insert(args.end(), {"--memory", "256"});
+  const auto r = run_mpi(2, args, "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const OutputFile f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 1u);
+  const auto& s = f.suites[0];
+  EXPECT_EQ(s.name, "MPI_Send-MPI_Recv-dynamicVector1");
+  EXPECT_EQ(s.params.at("send_datatype"), "50");
+  // The grid starts at 0 and reaches Max_Value (2 buffers of a vector that spans twice its
+  // data in 256 KBytes); every length is a multiple of MPI_INT.
+  long max = 0;
+  for (const auto& p : s.rows) {
+    EXPECT_EQ(p.bytes % 4, 0);
+    EXPECT_EQ(p.node_times_us.size(), 2u);
+    max = std::max(max, p.bytes);
+  }
+  EXPECT_EQ(s.rows[0].bytes, 0);
+  EXPECT_GT(max, 256 * 1024 / 4 - 64);
+  EXPECT_LE(max, 256 * 1024 / 4);
+}
+
+TEST(SkampiRun, ConfigurationErrorStopsBeforeAnythingRuns) {
+  const auto dir = temp_dir();
+  const auto cfg = write_file(
+      dir, "bad.skampi", "@MEMORY 64\n@MEASUREMENTS\nA\n{\n  Type = 1;\n  Scale = Wobbly;\n}\n");
+  const auto r = run_mpi(2, run_args(cfg, dir), "", 60);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(cfg + ":6:11: Scale must be"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/skampi.out"));
+  // A length that does not fit in @MEMORY is refused with the suite's line.
+  const auto big =
+      write_file(dir, "big.skampi",
+                 "@MEMORY 64\n@MEASUREMENTS\nA\n{\n  Type = 1;\n  End_Argument = 1000000;\n}\n");
+  const auto r2 = run_mpi(2, run_args(big, dir), "", 60);
+  EXPECT_EQ(r2.exit_code, 2);
+  EXPECT_NE(r2.err.find(big + ":3:1: suite 'A': End_Argument 1000000 needs"), std::string::npos)
+      << r2.err;
+  const auto r3 = run_mpi(2, {"skampi", dir + "/missing.skampi"}, "", 60);
+  EXPECT_EQ(r3.exit_code, 2);
+  EXPECT_NE(r3.err.find("cannot read the configuration file"), std::string::npos) << r3.err;
+}
+
+TEST(SkampiRun, DatatypesMoveTheRightBytes) {
+  const auto dir = temp_dir();
+  std::string cfg =
+      "@MEMORY 4096\n@BASETYPE1 MPI_CHAR\n@BASETYPE2 MPI_DOUBLE\n@BASETYPE3 (2,0,MPI_INT) "
+      "(1,12,MPI_SHORT) (1,16,MPI_DOUBLE)\n@MEASUREMENTS\n";
+  const int patterns[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 50};
+  int k = 0;
+  for (int base = 1; base <= 3; ++base)
+    for (int send : patterns) {
+      const int recv = patterns[(k++ * 7 + 3) % 11];
+      cfg += suite(
+          "D" + std::to_string(base) + "_" + std::to_string(send) + "_" + std::to_string(recv),
+          "  Type = " + std::string(send % 2 ? "1" : "8") + ";\n  Basetype_Number = " +
+              std::to_string(base) + ";\n  Send_Datatype_Number = " + std::to_string(send) +
+              ";\n  Receive_Datatype_Number = " + std::to_string(recv) +
+              ";\n  Scale = Fixed_log;\n  Start_Argument = 100;\n  End_Argument = 2000;\n  "
+              "Stepwidth "
+              "= 20;\n");
+    }
+  const auto path = write_file(dir, "dt.skampi", cfg);
+  const auto r = run_mpi(2, run_args(path, dir), "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const OutputFile f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 33u);
+  for (const auto& s : f.suites)
+    for (const auto& p : s.rows) EXPECT_EQ(p.defects, 0) << s.name << " " << p.bytes;
+  // One flipped byte on the receiver is found: exit 3.
+  const auto bad = run_mpi(2, run_args(path, dir + "/"), "MPISCOPE_FAULT=corrupt:1", 120);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_NE(bad.out.find("wrong bytes received"), std::string::npos);
+}
+
+TEST(SkampiRun, CrashedRunResumesWithoutRepeatingFinishedSuites) {
+  const auto dir = temp_dir();
+  const std::string body =
+      "  Type = 1;\n  Scale = Fixed_log;\n  Start_Argument = 16;\n  End_Argument = 256;\n  "
+      "Stepwidth = 4;\n";
+  const auto cfg = write_file(
+      dir, "c.skampi", "@MEASUREMENTS\n" + suite("A", body) + suite("B", body) + suite("C", body));
+  // B hangs at 64 bytes; --timeout ends the job as a crash would.
+  auto args = run_args(cfg, dir);
+  args.insert(args.end(), {"--timeout", "3"});
+  const auto crashed = run_mpi(2, args, "MPISCOPE_FAULT=hang:B:64:0", 60);
+  ASSERT_EQ(crashed.exit_code, 4) << crashed.err;
+  const auto before = parse_output(read_file(dir + "/skampi.out"), "before");
+  EXPECT_FALSE(before.complete);
+  ASSERT_EQ(before.suites.size(), 1u);
+  EXPECT_EQ(before.suites[0].name, "A");
+  EXPECT_EQ(before.torn_suite, "B");
+
+  const auto resumed = run_mpi(2, run_args(cfg, dir), "", 60);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const auto after = parse_output(read_file(dir + "/skampi.out"), "after");
+  EXPECT_TRUE(after.complete);
+  ASSERT_EQ(after.suites.size(), 3u);
+  EXPECT_EQ(after.suites[0].name, "A");
+  EXPECT_EQ(after.suites[1].name, "C");  // the suite that crashed runs last
+  EXPECT_EQ(after.suites[2].name, "B");
+  // A was not measured again: its rows are the earlier run's, to the digit.
+  ASSERT_EQ(after.suites[0].rows.size(), before.suites[0].rows.size());
+  for (std::size_t k = 0; k < after.suites[0].rows.size(); ++k)
+    EXPECT_EQ(after.suites[0].rows[k].raw_us, before.suites[0].rows[k].raw_us);
+  const auto log = read_file(dir + "/skampi.log");
+  EXPECT_EQ(count_of(log, "START A"), 1);
+  EXPECT_EQ(count_of(log, "START B"), 2);
+  EXPECT_NE(log.find("suite B crashed and runs last"), std::string::npos) << log;
+  EXPECT_NE(resumed.out.find("suite A taken from the interrupted earlier run"), std::string::npos);
+}
+
+TEST(SkampiRun, PostprocessorWritesMedians) {
+  const auto dir = temp_dir();
+  auto file = [&](const std::string& name, double t8, double t16) {
+    return write_file(dir, name,
+                      "#SKAMPI-OUTPUT 1\n@MACHINE m\n@BEGIN_SUITE S\n@TYPE 1\n@PATTERN ping-pong\n"
+                      "8 8 2 0 " +
+                          std::to_string(t8) + " 0.1 " + std::to_string(t8) +
+                          " 0 8 8 1 0 -\n"
+                          "16 16 2 0 " +
+                          std::to_string(t16) + " 0.1 " + std::to_string(t16) +
+                          " 0 8 8 1 0 -\n"
+                          "@END_SUITE S\n@END_RUN\n");
+  };
+  const auto a = file("a.out", 1, 7), b = file("b.out", 3, 5), c = file("c.out", 100, 6);
+  const auto r = run_mpi(2, {"skampi", "postproc", "-o", dir + "/m.out", a, b, c}, "", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto m = parse_output(read_file(dir + "/m.out"), "m");
+  ASSERT_EQ(m.suites.size(), 1u);
+  ASSERT_EQ(m.suites[0].rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.suites[0].rows[0].t_us, 3);
+  EXPECT_DOUBLE_EQ(m.suites[0].rows[1].t_us, 6);
+  EXPECT_EQ(m.suites[0].rows[0].repetitions, 3);
+  const auto bad =
+      run_mpi(1, {"skampi", "postproc", "-o", dir + "/x.out", dir + "/none.out"}, "", 60);
+  EXPECT_EQ(bad.exit_code, 2);
+
+  // @POSTPROC yes: the second run keeps the first as skampi.out.1 and writes the medians.
+  const auto cfg =
+      write_file(dir, "p.skampi", "@POSTPROC yes\n@MEASUREMENTS\n" + suite("P", "  Type = 25;\n"));
+  ASSERT_EQ(run_mpi(2, run_args(cfg, dir), "", 60).exit_code, 0);
+  ASSERT_EQ(run_mpi(2, run_args(cfg, dir), "", 60).exit_code, 0);
+  const auto first = parse_output(read_file(dir + "/skampi.out.1"), "1");
+  const auto second = parse_output(read_file(dir + "/skampi.out"), "2");
+  const auto merged = parse_output(read_file(dir + "/skampi.out.postproc"), "p");
+  // The files hold 6 significant digits, so the median is checked to that precision.
+  const double expected = (first.suites[0].rows[0].t_us + second.suites[0].rows[0].t_us) / 2;
+  EXPECT_NEAR(merged.suites[0].rows[0].t_us, expected, 1e-5 * std::abs(expected) + 1e-9);
+}

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include "suites/skampi/config.hpp"
+
+using namespace mpiscope::skampi;
+
+namespace {
+const char* kFigure1 = R"(@MACHINE IBM SP
+@NODE thin
+@MEMORY 8192
+@OUTFILE skampi.out
+@POSTPROC no
+@CACHEWARMUP 5
+@Basetype1 MPI_INT
+@BASETYPE2 (2,0,MPI_INT) (1,8,MPI_DOUBLE)
+@MEASUREMENTS
+MPI_Send-MPI_Recv-dynamicVector1
+{
+  Type = 1;
+  Basetype_Number = 1;
+  Send_Datatype_Number = 50;
+  Receive_Datatype_Number = 50;
+  Variation = Length;
+  Scale = Dynamic_log;
+  Max_Repetition = Default_Value;
+  Time_Measurement = Invalid_Value;
+  Node_Times = yes;
+  Default_Chunks = 0;
+  Start_Argument = 0;
+  End_Argument = Max_Value;
+  Stepwidth = 1.414213562;
+  Min_Distance = 2;
+  Max_Distance = 512;
+  Standard_error = 0.02;
+}
+)";
+
+// The message of the error a configuration raises ("" when it parses).
+std::string error_of(const std::string& text) {
+  try {
+    parse_config(text, "t.skampi");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+std::string with_suite(const std::string& body) {
+  return "@MEASUREMENTS\nS\n{\n" + body + "}\n";
+}
+}  // namespace
+
+TEST(SkampiConfig, Figure1Parses) {
+  const Config c = parse_config(kFigure1, "fig1");
+  EXPECT_EQ(c.machine, "IBM SP");
+  EXPECT_EQ(c.memory_kb, 8192);
+  EXPECT_EQ(c.cachewarmup, 5);
+  EXPECT_FALSE(c.postproc);
+  EXPECT_EQ(c.basetypes.at(1).text(), "MPI_INT");
+  ASSERT_EQ(c.basetypes.at(2).items.size(), 2u);
+  EXPECT_EQ(c.basetypes.at(2).items[1].offset, 8);
+  ASSERT_EQ(c.suites.size(), 1u);
+  const auto& s = c.suites[0];
+  EXPECT_EQ(s.name, "MPI_Send-MPI_Recv-dynamicVector1");
+  EXPECT_EQ(s.line, 10);
+  EXPECT_EQ(s.type, 1);
+  EXPECT_EQ(s.send_datatype, 50);
+  EXPECT_EQ(s.variation, Variation::kLength);
+  EXPECT_EQ(s.scale, Scale::kDynamicLog);
+  EXPECT_EQ(s.max_repetition, SuiteSpec{}.max_repetition);  // Default_Value
+  EXPECT_EQ(s.time_measurement_s, 0);                       // Invalid_Value: no limit
+  EXPECT_TRUE(s.node_times);
+  EXPECT_FALSE(s.end.has_value());  // Max_Value
+  EXPECT_DOUBLE_EQ(s.stepwidth, 1.414213562);
+  EXPECT_EQ(s.min_distance, 2);
+  EXPECT_EQ(*s.max_distance, 512);
+  EXPECT_DOUBLE_EQ(s.standard_error, 0.02);
+  // Survives the broadcast encoding unchanged.
+  const Config back = config_from_json(to_json(c));
+  EXPECT_EQ(to_json(back), to_json(c));
+}
+
+TEST(SkampiConfig, ErrorsNameLineAndColumn) {
+  EXPECT_EQ(error_of("@MACHINE x\n@BOGUS 3\n@MEASUREMENTS\n"),
+            "t.skampi:2:1: unknown preamble key @BOGUS");
+  EXPECT_EQ(error_of("@MEMORY 12k\n@MEASUREMENTS\n"),
+            "t.skampi:1:9: @MEMORY (KBytes): '12k' is not an integer");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Stepwidth = abc;\n")),
+            "t.skampi:5:15: Stepwidth: 'abc' is not a number");
+  EXPECT_EQ(error_of(with_suite("  Type = 1\n  Scale = Fixed_log;\n")),
+            "t.skampi:5:3: expected ';' after the value of Type");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Colour = red;\n")),
+            "t.skampi:5:3: unknown field 'Colour'");
+  EXPECT_EQ(error_of(with_suite("  Type = 99;\n")),
+            "t.skampi:4:10: unknown Type 99 (see Figure 2 / docs/skampi.md)");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Variation = Nodes;\n")),
+            "t.skampi:5:15: the ping-pong pattern (Type 1) cannot vary along Nodes");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Min_Repetition = 9;\n  Max_Repetition = 4;\n")),
+            "t.skampi:6:20: Max_Repetition (4) is below Min_Repetition (9)");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Basetype_Number = 4;\n")),
+            "t.skampi:5:21: @BASETYPE4 is not defined in the preamble");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Type = 2;\n")),
+            "t.skampi:5:3: field Type is given twice");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Start_Argument = Max_Value;\n")),
+            "t.skampi:5:20: Start_Argument cannot be Max_Value");
+  EXPECT_EQ(error_of("@MEASUREMENTS\nS\n{\n  Type = 1;\n"),
+            "t.skampi:5:1: unexpected end of file, expected a field or '}'");
+  EXPECT_EQ(error_of("@MEASUREMENTS\nS { Type = 1; }\nS { Type = 2; }\n"),
+            "t.skampi:3:1: suite 'S' is defined twice");
+  EXPECT_EQ(error_of("@BASETYPE2 (1,0,MPI_INT) (2,x,MPI_INT)\n@MEASUREMENTS\n"),
+            "t.skampi:1:27: offset: 'x' is not an integer");
+  EXPECT_EQ(error_of("@BASETYPE2 MPI_QUATERNION\n@MEASUREMENTS\n"),
+            "t.skampi:1:12: unknown MPI type 'MPI_QUATERNION'");
+  EXPECT_EQ(error_of("@MACHINE x\n"), "t.skampi:2:1: missing @MEASUREMENTS (no suite to run)");
+  EXPECT_EQ(error_of(with_suite("  Type = 19;\n  Basetype_Number = 2;\n")).substr(0, 14),
+            "t.skampi:5:21:");
+  EXPECT_EQ(
+      error_of("@BASETYPE2 (1,0,MPI_INT)\n" + with_suite("  Type = 19;\n  Basetype_Number = 2;\n")),
+      "");
+}
+
+TEST(SkampiConfig, DefaultsDependOnThePattern) {
+  const Config c = parse_config(
+      "@MEASUREMENTS\n# a comment\nA { Type = 24; }\nB { Type = 18; }\nC { Type = 10; Variation = "
+      "Chunks; }\n",
+      "x");
+  EXPECT_EQ(c.basetypes.at(1).text(), "MPI_CHAR");
+  EXPECT_EQ(c.suites[0].variation, Variation::kNone);
+  EXPECT_EQ(c.suites[1].variation, Variation::kNodes);  // Barrier has no length
+  EXPECT_EQ(c.suites[1].start, 1);
+  EXPECT_EQ(c.suites[2].variation, Variation::kChunks);
+  EXPECT_EQ(c.suites[2].start, 1);
+}
