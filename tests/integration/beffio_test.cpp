@@ -353,7 +353,7 @@ TEST_P(BeffioRejects, OneMessageFromRankZeroAndNonZeroExit) {
 INSTANTIATE_TEST_SUITE_P(
     Beffio, BeffioRejects,
     ::testing::Values(
-        BadInput{"UnknownOption", {"-T", "5", "-MB", "64"}, "unknown argument '-MB'"},
+        BadInput{"UnknownOption", {"-T", "5", "-MB", "64"}, "unexpected arguments '-MB' '64'"},
         BadInput{"MalformedTime", {"--time", "ten"}, "-T/--time: 'ten' is not a positive number"},
         BadInput{"ZeroTime", {"-T", "0"}, "-T/--time: '0' is not a positive number"},
         BadInput{"PartitionTooLarge", {"-N", "2,5"}, "--partitions: 5 is not between 1 and the 3"},

@@ -139,10 +139,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "space in --io-dir)")
       ->type_name("SIZE");
   cli::add_output_options(app, o.output);
-  app.allow_extras();  // reported below, one at a time and in the user's order
   return cli::parse_command_line(app, args, [&] {
-    if (!app.remaining().empty())
-      throw std::runtime_error("unknown argument '" + app.remaining().front() + "'");
     if (!seconds.empty()) {
       char* end = nullptr;
       o.seconds = std::strtod(seconds.c_str(), &end);
