@@ -55,6 +55,7 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
   json data = {{"database", db_path}, {"runs", json::array()}};
   for (const auto& r : runs) {
     std::string lib = first_line(r.info.mpi_library);
+    lib = lib.substr(0, lib.find(','));
     if (lib.size() > 40) lib = lib.substr(0, 40) + "...";
     json jr = {
         {"id", r.id},
@@ -115,7 +116,7 @@ details{font-size:12px}details table{border-collapse:collapse;margin:4px 0}
 td,th{padding:2px 6px;text-align:left;vertical-align:top;border-bottom:1px solid #eee;font-size:12px}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .plots{display:flex;flex-wrap:wrap;gap:12px}
-.plot{flex:1 1 460px;min-width:360px}
+.plot{flex:1 1 460px;min-width:360px;max-width:760px}
 .plot .bar{display:flex;justify-content:space-between;align-items:center;font-size:12px;color:#555}
 .plot svg{width:100%;height:auto;user-select:none;background:#fff}
 button,select{font-size:12px}
@@ -174,22 +175,18 @@ function metricsOf(tables) {
   return m.filter(x => tables.some(t => t.rows.some(r => x.get(r) !== null && x.get(r) !== undefined)));
 }
 
-function ticks(lo, hi, log) {
-  const out = [];
-  if (log) {
-    const a = Math.floor(Math.log10(lo)), b = Math.ceil(Math.log10(hi));
-    const step = Math.max(1, Math.ceil((b - a) / 8));
-    for (let e = a; e <= b; e += step) { const v = Math.pow(10, e); if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v); }
-    if (out.length < 2) { out.length = 0; for (const f of [lo, Math.sqrt(lo * hi), hi]) out.push(f); }
-  } else {
-    const span = hi - lo || 1, raw = span / 6, mag = Math.pow(10, Math.floor(Math.log10(raw)));
-    const step = [1, 2, 5, 10].map(s => s * mag).find(s => span / s <= 7);
-    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9 * span; v += step) out.push(v);
-  }
+// Byte and process axes tick at powers of two, others at powers of ten.
+function ticks(lo, hi, base) {
+  const out = [], lg = v => Math.log(v) / Math.log(base);
+  const a = Math.floor(lg(lo)), b = Math.ceil(lg(hi));
+  const step = Math.max(1, Math.ceil((b - a) / 8));
+  for (let e = a; e <= b; e += step) { const v = Math.pow(base, e); if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v); }
+  if (out.length < 2) { out.length = 0; for (const f of [lo, Math.sqrt(lo * hi), hi]) out.push(f); }
   return out;
 }
 function tickText(v, isBytes) {
   if (isBytes) return v >= 1048576 ? (v / 1048576) + 'M' : v >= 1024 ? (v / 1024) + 'K' : String(Math.round(v * 100) / 100);
+  if (Number.isInteger(v)) return String(v);
   return fmt(v).replace(/\.0+$/, '');
 }
 
@@ -200,7 +197,7 @@ function plot(opts) {
   const box = el('div', {class: 'plot', 'data-plot': opts.id});
   const save = el('button', {type: 'button'}, 'save SVG');
   const reset = el('button', {type: 'button'}, 'reset zoom');
-  box.append(el('div', {class: 'bar'}, el('b', {}, opts.title), el('span', {}, reset, ' ', save)));
+  box.append(el('div', {class: 'bar'}, el('span', {}, ''), el('span', {}, reset, ' ', save)));
   const svg = sv('svg', {viewBox: `0 0 ${W} ${H}`, xmlns: SVGNS, 'font-family': 'sans-serif', 'font-size': '11'});
   box.append(svg);
   const legend = el('div', {class: 'legend'});
@@ -224,11 +221,11 @@ function plot(opts) {
     const ix = px => Math.pow(10, lx(x0) + (px - L) / (W - L - R) * (lx(x1) - lx(x0)));
     const iy = py => Math.pow(10, lx(y0) + (H - B - py) / (H - T - B) * (lx(y1) - lx(y0)));
     const grid = sv('g', {stroke: '#e3e3e3'});
-    for (const v of ticks(x0, x1, true)) {
+    for (const v of ticks(x0, x1, opts.xBase2 ? 2 : 10)) {
       grid.append(sv('line', {x1: sx(v), x2: sx(v), y1: T, y2: H - B}));
       svg.append(sv('text', {x: sx(v), y: H - B + 16, 'text-anchor': 'middle'}, tickText(v, opts.xBytes)));
     }
-    for (const v of ticks(y0, y1, true)) {
+    for (const v of ticks(y0, y1, 10)) {
       grid.append(sv('line', {x1: L, x2: W - R, y1: sy(v), y2: sy(v)}));
       svg.append(sv('text', {x: L - 6, y: sy(v) + 4, 'text-anchor': 'end'}, tickText(v, false)));
     }
@@ -332,11 +329,11 @@ function benchmarkCard(key, entries) {
   const plots = el('div', {class: 'plots'});
   const sized = tables.some(t => t.sized && t.rows.some(r => r.bytes > 0));
   if (sized) {
-    plots.append(plot({id: key + ' ' + metric.id, title: metric.name + ' over message size', xBytes: true,
+    plots.append(plot({id: key + ' ' + metric.id, title: metric.name + ' over message size', xBytes: true, xBase2: true,
                        xLabel: 'message size [bytes]', yLabel: metric.name + ' [' + metric.unit + ']',
                        series: series(metric.get, metric.unit)}));
     if (tables.some(t => t.rows.some(r => r.mbytes_per_sec !== null)))
-      plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xBytes: true,
+      plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xBytes: true, xBase2: true,
                          xLabel: 'message size [bytes]', yLabel: 'bandwidth [MiB/s = 2^20 bytes/s]',
                          series: series(r => r.mbytes_per_sec, 'MiB/s')}));
   }
@@ -351,7 +348,7 @@ function benchmarkCard(key, entries) {
         if (r.bytes === b && e.table.nprocs > 0 && metric.get(r) !== null) points.push([e.table.nprocs, metric.get(r), `${e.table.nprocs} processes: ${fmt(metric.get(r))} ${metric.unit}`]);
       if (points.length) s.push({key: key + '|np|' + run.id + '|' + b, name: `run ${run.id}` + (sized ? `, ${fmtBytes(b)}` : ''), color: run.color, dash: DASHES[i % DASHES.length], points});
     });
-    plots.append(plot({id: key + ' nprocs ' + metric.id, title: metric.name + ' over process count', xBytes: false,
+    plots.append(plot({id: key + ' nprocs ' + metric.id, title: metric.name + ' over process count', xBytes: false, xBase2: true,
                        xLabel: 'processes', yLabel: metric.name + ' [' + metric.unit + ']', series: s}));
   }
   card.append(plots);
