@@ -162,6 +162,12 @@ std::optional<double> known(double v) {
   return v;
 }
 
+std::int64_t single_integer(Connection& c, const std::string& sql) {
+  auto s = c.prepare(sql);
+  if (!s.step()) c.fail("no result from '" + sql + "'");
+  return s.int64(0);
+}
+
 std::string env_or_empty(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
@@ -195,13 +201,12 @@ ResultsDb::ResultsDb(const std::string& path, Open mode)
 }
 
 void ResultsDb::check_schema() {
-  auto version = conn_.prepare("PRAGMA user_version");
+  std::int64_t v = 0;
   try {
-    version.step();
+    v = single_integer(conn_, "PRAGMA user_version");
   } catch (const DbError&) {
     throw DbError("'" + conn_.path() + "' is not an mpiscope results database");
   }
-  const auto v = version.int64(0);
   if (v == 0) throw DbError("'" + conn_.path() + "' is not an mpiscope results database");
   if (v > kSchemaVersion)
     throw DbError("'" + conn_.path() + "' has schema version " + std::to_string(v) +
@@ -211,25 +216,18 @@ void ResultsDb::check_schema() {
 void ResultsDb::ensure_schema() {
   // WAL lets readers and one writer proceed together; NORMAL synchronisation keeps every
   // committed transaction after a crash of the process (only a power loss may lose the last).
-  for (int attempt = 0;; ++attempt) {
-    try {
-      auto mode = conn_.prepare("PRAGMA journal_mode = WAL");
-      mode.step();
-      break;
-    } catch (const DbError& e) {
-      if (attempt >= 50) throw;
-      usleep(100000);
-    }
+  // The busy timeout also covers this switch, which needs the file to itself for a moment.
+  try {
+    auto mode = conn_.prepare("PRAGMA journal_mode = WAL");
+    mode.step();
+  } catch (const DbError& e) {
+    throw DbError("'" + conn_.path() + "' is not an mpiscope results database (" + e.what() + ")");
   }
   conn_.exec("PRAGMA synchronous = NORMAL");
   Transaction t(conn_);  // IMMEDIATE: two first writers do not both create the schema
-  auto version = conn_.prepare("PRAGMA user_version");
-  version.step();
-  const auto v = version.int64(0);
+  const auto v = single_integer(conn_, "PRAGMA user_version");
   if (v == 0) {
-    auto tables = conn_.prepare("SELECT count(*) FROM sqlite_master");
-    tables.step();
-    if (tables.int64(0) != 0)
+    if (single_integer(conn_, "SELECT count(*) FROM sqlite_master") != 0)
       throw DbError("'" + conn_.path() + "' is an SQLite database but not an mpiscope one");
     conn_.exec(kSchemaV1);
     conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
