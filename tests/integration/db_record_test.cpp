@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,12 @@ class Db {
     while (sqlite3_step(s) == SQLITE_ROW) {
       std::vector<std::string> row;
       for (int c = 0; c < sqlite3_column_count(s); ++c) {
+        if (sqlite3_column_type(s, c) == SQLITE_FLOAT) {  // every digit of the stored double
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%.17g", sqlite3_column_double(s, c));
+          row.push_back(buf);
+          continue;
+        }
         const auto* t = sqlite3_column_text(s, c);
         row.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
       }

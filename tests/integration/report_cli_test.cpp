@@ -70,8 +70,11 @@ TEST(ReportCli, CompareGivesRatiosAndGatesOnSlowdowns) {
   EXPECT_EQ(ratio_of(c.out, osu, "16"), "1.500") << c.out;
   EXPECT_EQ(run_plain({"compare", "--db", db, "1", "2", "--fail-above", "40"}).exit_code, 3);
   EXPECT_EQ(run_plain({"compare", "--db", db, "1", "2", "--fail-above", "60"}).exit_code, 0);
-  // Faster is never a failure.
-  EXPECT_EQ(run_plain({"compare", "--db", db, "2", "1", "--fail-above", "5"}).exit_code, 0);
+  // Reversed, only the 1-byte row (1.00 -> 2.00) is a slowdown; the faster rows never fail.
+  const auto reversed = run_plain({"compare", "--db", db, "2", "1", "--fail-above", "5"});
+  EXPECT_EQ(reversed.exit_code, 3);
+  EXPECT_EQ(count_of(reversed.out, "SLOWDOWN"), 1) << reversed.out;
+  EXPECT_EQ(ratio_of(reversed.out, osu, "1"), "2.000") << reversed.out;
 
   // IMB tables: 4 processes at 16 bytes doubled, with the [t_min, t_max] ranges apart.
   const auto imb = run_plain({"compare", "--db", db, "3", "last", "--fail-above", "50"});
