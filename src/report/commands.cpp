@@ -160,7 +160,7 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
     output::TextTable t(
         {"run", "date", "suite", "ranks", "tables", "rows", "complete", "source", "MPI library"});
     for (const auto& r : database.list_runs()) {
-      std::string lib = r.mpi_library.substr(0, r.mpi_library.find_first_of("\n,"));
+      const std::string lib = short_library_name(r.mpi_library);
       t.add_row({std::to_string(r.id), r.date_iso.empty() ? "-" : r.date_iso, r.suite,
                  std::to_string(r.world_size), std::to_string(r.tables), std::to_string(r.rows),
                  r.complete ? "yes" : "no",

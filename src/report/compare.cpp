@@ -37,9 +37,18 @@ std::string table_label(const core::BenchmarkRun& b) {
   return s;
 }
 
+std::string short_library_name(const std::string& mpi_library) {
+  std::string lib;
+  for (char ch : mpi_library.substr(0, mpi_library.find_first_of("\n,"))) {
+    const bool blank = ch == ' ' || ch == '\t' || ch == '\r';
+    if (!(blank && (lib.empty() || lib.back() == ' '))) lib += blank ? ' ' : ch;
+  }
+  while (!lib.empty() && lib.back() == ' ') lib.pop_back();
+  return lib;
+}
+
 std::string run_label(const db::StoredRun& r) {
-  std::string lib = r.info.mpi_library;
-  if (const auto nl = lib.find_first_of("\n,"); nl != std::string::npos) lib.resize(nl);
+  const std::string lib = short_library_name(r.info.mpi_library);
   std::string s = std::to_string(r.id) + " (" + r.info.suite;
   if (!lib.empty()) s += ", " + lib;
   if (!r.info.date_iso.empty())

@@ -43,6 +43,8 @@ Comparison compare_runs(const db::StoredRun& a, const db::StoredRun& b, double f
 // The readable tables (one per benchmark table) and a closing verdict.
 std::string render_comparison(const db::StoredRun& a, const db::StoredRun& b, const Comparison& c,
                               double fail_above_percent);
+// The MPI library's first line up to its first comma, blanks collapsed ("MPICH Version: 4.0.2").
+std::string short_library_name(const std::string& mpi_library);
 // "3 (imb-mpi1, Open MPI v4.1.4, 2024-05-01T10:00:00)"
 std::string run_label(const db::StoredRun& r);
 // "PingPong, 2 processes, mode aggregate, pattern=ring"

@@ -14,10 +14,6 @@ json number_or_null(double v) {
   return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-std::string first_line(const std::string& s) {
-  return s.substr(0, s.find('\n'));
-}
-
 json run_meta(const db::StoredRun& r) {
   const auto& i = r.info;
   std::string hosts;
@@ -54,8 +50,7 @@ json run_meta(const db::StoredRun& r) {
 json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_path) {
   json data = {{"database", db_path}, {"runs", json::array()}};
   for (const auto& r : runs) {
-    std::string lib = first_line(r.info.mpi_library);
-    lib = lib.substr(0, lib.find(','));
+    std::string lib = short_library_name(r.info.mpi_library);
     if (lib.size() > 40) lib = lib.substr(0, 40) + "...";
     json jr = {
         {"id", r.id},
