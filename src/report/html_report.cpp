@@ -281,8 +281,11 @@ function plot(opts) {
     document.body.append(a); a.click(); a.remove();
   });
   for (const s of opts.series) {
+    // The swatch repeats the line's colour and dash, so that process counts can be told apart.
+    const swatch = sv('svg', {width: 24, height: 10, viewBox: '0 0 24 10'});
+    swatch.append(sv('line', {x1: 1, x2: 23, y1: 5, y2: 5, stroke: s.color, 'stroke-width': 2.5, 'stroke-dasharray': s.dash}));
     const item = el('span', {class: state.hidden.has(s.key) ? 'off' : '', title: 'show or hide this series'},
-                    el('span', {class: 'swatch', style: `background:${s.color}`}), ' ' + s.name);
+                    swatch, ' ' + s.name);
     item.addEventListener('click', () => {
       if (state.hidden.has(s.key)) state.hidden.delete(s.key); else state.hidden.add(s.key);
       render();
