@@ -113,7 +113,8 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .plots{display:flex;flex-wrap:wrap;gap:12px}
 .plot{flex:1 1 460px;min-width:360px;max-width:760px}
 .plot .bar{display:flex;justify-content:space-between;align-items:center;font-size:12px;color:#555}
-.plot svg{width:100%;height:auto;user-select:none;background:#fff}
+.plot>svg{width:100%;height:auto;user-select:none;background:#fff}
+.legend svg{width:24px;height:10px;vertical-align:middle}
 button,select{font-size:12px}
 .legend span{cursor:pointer;margin-right:10px;font-size:12px;white-space:nowrap}
 .legend span.off{opacity:.35;text-decoration:line-through}
