@@ -56,7 +56,8 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
         {"id", r.id},
         {"label",
          "run " + std::to_string(r.id) + ": " + r.info.suite + (lib.empty() ? "" : ", " + lib) +
-             (r.info.world_size ? ", " + std::to_string(r.info.world_size) + " ranks" : "")},
+             (r.info.world_size ? ", " + std::to_string(r.info.world_size) + " ranks" : "") +
+             (r.complete ? "" : " (incomplete)")},
         {"date", r.info.date_iso.empty() ? r.info.date : r.info.date_iso},
         {"meta", run_meta(r)},
         {"summary", json::array()},
