@@ -5,10 +5,33 @@
 #include <set>
 
 #include "output/csv_reporter.hpp"
+#include "output/db_reporter.hpp"
 #include "output/files.hpp"
 #include "output/json_reporter.hpp"
 
 namespace mpiscope::cli {
+
+namespace {
+// The database choice as parsed on this process (rank 0), for suites whose option serialization
+// predates --db: add_file_reporters runs on the same rank 0 and falls back to it.
+OutputOptions parsed_db_choice;
+}  // namespace
+
+void to_json(nlohmann::json& j, const OutputOptions& o) {
+  j = {{"json_path", o.json_path},
+       {"csv_path", o.csv_path},
+       {"timeout_s", o.timeout_s},
+       {"db_path", o.db_path},
+       {"no_db", o.no_db}};
+}
+
+void from_json(const nlohmann::json& j, OutputOptions& o) {
+  j.at("json_path").get_to(o.json_path);
+  j.at("csv_path").get_to(o.csv_path);
+  j.at("timeout_s").get_to(o.timeout_s);
+  j.at("db_path").get_to(o.db_path);
+  j.at("no_db").get_to(o.no_db);
+}
 
 void add_output_options(CLI::App& app, OutputOptions& o) {
   app.add_option("--json", o.json_path,
@@ -27,11 +50,19 @@ void add_output_options(CLI::App& app, OutputOptions& o) {
                        : "must be a non-negative number of seconds, got '" + value + "'";
           },
           "SECONDS"));
+  auto* db = app.add_option("--db", o.db_path,
+                            "Record the run in the results database FILE (default: $MPISCOPE_DB, "
+                            "else ~/.local/share/mpiscope/results.sqlite)")
+                 ->type_name("FILE");
+  app.add_flag("--no-db", o.no_db, "Record nothing in a results database")->excludes(db);
 }
 
 void check_output_options(const OutputOptions& o) {
   if (!o.json_path.empty()) output::ensure_writable(o.json_path);
   if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+  if (!o.no_db && !o.db_path.empty()) output::check_db_path(o.db_path);
+  parsed_db_choice.db_path = o.db_path;
+  parsed_db_choice.no_db = o.no_db;
 }
 
 ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
@@ -65,6 +96,9 @@ ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& ar
 void add_file_reporters(core::ReporterList& list, const OutputOptions& o) {
   if (!o.json_path.empty()) list.add(std::make_unique<output::JsonReporter>(o.json_path));
   if (!o.csv_path.empty()) list.add(std::make_unique<output::CsvReporter>(o.csv_path));
+  const OutputOptions& db = o.db_path.empty() && !o.no_db ? parsed_db_choice : o;
+  if (const auto path = output::db_path_for(db.db_path, db.no_db); !path.empty())
+    list.add(std::make_unique<output::DbReporter>(path));
 }
 
 }  // namespace mpiscope::cli

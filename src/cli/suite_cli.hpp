@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,13 @@ struct OutputOptions {
   std::string json_path;  // --json FILE: the mpiscope JSON, complete after every row
   std::string csv_path;   // --csv FILE: one line per row, flushed as measured
   double timeout_s = 0;   // --timeout SECONDS per measurement point (0: none)
+  std::string db_path;    // --db FILE: the results database (empty: the default location)
+  bool no_db = false;     // --no-db: record nothing in a database
 };
+
+// For the suites' option serialization: `j["output"] = o.output` carries every field above.
+void to_json(nlohmann::json& j, const OutputOptions& o);
+void from_json(const nlohmann::json& j, OutputOptions& o);
 
 void add_output_options(CLI::App& app, OutputOptions& o);
 // Creates the output files now, so that an unwritable path is an error before anything runs.
@@ -30,7 +37,7 @@ void check_output_options(const OutputOptions& o);
 ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
                                const std::function<std::string()>& serialize);
 
-// JSON and CSV reporters for the options (rank 0 only), added to `list`.
+// JSON, CSV and results-database reporters for the options (rank 0 only), added to `list`.
 void add_file_reporters(core::ReporterList& list, const OutputOptions& o);
 
 }  // namespace mpiscope::cli

@@ -12,6 +12,7 @@
 #include "core/run_info.hpp"
 #include "core/scratch_files.hpp"
 #include "output/csv_reporter.hpp"
+#include "output/db_reporter.hpp"
 #include "output/files.hpp"
 #include "output/imb_text.hpp"
 #include "output/json_reporter.hpp"
@@ -149,6 +150,8 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
     reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part));
     if (!o.json_path.empty()) reporters.add(std::make_unique<output::JsonReporter>(o.json_path));
     if (!o.csv_path.empty()) reporters.add(std::make_unique<output::CsvReporter>(o.csv_path));
+    if (const auto db = output::db_path_for(o.db_path, o.no_db); !db.empty())
+      reporters.add(std::make_unique<output::DbReporter>(db));
     reporters.run_started(info);
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
@@ -173,6 +176,8 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     if (suite.uses_files) check_io_dir(o.io_dir);
     if (!o.json_path.empty()) output::ensure_writable(o.json_path);
     if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+    if (o.no_db && !o.db_path.empty()) throw UsageError("--db and --no-db exclude each other");
+    if (!o.no_db && !o.db_path.empty()) output::check_db_path(o.db_path);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };
   fe.run = [&](const std::string& options, int thread_level) {

@@ -176,6 +176,10 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.json_path = value();
     } else if (a == "--csv") {
       o.csv_path = value();
+    } else if (a == "--db") {
+      o.db_path = value();
+    } else if (a == "--no-db") {
+      o.no_db = true;
     } else if (a == "--cpu-target") {
       o.cpu_target_s = parse_number(value(), "--cpu-target");
       if (o.cpu_target_s <= 0)
@@ -237,6 +241,8 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"samples", o.samples},
        {"json_path", o.json_path},
        {"csv_path", o.csv_path},
+       {"db_path", o.db_path},
+       {"no_db", o.no_db},
        {"timeout_s", o.timeout_s},
        {"io_dir", o.io_dir},
        {"run_tag", o.run_tag},
@@ -263,6 +269,8 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("samples").get_to(o.samples);
   j.at("json_path").get_to(o.json_path);
   j.at("csv_path").get_to(o.csv_path);
+  j.at("db_path").get_to(o.db_path);
+  j.at("no_db").get_to(o.no_db);
   j.at("timeout_s").get_to(o.timeout_s);
   j.at("io_dir").get_to(o.io_dir);
   j.at("run_tag").get_to(o.run_tag);
@@ -288,6 +296,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-map       <PxQ>]
           [-input     <filename>]
           [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
+          [--db FILE | --no-db]
           [--io-dir DIR]  [--cpu-target SECONDS]
           [--method imb|accurate] [--sync METHOD] [--time-def DEF] [--target-ci PERCENT]
           [--min-reps N] [--max-reps N] [--budget SECONDS]
@@ -316,6 +325,9 @@ where
                 loop) and add a 'defects' column: the count of wrong bytes
   --json FILE   write every result with the run's metadata as JSON
   --csv FILE    write the table rows as CSV ('#' lines carry the metadata)
+  --db FILE     record the run in the results database FILE (default: $MPISCOPE_DB,
+                else ~/.local/share/mpiscope/results.sqlite; see 'mpiscope report')
+  --no-db       record nothing in a results database
   --timeout S   abort, naming the benchmark, length and process count, when one
                 measurement takes longer than S seconds
   --samples     time every repetition separately and keep the samples in the JSON

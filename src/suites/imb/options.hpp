@@ -34,6 +34,8 @@ struct Options {
   int map_rows = 0, map_cols = 0;
   bool check = false, samples = false;
   std::string json_path, csv_path;
+  std::string db_path;  // --db FILE (empty: the default results database)
+  bool no_db = false;   // --no-db
   double timeout_s = 0;
   std::string io_dir = ".";   // --io-dir: where IMB-IO puts its files
   std::string run_tag;        // makes this run's file names unique (set by rank 0)

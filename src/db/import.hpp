@@ -1,0 +1,33 @@
+// Reading result files of other benchmarks into the result model, so that old results can be
+// stored beside new ones: IMB text output (IMB 3.x-2021 and mpiscope's own IMB tables), the OSU
+// micro-benchmarks' text output, and SKaMPI 5 output files. The formats are described in
+// docs/results-db.md; every figure is stored as the file prints it, with its unit, except OSU's
+// MB/s (10^6 bytes per second), which is converted to the model's MiB/s and also kept as printed.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "db/results_db.hpp"
+
+namespace mpiscope::db {
+
+class ImportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Format { kImb, kOsu, kSkampi };
+
+const char* format_name(Format f);  // "imb", "osu", "skampi"
+// Recognises the format from the file's text; throws ImportError naming what was expected.
+Format detect_format(const std::string& text);
+
+StoredRun parse_imb_text(const std::string& text);
+StoredRun parse_osu_text(const std::string& text);
+StoredRun parse_skampi_text(const std::string& text);
+
+// Reads and parses one file (source and source_file set). Throws ImportError with the file name.
+StoredRun import_file(const std::string& path);
+
+}  // namespace mpiscope::db

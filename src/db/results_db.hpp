@@ -1,0 +1,91 @@
+// The results database: one SQLite file holding every recorded or imported run with its
+// metadata, tables, rows and summary figures (schema in docs/results-db.md). Written one
+// transaction per table and per row, in WAL mode, so that a killed run keeps every finished
+// measurement and several runs may write to the same file at once.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "db/sqlite.hpp"
+
+namespace mpiscope::db {
+
+inline constexpr int kSchemaVersion = 1;
+
+// A statistic the source did not record (an imported OSU table has only the average time):
+// NaN in memory, NULL in the database.
+inline constexpr double kNotRecorded = std::numeric_limits<double>::quiet_NaN();
+
+// A run as stored: what the result model holds, plus where it came from.
+struct StoredRun {
+  std::int64_t id = 0;
+  std::string source = "mpiscope";  // "mpiscope", "import:imb", "import:osu", "import:skampi"
+  std::string source_file;          // imports: the file read
+  bool complete = false;            // run_finished was recorded
+  bool ok = false;                  // … and every measurement could run
+  std::string recorded_host;        // host and pid of the process that wrote the run
+  std::int64_t recorded_pid = 0;
+  core::RunInfo info;
+  std::vector<core::BenchmarkRun> benchmarks;
+  std::vector<std::string> notes;
+  std::vector<core::NamedValue> summary;
+};
+
+// One line of `mpiscope runs`.
+struct RunListing {
+  std::int64_t id = 0;
+  std::string date_iso, suite, mpi_library, source, source_file, machine;
+  int world_size = 0;
+  bool complete = false;
+  std::int64_t tables = 0, rows = 0;
+};
+
+// $MPISCOPE_DB, else $XDG_DATA_HOME/mpiscope/results.sqlite, else
+// ~/.local/share/mpiscope/results.sqlite.
+std::string default_db_path();
+// Creates the parent folders of the default location (never of a path the user chose).
+void prepare_default_location(const std::string& path);
+
+class ResultsDb {
+ public:
+  enum class Open { kWrite, kRead };
+  // kWrite creates the file and schema when missing; kRead requires an existing mpiscope
+  // database. Throws DbError (also for a file that is not an mpiscope database or has a newer
+  // schema).
+  explicit ResultsDb(const std::string& path, Open mode = Open::kWrite);
+
+  // Recording as a run goes: each call is its own transaction.
+  std::int64_t begin_run(const core::RunInfo& info, const std::string& source = "mpiscope",
+                         const std::string& source_file = "");
+  std::int64_t add_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
+  void add_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
+  void add_note(std::int64_t run_id, const std::string& text);
+  void add_summary(std::int64_t run_id, const core::NamedValue& v);
+  void finish_run(std::int64_t run_id, bool ok);
+
+  // A whole run (imports) in one transaction; returns its id.
+  std::int64_t store(const StoredRun& run);
+
+  std::vector<RunListing> list_runs();
+  bool has_run(std::int64_t id);
+  StoredRun load_run(std::int64_t id);  // throws DbError for an unknown id
+
+  Connection& connection() { return conn_; }
+  const std::string& path() const { return conn_.path(); }
+
+ private:
+  void ensure_schema();
+  void check_schema();
+  std::int64_t insert_run(const core::RunInfo& info, const std::string& source,
+                          const std::string& source_file);
+  std::int64_t insert_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
+  void insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
+
+  Connection conn_;
+};
+
+}  // namespace mpiscope::db

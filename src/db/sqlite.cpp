@@ -1,0 +1,145 @@
+#include "db/sqlite.hpp"
+
+#include <sqlite3.h>
+
+namespace mpiscope::db {
+
+Connection::Connection(const std::string& path, Mode mode, int busy_timeout_ms) : path_(path) {
+  const int flags =
+      mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string reason = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw DbError("cannot open database '" + path + "': " + reason);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
+}
+
+Connection::~Connection() {
+  sqlite3_close_v2(db_);
+}
+
+void Connection::fail(const std::string& what) const {
+  throw DbError("database '" + path_ + "': " + what + ": " + sqlite3_errmsg(db_));
+}
+
+void Connection::exec(const std::string& sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string reason = message ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    throw DbError("database '" + path_ + "': " + reason);
+  }
+}
+
+Statement Connection::prepare(const std::string& sql) {
+  return Statement(*this, sql);
+}
+
+std::int64_t Connection::last_insert_id() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+
+Statement::Statement(Connection& c, const std::string& sql) : conn_(&c) {
+  if (sqlite3_prepare_v2(c.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
+    c.fail("cannot prepare '" + sql + "'");
+}
+
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
+
+Statement::Statement(Statement&& other) noexcept : conn_(other.conn_), stmt_(other.stmt_) {
+  other.stmt_ = nullptr;
+}
+
+Statement& Statement::bind(int i, std::int64_t v) {
+  if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) conn_->fail("bind");
+  return *this;
+}
+
+Statement& Statement::bind(int i, double v) {
+  if (sqlite3_bind_double(stmt_, i, v) != SQLITE_OK) conn_->fail("bind");
+  return *this;
+}
+
+Statement& Statement::bind(int i, const std::string& v) {
+  if (sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) !=
+      SQLITE_OK)
+    conn_->fail("bind");
+  return *this;
+}
+
+Statement& Statement::bind(int i, const std::optional<double>& v) {
+  return v ? bind(i, *v) : bind_null(i);
+}
+
+Statement& Statement::bind_null(int i) {
+  if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) conn_->fail("bind");
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  conn_->fail(std::string("cannot execute '") + sqlite3_sql(stmt_) + "'");
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+bool Statement::is_null(int col) const {
+  return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+std::int64_t Statement::int64(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
+
+double Statement::real(int col) const {
+  return sqlite3_column_double(stmt_, col);
+}
+
+std::optional<double> Statement::optional_real(int col) const {
+  if (is_null(col)) return std::nullopt;
+  return real(col);
+}
+
+std::string Statement::text(int col) const {
+  const auto* p = sqlite3_column_text(stmt_, col);
+  return p ? std::string(reinterpret_cast<const char*>(p),
+                         static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+           : std::string();
+}
+
+Transaction::Transaction(Connection& c) : conn_(c) {
+  conn_.exec("BEGIN IMMEDIATE");
+}
+
+Transaction::~Transaction() {
+  if (!done_) {
+    try {
+      conn_.exec("ROLLBACK");
+    } catch (...) {
+      // The connection reports the failure of the statement that caused the rollback.
+    }
+  }
+}
+
+void Transaction::commit() {
+  conn_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace mpiscope::db

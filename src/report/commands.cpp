@@ -1,0 +1,269 @@
+// The subcommands that work on the results database: import, runs, report, compare. None of
+// them measures anything, so none starts MPI: they run directly, without a launcher.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/frontend.hpp"
+#include "cli/registry.hpp"
+#include "db/import.hpp"
+#include "db/results_db.hpp"
+#include "output/files.hpp"
+#include "output/text_table.hpp"
+#include "report/compare.hpp"
+#include "report/html_report.hpp"
+
+namespace mpiscope::report {
+
+namespace {
+
+constexpr const char* kDbHelp =
+    "Results database (default: $MPISCOPE_DB, else $XDG_DATA_HOME/mpiscope/results.sqlite, else "
+    "~/.local/share/mpiscope/results.sqlite)";
+
+class CommandError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses with CLI11; returns -1 to go on, else the exit code (help printed, or an error).
+int parse(CLI::App& app, const std::string& program, int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return cli::kOk;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
+                 e.what(), program.c_str());
+    return cli::kUsage;
+  }
+  return -1;
+}
+
+// An existing database to read; a missing file is a clear error rather than an empty result.
+db::ResultsDb open_for_reading(const std::string& chosen) {
+  const std::string path = chosen.empty() ? db::default_db_path() : chosen;
+  if (!std::filesystem::exists(path))
+    throw CommandError("no results database at '" + path +
+                       "' (runs are recorded there by default; --db FILE chooses another)");
+  return db::ResultsDb(path, db::ResultsDb::Open::kRead);
+}
+
+// "12", "last", "last-1" (the run before the last).
+std::int64_t resolve_run(db::ResultsDb& database, const std::string& spec) {
+  const auto runs = database.list_runs();
+  if (spec.rfind("last", 0) == 0) {
+    long back = 0;
+    if (spec.size() > 4) {
+      if (spec[4] != '-') throw CommandError("run '" + spec + "': use a run id, last or last-N");
+      try {
+        back = std::stol(spec.substr(5));
+      } catch (...) {
+        throw CommandError("run '" + spec + "': use a run id, last or last-N");
+      }
+    }
+    if (back < 0 || static_cast<std::size_t>(back) >= runs.size())
+      throw CommandError("run '" + spec + "': the database holds " + std::to_string(runs.size()) +
+                         " runs");
+    return runs[runs.size() - 1 - static_cast<std::size_t>(back)].id;
+  }
+  std::size_t used = 0;
+  long long id = 0;
+  try {
+    id = std::stoll(spec, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != spec.size())
+    throw CommandError("run '" + spec +
+                       "': use a run id ('mpiscope runs' lists them), last or last-N");
+  if (!database.has_run(id))
+    throw CommandError("no run " + spec + " in '" + database.path() +
+                       "' ('mpiscope runs' lists them)");
+  return id;
+}
+
+template <class F>
+int guarded(const std::string& program, F&& f) {
+  try {
+    return f();
+  } catch (const CommandError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+  } catch (const db::ImportError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+  } catch (const db::DbError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+  } catch (const output::OutputError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+  }
+  return cli::kUsage;
+}
+
+int import_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>&) {
+  CLI::App app(
+      "Stores IMB, OSU micro-benchmark and SKaMPI text output files in the results "
+      "database, one run per file, so that they can be plotted and compared with "
+      "mpiscope's own runs. All files are read first; if one cannot be read, nothing is "
+      "stored.",
+      program);
+  std::string db_path;
+  std::vector<std::string> files;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("files", files, "Output files of IMB, OSU or SKaMPI")
+      ->required()
+      ->type_name("FILE");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    std::vector<db::StoredRun> runs;
+    std::vector<std::string> errors;
+    for (const auto& f : files) {
+      try {
+        runs.push_back(db::import_file(f));
+      } catch (const db::ImportError& e) {
+        errors.push_back(e.what());
+      }
+    }
+    for (const auto& e : errors)
+      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.c_str());
+    if (!errors.empty()) {
+      std::fprintf(stderr, "%s: nothing imported\n", program.c_str());
+      return static_cast<int>(cli::kUsage);
+    }
+    const std::string path = db_path.empty() ? db::default_db_path() : db_path;
+    if (db_path.empty()) db::prepare_default_location(path);
+    db::ResultsDb database(path);
+    for (const auto& r : runs) {
+      std::size_t rows = 0;
+      for (const auto& b : r.benchmarks) rows += b.rows.size();
+      const auto id = database.store(r);
+      std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
+                  static_cast<long long>(id), r.source.c_str(), r.benchmarks.size(), rows,
+                  r.source_file.c_str());
+    }
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+int runs_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
+  CLI::App app("Lists the runs stored in the results database.", program);
+  std::string db_path;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    auto database = open_for_reading(db_path);
+    output::TextTable t(
+        {"run", "date", "suite", "ranks", "tables", "rows", "complete", "source", "MPI library"});
+    for (const auto& r : database.list_runs()) {
+      const std::string lib = short_library_name(r.mpi_library);
+      t.add_row({std::to_string(r.id), r.date_iso.empty() ? "-" : r.date_iso, r.suite,
+                 std::to_string(r.world_size), std::to_string(r.tables), std::to_string(r.rows),
+                 r.complete ? "yes" : "no",
+                 r.source + (r.source_file.empty() ? "" : ":" + r.source_file),
+                 lib.empty() ? "-" : lib});
+    }
+    std::printf("# %s\n%s", database.path().c_str(), t.render().c_str());
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+int report_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>&) {
+  CLI::App app(
+      "Writes one self-contained HTML page (no network needed) with log-log plots of "
+      "the stored runs: time and bandwidth over message size and time over process "
+      "count for every benchmark, runs overlaid, with a run picker, series toggles, "
+      "zoom, SVG download, each run's metadata and its summary figures.",
+      program);
+  std::string db_path, out = "mpiscope-report.html";
+  std::vector<std::string> run_specs;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("--runs", run_specs, "Runs to include: ids, last or last-N (default: every run)")
+      ->type_name("RUN")
+      ->delimiter(',');
+  app.add_option("-o,--output", out, "The HTML file to write")
+      ->capture_default_str()
+      ->type_name("FILE");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    auto database = open_for_reading(db_path);
+    std::vector<std::int64_t> ids;
+    for (const auto& s : run_specs) ids.push_back(resolve_run(database, s));
+    if (run_specs.empty())
+      for (const auto& r : database.list_runs()) ids.push_back(r.id);
+    if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
+    std::vector<db::StoredRun> runs;
+    for (auto id : ids) runs.push_back(database.load_run(id));
+    output::ensure_writable(out);
+    output::replace_file(out, render_html(runs, database.path()));
+    std::printf("%s: wrote %s (%zu runs from %s)\n", program.c_str(), out.c_str(), runs.size(),
+                database.path().c_str());
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+int compare_main(int argc, char** argv, const std::string& program,
+                 const std::vector<std::string>&) {
+  CLI::App app(
+      "Compares two stored runs: for every benchmark table and message length the ratio "
+      "B/A of the reported time, and whether the difference is larger than the spread "
+      "the runs measured. With --fail-above it is a regression gate: exit 3 when B is "
+      "slower than A by more than PERCENT beyond the measured spread.",
+      program);
+  std::string db_path, a, b;
+  double fail_above = -1;
+  app.add_option("RUN_A", a, "The reference run: an id ('mpiscope runs'), last or last-N")
+      ->required();
+  app.add_option("RUN_B", b, "The run compared with it")->required();
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("--fail-above", fail_above,
+                 "Exit 3 if some row of B is slower than A by more than PERCENT (and beyond the "
+                 "measured spread, where one is recorded)")
+      ->type_name("PERCENT")
+      ->check(CLI::NonNegativeNumber);
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    auto database = open_for_reading(db_path);
+    const auto run_a = database.load_run(resolve_run(database, a));
+    const auto run_b = database.load_run(resolve_run(database, b));
+    const auto c = compare_runs(run_a, run_b, fail_above);
+    std::fputs(render_comparison(run_a, run_b, c, fail_above).c_str(), stdout);
+    if (c.rows.empty()) {
+      std::fprintf(stderr,
+                   "%s: error: runs %lld and %lld have no benchmark table and length in "
+                   "common\n",
+                   program.c_str(), static_cast<long long>(run_a.id),
+                   static_cast<long long>(run_b.id));
+      return static_cast<int>(cli::kUsage);
+    }
+    for (const auto& r : c.rows)
+      if (r.slowdown_over_limit) return static_cast<int>(cli::kCheckFailed);
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "import",
+    "Store IMB, OSU or SKaMPI output files in the results database",
+    {},
+    60,
+    import_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "runs", "List the runs in the results database", {}, 62, runs_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "report", "Write an HTML page of plots of the stored runs", {}, 65, report_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "compare",
+    "Compare two stored runs (ratio B/A per benchmark and length)",
+    {},
+    70,
+    compare_main});
+
+}  // namespace mpiscope::report

@@ -1,0 +1,115 @@
+// import, runs, report and compare as a user calls them: directly, without a launcher, on the
+// hand-written samples and on a real run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "harness.hpp"
+
+using namespace harness;
+
+namespace {
+
+std::string sample(const std::string& name) {
+  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
+}
+
+// The B/A cell of a compare table row that starts with `bytes`, under the heading `table`.
+std::string ratio_of(const std::string& out, const std::string& table, const std::string& bytes) {
+  bool inside = false;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# ", 0) == 0) inside = line == "# " + table;
+    if (!inside) continue;
+    std::istringstream in(line);
+    std::vector<std::string> cells;
+    for (std::string c; in >> c;) cells.push_back(c);
+    if (cells.size() >= 4 && cells[0] == bytes) return cells[3];
+  }
+  return "missing";
+}
+
+}  // namespace
+
+TEST(ReportCli, ImportStoresEachFileAndRefusesGarbageWithoutStoringAnything) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/i.db";
+  const auto bad = run_plain({"import", "--db", db, sample("osu_latency_a.txt"),
+                              sample("garbage.txt"), dir + "/missing.txt"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(count_of(bad.err, "garbage.txt': not an IMB, OSU or SKaMPI output file"), 1) << bad.err;
+  EXPECT_EQ(count_of(bad.err, "cannot read '" + dir + "/missing.txt'"), 1) << bad.err;
+  EXPECT_EQ(count_of(bad.err, "nothing imported"), 1) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+
+  const auto ok = run_plain({"import", "--db", db, sample("imb_mpi1_openmpi.txt"),
+                             sample("osu_mixed.txt"), sample("skampi.txt")});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(count_of(ok.out, "run 1 (import:imb, 4 tables, 13 rows)"), 1) << ok.out;
+  EXPECT_EQ(count_of(ok.out, "run 2 (import:osu, 3 tables, 6 rows)"), 1) << ok.out;
+  EXPECT_EQ(count_of(ok.out, "run 3 (import:skampi, 5 tables, 9 rows)"), 1) << ok.out;
+  const auto runs = run_plain({"runs", "--db", db});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_EQ(count_of(runs.out, "import:"), 3) << runs.out;
+}
+
+TEST(ReportCli, CompareGivesRatiosAndGatesOnSlowdowns) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/c.db";
+  ASSERT_EQ(
+      run_plain({"import", "--db", db, sample("osu_latency_a.txt"), sample("osu_latency_b.txt"),
+                 sample("imb_mpi1_openmpi.txt"), sample("imb_mpi1_mpich.txt")})
+          .exit_code,
+      0);
+  const std::string osu = "osu_latency, 2 processes, datatype=MPI_CHAR";
+  const auto c = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;  // no limit: a report, not a gate
+  EXPECT_EQ(ratio_of(c.out, osu, "1"), "0.500") << c.out;
+  EXPECT_EQ(ratio_of(c.out, osu, "2"), "1.100") << c.out;
+  EXPECT_EQ(ratio_of(c.out, osu, "8"), "1.500") << c.out;
+  EXPECT_EQ(ratio_of(c.out, osu, "16"), "1.500") << c.out;
+  EXPECT_EQ(run_plain({"compare", "--db", db, "1", "2", "--fail-above", "40"}).exit_code, 3);
+  EXPECT_EQ(run_plain({"compare", "--db", db, "1", "2", "--fail-above", "60"}).exit_code, 0);
+  // Reversed, only the 1-byte row (1.00 -> 2.00) is a slowdown; the faster rows never fail.
+  const auto reversed = run_plain({"compare", "--db", db, "2", "1", "--fail-above", "5"});
+  EXPECT_EQ(reversed.exit_code, 3);
+  EXPECT_EQ(count_of(reversed.out, "SLOWDOWN"), 1) << reversed.out;
+  EXPECT_EQ(ratio_of(reversed.out, osu, "1"), "2.000") << reversed.out;
+
+  // IMB tables: 4 processes at 16 bytes doubled, with the [t_min, t_max] ranges apart.
+  const auto imb = run_plain({"compare", "--db", db, "3", "last", "--fail-above", "50"});
+  EXPECT_EQ(imb.exit_code, 3) << imb.out;
+  EXPECT_EQ(ratio_of(imb.out, "Allreduce, 4 processes", "16"), "2.000") << imb.out;
+  EXPECT_EQ(ratio_of(imb.out, "Allreduce, 4 processes", "8"), "1.000") << imb.out;
+  EXPECT_EQ(count_of(imb.out, "beyond  SLOWDOWN"), 1) << imb.out;
+
+  const auto bad = run_plain({"compare", "--db", db, "1", "99"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(count_of(bad.err, "no run 99"), 1) << bad.err;
+  EXPECT_EQ(run_plain({"compare", "--db", db, "1"}).exit_code, 2);
+  EXPECT_EQ(run_plain({"compare", "--db", dir + "/none.db", "1", "2"}).exit_code, 2);
+}
+
+TEST(ReportCli, RecordedAndImportedRunsOfTheSameTablesCompareAsEqual) {
+  // A real run's IMB text imported back gives the recorded numbers to the printed precision.
+  const auto dir = temp_dir();
+  const auto db = dir + "/r.db";
+  const auto r = run_mpi(4, {"imb-mpi1", "Allreduce", "PingPong", "-iter", "20", "-msglen",
+                             write_file(dir, "l", "4\n4096\n"), "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto text = write_file(dir, "imb.txt", r.out);
+  ASSERT_EQ(run_plain({"import", "--db", db, text}).exit_code, 0);
+  const auto c = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(count_of(c.out, "# Allreduce, 4 processes"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, "# PingPong, 2 processes"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, "only in"), 0) << c.out;
+
+  const auto page = run_plain({"report", "--db", db, "-o", dir + "/r.html"});
+  ASSERT_EQ(page.exit_code, 0) << page.err;
+  const auto html = read_file(dir + "/r.html");
+  EXPECT_NE(html.find("\"key\":\"Allreduce\""), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(run_plain({"report", "--db", db, "--runs", "7", "-o", dir + "/x.html"}).exit_code, 2);
+  EXPECT_EQ(run_plain({"report", "--db", dir + "/none.db", "-o", dir + "/x.html"}).exit_code, 2);
+}
