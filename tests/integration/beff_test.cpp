@@ -17,8 +17,9 @@ using nlohmann::json;
 namespace {
 
 // L_max = 1 MiB / 128 = 8 kB; 0.1 ms loops; two random patterns: a few seconds per run.
-const std::vector<std::string> kShort = {"--memory-per-process", "1", "--loop-time", "0.1",
-                                         "--random-patterns",    "2"};
+// Two repetitions: MPICH oversubscribed on a loaded 2-core machine is slow per collective.
+const std::vector<std::string> kShort = {"--memory-per-process", "1", "--loop-time",   "0.1",
+                                         "--random-patterns",    "2", "--repetitions", "2"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -59,7 +60,7 @@ TEST(Beff, RecomputedBeffEqualsPrinted) {
   const auto dir = temp_dir();
   const auto path = dir + "/beff.json";
   const auto r =
-      run_mpi(4, with(with({"beff"}, kShort), {"--seed", "42", "--json", path}), "", 120);
+      run_mpi(4, with(with({"beff"}, kShort), {"--seed", "42", "--json", path}), "", 300);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json doc = json::parse(read_file(path));
   EXPECT_TRUE(doc.at("complete").get<bool>());
@@ -89,7 +90,8 @@ TEST(Beff, RecomputedBeffEqualsPrinted) {
       const auto bytes = row.at("bytes").get<double>();
       double top = 0;
       int top_loops = 0;
-      for (int rep = 1; rep <= 3; ++rep) {
+      EXPECT_FALSE(row.at("values").contains("bandwidth_rep3"));
+      for (int rep = 1; rep <= 2; ++rep) {
         const std::string n = "_rep" + std::to_string(rep);
         const double loops = value_of(row, "looplength" + n);
         EXPECT_GE(loops, 1);
@@ -147,7 +149,7 @@ TEST_P(BeffSizes, AliasPrintsProtocolAndSummary) {
   const int np = GetParam();
   const auto dir = temp_dir();
   const auto csv = dir + "/beff.csv";
-  const auto r = run_mpi(np, with(kShort, {"--csv", csv}), "", 120, "b_eff");
+  const auto r = run_mpi(np, with(kShort, {"--csv", csv}), "", 300, "b_eff");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   // Ring pattern 1 on 2 or 3 processes is a single ring; ping-pong exists at any size.
   EXPECT_NE(r.out.find("# ring-1 (ring): standard size 2: rings 1*" + std::to_string(np)),
@@ -169,23 +171,27 @@ INSTANTIATE_TEST_SUITE_P(Beff, BeffSizes, ::testing::Values(2, 3));
 
 TEST(Beff, PrintedSeedReproducesTheRandomPatterns) {
   const auto dir = temp_dir();
+  const std::vector<std::string> kSeedRun = {
+      "beff", "--memory-per-process", "1", "--loop-time", "0.1", "--repetitions",
+      "1",    "--random-patterns",    "3"};
   auto layouts = [](const json& doc) {
     std::vector<std::string> out;
     for (const auto& b : doc.at("benchmarks"))
       if (b.at("parameters").at("kind") == "random") out.push_back(b.at("parameters").at("layout"));
     return out;
   };
-  const auto first = run_mpi(4, with(with({"beff"}, kShort), {"--json", dir + "/a.json"}), "", 120);
+  // 3 processes: 6 possible orders, so equal layouts by chance are unlikely over 3 patterns.
+  const auto first = run_mpi(3, with(kSeedRun, {"--json", dir + "/a.json"}), "", 300);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   const json a = json::parse(read_file(dir + "/a.json"));
   std::string seed = a.at("run").at("settings").at("seed");
   seed = seed.substr(0, seed.find(' '));
-  const auto second = run_mpi(
-      4, with(with({"beff"}, kShort), {"--seed", seed, "--json", dir + "/b.json"}), "", 120);
+  const auto second =
+      run_mpi(3, with(kSeedRun, {"--seed", seed, "--json", dir + "/b.json"}), "", 300);
   ASSERT_EQ(second.exit_code, 0) << second.err;
   const json b = json::parse(read_file(dir + "/b.json"));
   EXPECT_EQ(layouts(a), layouts(b));
-  EXPECT_EQ(layouts(a).size(), 6u);  // 2 random patterns x 3 methods
+  EXPECT_EQ(layouts(a).size(), 9u);  // 3 random patterns x 3 methods
 }
 
 struct BeffBadInput {

@@ -14,7 +14,7 @@ constexpr int kLengthCount = 21;
 constexpr int kDoublingLengths = 13;  // 1 B … 4 kB
 constexpr std::size_t kLastDoubling = 4096;
 constexpr std::size_t kLmaxCap = std::size_t{128} << 20;  // 32-bit int counts: 128 MB at most
-constexpr int kRepetitions = 3;
+constexpr int kRepetitions = 3;      // the paper's; --repetitions may lower it for short runs
 constexpr int kMaxLoopLength = 300;  // the looplength of the shortest message
 constexpr double kMegabyte = 1e6;    // b_eff's MB/s
 

@@ -31,14 +31,19 @@ struct Options {
   double memory_mib = 0;  // 0: detected
   std::uint64_t seed = 0;
   int random_patterns = kDefaultRandomPatterns;
+  int repetitions = kRepetitions;
   double loop_time_ms = kDefaultLoopTimeMs;
   cli::OutputOptions output;
 };
 
 std::string serialize(const Options& o) {
-  return nlohmann::json{{"memory_mib", o.memory_mib},           {"seed", o.seed},
-                        {"random_patterns", o.random_patterns}, {"loop_time_ms", o.loop_time_ms},
-                        {"json", o.output.json_path},           {"csv", o.output.csv_path},
+  return nlohmann::json{{"memory_mib", o.memory_mib},
+                        {"seed", o.seed},
+                        {"random_patterns", o.random_patterns},
+                        {"repetitions", o.repetitions},
+                        {"loop_time_ms", o.loop_time_ms},
+                        {"json", o.output.json_path},
+                        {"csv", o.output.csv_path},
                         {"timeout", o.output.timeout_s}}
       .dump();
 }
@@ -49,6 +54,7 @@ Options deserialize(const std::string& text) {
   o.memory_mib = j.at("memory_mib").get<double>();
   o.seed = j.at("seed").get<std::uint64_t>();
   o.random_patterns = j.at("random_patterns").get<int>();
+  o.repetitions = j.at("repetitions").get<int>();
   o.loop_time_ms = j.at("loop_time_ms").get<double>();
   o.output.json_path = j.at("json").get<std::string>();
   o.output.csv_path = j.at("csv").get<std::string>();
@@ -79,6 +85,12 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  app.add_option("--repetitions", o.repetitions,
+                 "Repetitions of every measurement, the best counts (the paper: 3; fewer only "
+                 "for short runs)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kRepetitions));
   app.add_option("--loop-time", o.loop_time_ms,
                  "Target time of one measurement loop in ms; loops are kept between 2/3 and 4/3 "
                  "of it (the paper's 2.5-5 ms); smaller values make short runs")
@@ -140,6 +152,7 @@ int run(const std::string& serialized, int thread_level,
   }
   s.seed = o.seed;
   s.random_patterns = o.random_patterns;
+  s.repetitions = o.repetitions;
   s.window = {o.loop_time_ms * 2.0 / 3.0 * 1e-3, o.loop_time_ms * 4.0 / 3.0 * 1e-3};
   s.timeout_s = o.output.timeout_s;
 
@@ -160,7 +173,7 @@ int run(const std::string& serialized, int thread_level,
       {"seed", std::to_string(s.seed) + " (repeat the random patterns with --seed " +
                    std::to_string(s.seed) + ")"},
       {"random_patterns", std::to_string(s.random_patterns)},
-      {"repetitions", std::to_string(kRepetitions) + " (the best is used)"},
+      {"repetitions", std::to_string(s.repetitions) + " (the best is used)"},
       {"loop_time_window", output::format_number(s.window.low_s * 1e3, 3) + " - " +
                                output::format_number(s.window.high_s * 1e3, 3) + " ms"},
       {"max_looplength", std::to_string(kMaxLoopLength)},

@@ -44,6 +44,7 @@ Protocol measure(const Settings& s) {
   Protocol p;
   const int rank = mpi::world_rank();
   p.processes = mpi::world_size();
+  p.repetitions = s.repetitions;
   p.lmax = max_message_length(s.memory_per_process);
   p.lengths = message_lengths(p.lmax);
   p.patterns = all_patterns(p.processes, s.seed, s.random_patterns);
@@ -72,11 +73,11 @@ Protocol measure(const Settings& s) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   std::vector<double> gathered(static_cast<std::size_t>(p.processes));
-  for (int rep = 0; rep < kRepetitions; ++rep) {
+  for (int rep = 0; rep < p.repetitions; ++rep) {
     for (std::size_t li = 0; li < p.lengths.size(); ++li) {
       if (rank == 0) {
         std::fprintf(stderr, "b_eff: repetition %d/%d, length %zu/%zu (%zu bytes), %.1f s\n",
-                     rep + 1, kRepetitions, li + 1, p.lengths.size(), p.lengths[li],
+                     rep + 1, p.repetitions, li + 1, p.lengths.size(), p.lengths[li],
                      MPI_Wtime() - start);
         std::fflush(stderr);
       }
@@ -159,7 +160,8 @@ void report(const Protocol& p, core::Reporter& out) {
         row.measured = true;
         std::size_t top = 0;
         std::array<double, kRepetitions> bw{};
-        for (std::size_t r = 0; r < kRepetitions; ++r) {
+        const auto reps = static_cast<std::size_t>(p.repetitions);
+        for (std::size_t r = 0; r < reps; ++r) {
           bw[r] = bandwidth_mb_s(p.lengths[li], pattern.messages(), cell.looplength[r],
                                  cell.seconds[r]);
           if (bw[r] > bw[top]) top = r;
@@ -179,7 +181,7 @@ void report(const Protocol& p, core::Reporter& out) {
         }
         row.t_avg_us = times.empty() ? 0 : sum / static_cast<double>(times.size()) * per_iteration;
         row.values.push_back({"bandwidth", bw[top], unit});
-        for (std::size_t r = 0; r < kRepetitions; ++r) {
+        for (std::size_t r = 0; r < reps; ++r) {
           const std::string n = "_rep" + std::to_string(r + 1);
           row.values.push_back({"bandwidth" + n, bw[r], unit});
           row.values.push_back(

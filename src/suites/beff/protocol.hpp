@@ -20,6 +20,7 @@ struct Settings {
   std::string memory_source;      // how it was chosen, for the header
   std::uint64_t seed = 0;
   int random_patterns = 0;
+  int repetitions = kRepetitions;
   LoopWindow window;
   double timeout_s = 0;
 };
@@ -33,6 +34,7 @@ struct Cell {
 
 struct Protocol {
   int processes = 0;
+  int repetitions = kRepetitions;
   std::size_t lmax = 0;
   std::vector<std::size_t> lengths;
   std::vector<Pattern> patterns;
