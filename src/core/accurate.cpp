@@ -116,10 +116,12 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
 
   // Pilot: a few barrier-started repetitions size the window and the first batch.
   BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier)};
+  const double pilot_start = MPI_Wtime();
   Records pilot = run_batch(b, ctx, sync_comm, plan, identity, 0, per_sample);
+  // Repetitions cost their synchronisation too: batches are sized by wall time per repetition.
+  double seconds_per_repetition = (MPI_Wtime() - pilot_start) / kPilotRepetitions;
   std::vector<double> pilot_times(pilot.values.begin(), pilot.values.begin() + kPilotRepetitions);
   std::sort(pilot_times.begin(), pilot_times.end());
-  double seconds_per_repetition = pilot_times[kPilotRepetitions / 2];
   // Four median repetitions plus a margin for the timer and the wait: a slow pilot sample (one
   // preemption) must not make every window of the point long; widening handles real trouble.
   double window = 4 * pilot_times[kPilotRepetitions / 2] + 5e-6;
@@ -147,15 +149,15 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
     Records r = run_batch(b, ctx, sync_comm, plan, clock, index, per_sample);
     index += static_cast<int>(plan.count);
     if (!root) continue;
-    elapsed += MPI_Wtime() - batch_start;
+    const double batch_wall = MPI_Wtime() - batch_start;
+    elapsed += batch_wall;
     const int n = static_cast<int>(plan.count);
+    seconds_per_repetition = batch_wall / n;
     int invalid = 0;
-    double batch_sum = 0;
     for (int i = 0; i < n; ++i) {
       const double span = out.time_definition == TimeDefinition::GlobalSpan
                               ? r.end(i) + r.negative_start(i)
                               : r.duration(i);
-      batch_sum += r.duration(i);
       ++out.attempted;
       if (r.late(i) > 0 || r.overrun(i) > 0) {
         ++invalid;
@@ -165,7 +167,6 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
       }
       out.samples.push_back(span / per_sample * b.time_factor);
     }
-    seconds_per_repetition = batch_sum / n;
     if (invalid > s.max_invalid_fraction * n) {
       if (doublings < s.max_window_doublings) {
         window *= 2;  // a wider window absorbs late starts from jitter
