@@ -22,7 +22,7 @@ for mode in imb accurate; do
       lengths=$work/pingpong
       [[ $bench == Allreduce ]] && lengths=$work/allreduce
       timeout 600 "$launcher" $oversubscribe -np 2 "$build/bin/mpiscope" imb-mpi1 "$bench" \
-        -msglen "$lengths" --method "$mode" --json "$work/$mode-$bench-$launch.json" > /dev/null
+        -msglen "$lengths" --method "$mode" --no-db --json "$work/$mode-$bench-$launch.json" > /dev/null
     done
   done
   end=$(date +%s.%N)
