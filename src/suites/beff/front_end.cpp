@@ -11,7 +11,6 @@
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "output/text_table.hpp"
-#include "suites/beff/json_output.hpp"
 #include "suites/beff/protocol.hpp"
 #include "suites/beff/text_reporter.hpp"
 
@@ -190,13 +189,7 @@ int run(const std::string& serialized, int thread_level,
   const bool root = mpi::world_rank() == 0;
   if (root) {
     reporters.add(std::make_unique<TextReporter>(stdout));
-    // JSON through JsonOutput (same format, written at the end; see json_output.hpp), CSV as
-    // every suite writes it.
-    if (!o.output.json_path.empty())
-      reporters.add(std::make_unique<JsonOutput>(o.output.json_path));
-    cli::OutputOptions csv_only;
-    csv_only.csv_path = o.output.csv_path;
-    cli::add_file_reporters(reporters, csv_only);
+    cli::add_file_reporters(reporters, o.output);  // JSON, CSV and the results database
     reporters.run_started(info);
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
