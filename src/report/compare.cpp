@@ -3,13 +3,23 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "output/text_table.hpp"
 
 namespace mpiscope::report {
 
+namespace {
+const core::NamedValue* value_named(const core::Measurement& m, const std::string& name) {
+  for (const auto& v : m.values)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+}  // namespace
+
 double reported_time_us(const core::Measurement& m) {
   if (!m.measured) return std::nan("");
+  if (const auto* median = value_named(m, "median_us")) return median->value;  // accurate mode
   if (std::isfinite(m.t_max_us)) return m.t_max_us;
   if (std::isfinite(m.t_avg_us)) return m.t_avg_us;
   return m.t_min_us;
@@ -17,6 +27,10 @@ double reported_time_us(const core::Measurement& m) {
 
 std::optional<Interval> measured_spread(const core::Measurement& m) {
   if (!m.measured) return std::nullopt;
+  // Accurate mode: the 95 % interval of the median is the spread that matters.
+  const auto* low = value_named(m, "ci95_low_us");
+  const auto* high = value_named(m, "ci95_high_us");
+  if (low && high) return Interval{low->value, high->value};
   if (std::isfinite(m.t_min_us) && std::isfinite(m.t_max_us) && m.t_max_us > m.t_min_us)
     return Interval{m.t_min_us, m.t_max_us};
   if (m.samples_us && m.samples_us->n > 1) return Interval{m.samples_us->p25, m.samples_us->p75};
@@ -116,10 +130,13 @@ Comparison compare_runs(const db::StoredRun& a, const db::StoredRun& b, double f
 
 std::string render_comparison(const db::StoredRun& a, const db::StoredRun& b, const Comparison& c,
                               double fail_above) {
-  std::string out = "# mpiscope compare\n# A: run " + run_label(a) + "\n# B: run " + run_label(b) +
-                    "\n# time: t_max in microseconds where recorded (else t_avg); ratio = B/A "
-                    "(above 1: B is slower)\n# spread: 'beyond' when the [t_min, t_max] ranges "
-                    "(or sample quartiles, or +/-2 standard errors) do not overlap\n";
+  std::string out =
+      "# mpiscope compare\n# A: run " + run_label(a) + "\n# B: run " + run_label(b) +
+      "\n# time: the median (accurate mode), else t_max where recorded, else t_avg, in "
+      "microseconds; ratio = B/A "
+      "(above 1: B is slower)\n# spread: 'beyond' when the intervals (the median's 95% CI, "
+      "else [t_min, t_max], sample quartiles or +/-2 standard errors) do not "
+      "overlap\n";
   std::string current;
   std::unique_ptr<output::TextTable> table;
   auto flush = [&] {

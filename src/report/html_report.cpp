@@ -162,7 +162,7 @@ function fmtBytes(b) {
 
 // Metrics a benchmark can be plotted by: the reported time, its statistics, and every named value.
 function metricsOf(tables) {
-  const m = [{id: 't_us', name: 'time (t_max where recorded, else t_avg)', unit: 'microseconds', get: r => r.t_us},
+  const m = [{id: 't_us', name: 'time (median in accurate mode, else t_max, else t_avg)', unit: 'microseconds', get: r => r.t_us},
              {id: 't_min_us', name: 't_min', unit: 'microseconds', get: r => r.t_min_us},
              {id: 't_avg_us', name: 't_avg', unit: 'microseconds', get: r => r.t_avg_us},
              {id: 't_max_us', name: 't_max', unit: 'microseconds', get: r => r.t_max_us}];
@@ -394,12 +394,23 @@ function renderSummary(target) {
   const rows = selectedRuns().flatMap(r => r.summary.map(s => [r, s]));
   if (!rows.length) return;
   const card = el('section', {class: 'card', id: 'summary'}, el('h2', {}, 'Summary figures'));
-  const t = el('table');
-  t.append(el('tr', {}, el('th', {}, 'run'), el('th', {}, 'figure'), el('th', {class: 'n'}, 'value'), el('th', {}, 'unit')));
-  for (const [r, s] of rows)
-    t.append(el('tr', {}, el('td', {}, el('span', {class: 'swatch', style: `background:${r.color}`}), ' run ' + r.id),
-                el('td', {}, s.name), el('td', {class: 'n'}, fmt(s.value)), el('td', {}, s.unit)));
-  card.append(t);
+  const table = list => {
+    const t = el('table');
+    t.append(el('tr', {}, el('th', {}, 'run'), el('th', {}, 'figure'), el('th', {class: 'n'}, 'value'), el('th', {}, 'unit')));
+    for (const [r, s] of list)
+      t.append(el('tr', {}, el('td', {}, el('span', {class: 'swatch', style: `background:${r.color}`}), ' run ' + r.id),
+                  el('td', {}, s.name), el('td', {class: 'n'}, fmt(s.value)), el('td', {}, s.unit)));
+    return t;
+  };
+  // The headline figures (b_eff, b_eff_io, ...) first; per-pattern and per-type ones ("a/b") folded.
+  const headline = rows.filter(([, s]) => !s.name.includes('/'));
+  const detail = rows.filter(([, s]) => s.name.includes('/'));
+  card.append(table(headline.length ? headline : detail));
+  if (headline.length && detail.length) {
+    const more = el('details');
+    more.append(el('summary', {}, `${detail.length} more figures (per pattern, type or method)`), table(detail));
+    card.append(more);
+  }
   target.append(card);
 }
 

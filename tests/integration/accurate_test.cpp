@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
@@ -154,4 +155,27 @@ TEST(Accurate, BadMethodOptionsAreOneClearError) {
     EXPECT_EQ(r.exit_code, 2) << bad[bad.size() - 1] << r.err;
     EXPECT_EQ(count_of(r.err, "error:"), 1) << r.err;
   }
+}
+
+// The database keeps accurate mode's median and interval, and compare uses them.
+TEST(Accurate, RecordedMedianIsWhatCompareCompares) {
+  const auto dir = temp_dir();
+  const std::string db = dir + "/results.sqlite";
+  const std::vector<std::string> args = {
+      "PingPong", "-msglen", write_file(dir, "l", "1024\n"), "--sync", "own-barrier", "--db", db};
+  Result a, b;
+  const json first = run_accurate(2, args, a);
+  const json second = run_accurate(2, args, b);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto compared = run_plain({"compare", "last-1", "last", "--db", db});
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  char median[2][32];
+  std::snprintf(median[0], sizeof median[0], "%.2f",
+                first["benchmarks"][0]["rows"][0]["accurate"]["median_us"].get<double>());
+  std::snprintf(median[1], sizeof median[1], "%.2f",
+                second["benchmarks"][0]["rows"][0]["accurate"]["median_us"].get<double>());
+  EXPECT_NE(compared.out.find(std::string(median[0]) + " "), std::string::npos) << compared.out;
+  EXPECT_NE(compared.out.find(std::string(median[1]) + " "), std::string::npos) << compared.out;
+  EXPECT_NE(compared.out.find("method=accurate"), std::string::npos) << compared.out;
 }
