@@ -1,6 +1,8 @@
 #include "core/run_info.hpp"
 
+#include <sched.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -65,6 +67,27 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   for (int r = 0; rank == 0 && r < info.world_size; ++r)
     ++info.ranks_per_host[std::string(all.data() +
                                       static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+
+  // Oversubscription: more ranks on a node than the CPUs they may run on together (the union of
+  // their affinity masks: a rank bound to one core is not a node with one core). Timings then
+  // include time-slicing; the settings say so, whatever method measures.
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks_here = 1;
+  MPI_Comm_size(node, &ranks_here);
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < CPU_SETSIZE; ++c)
+      CPU_SET(static_cast<int>(c), &allowed);
+  MPI_Allreduce(MPI_IN_PLACE, &allowed, static_cast<int>(sizeof allowed), MPI_BYTE, MPI_BOR, node);
+  MPI_Comm_free(&node);
+  int excess = ranks_here - CPU_COUNT(&allowed);
+  MPI_Allreduce(MPI_IN_PLACE, &excess, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  info.settings["oversubscribed"] =
+      excess > 0 ? "yes: a node runs " + std::to_string(excess) +
+                       " more ranks than it has CPUs; times include time-slicing"
+                 : "no";
 
   // The timer every figure rests on, measured on each rank; the coarsest and slowest are kept.
   const TimerProperties timer = measure_timer();

@@ -107,7 +107,11 @@ TEST(Accurate, OversubscriptionIsDetectedAndReported) {
         EXPECT_NE(row["note"].get<std::string>().find("window sync"), std::string::npos);
       }
     }
-  EXPECT_GT(invalid + fell_back, 0) << r.out;
+  // Windows sized from a pilot that already suffered the time-slicing may all be met (MPICH's
+  // ranks yield); the run must then still say that the node is oversubscribed.
+  const std::string oversubscribed = doc["run"]["settings"]["oversubscribed"];
+  EXPECT_EQ(oversubscribed.rfind("yes", 0), 0u) << oversubscribed;
+  EXPECT_TRUE(invalid + fell_back > 0 || oversubscribed.rfind("yes", 0) == 0) << r.out;
   if (fell_back > 0) {
     EXPECT_NE(r.out.find("window sync: too many repetitions"), std::string::npos);
   }
