@@ -164,9 +164,11 @@ TEST(Progress, ShownOnATerminalDuringLongPointsAndNeverInTheResults) {
   EXPECT_EQ(plain.out.find("elapsed"), std::string::npos);
   EXPECT_EQ(plain.err.find("elapsed"), std::string::npos);
   if (!is_openmpi()) GTEST_SKIP() << "MPICH's ranks have no controlling terminal to draw on";
-  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
-                    std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
-                    MPISCOPE_BIN_DIR + "/mpiscope";
+  std::string cmd =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "ASAN_OPTIONS=detect_leaks=0 " +
+      std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " + MPISCOPE_BIN_DIR +
+      "/mpiscope";
   for (const auto& a : args) cmd += " " + a;
   const std::string log = dir + "/terminal.log";
   const std::string script = "timeout 120 script -qec '" + cmd + " > " + dir + "/out.txt' " + log;
