@@ -147,42 +147,55 @@ TEST(ImbIo, CheckReadsBackAndFindsAPlantedCorruption) {
   EXPECT_TRUE(files_in(dir).size() == 1);  // only the lengths file
 }
 
+// A launcher in the background whose rank 0 stops answering while `benchmark`'s file is open
+// (fault injection), for the tests of what happens to files when a run is ended from outside.
+struct HungIoRun {
+  std::string dir = temp_dir();
+  std::string work;
+  pid_t launcher = -1;
+
+  HungIoRun(const std::string& benchmark, const std::string& folder) : work(dir + "/" + folder) {
+    EXPECT_EQ(mkdir(work.c_str(), 0755), 0);
+    const std::string cmd =
+        std::string(
+            "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPISCOPE_FAULT=hang:") +
+        benchmark + ":1024:0 exec " + MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
+        MPISCOPE_BIN_DIR + "/mpiscope imb-io " + benchmark + " -iter 3 --io-dir " + work +
+        " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir + "/out 2>&1";
+    launcher = fork();
+    EXPECT_GE(launcher, 0);
+    if (launcher == 0) {
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    bool file_seen = false;
+    for (int i = 0; i < 200 && !file_seen; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      file_seen = !files_in(work).empty();
+    }
+    EXPECT_TRUE(file_seen) << read_file(dir + "/out");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+
+  // Waits up to 30 s for the launcher to end; kills it and reports `failure` if it does not.
+  void expect_launcher_ends(const std::string& failure) {
+    int status = 0;
+    for (int i = 0; i < 300 && waitpid(launcher, &status, WNOHANG) == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (waitpid(launcher, &status, WNOHANG) == 0) {
+      kill(launcher, SIGKILL);
+      waitpid(launcher, &status, 0);
+      ADD_FAILURE() << failure;
+    }
+  }
+};
+
 TEST(ImbIo, FilesAreRemovedOnSigterm) {
-  const auto dir = temp_dir();
-  const auto work = dir + "/io";
-  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
-  // Rank 0 stops answering while P_Write_indv's file is open; then the launcher gets SIGTERM.
-  const std::string cmd = std::string(
-                              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                              "MPISCOPE_FAULT=hang:P_Write_indv:1024:0 exec ") +
-                          MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
-                          MPISCOPE_BIN_DIR + "/mpiscope imb-io P_Write_indv -iter 3 --io-dir " +
-                          work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
-                          "/out 2>&1";
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  bool file_seen = false;
-  for (int i = 0; i < 200 && !file_seen; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    file_seen = !files_in(work).empty();
-  }
-  EXPECT_TRUE(file_seen) << read_file(dir + "/out");
+  HungIoRun run("P_Write_indv", "io");
+  kill(run.launcher, SIGTERM);
+  run.expect_launcher_ends("the launcher did not stop on SIGTERM");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  kill(pid, SIGTERM);
-  int status = 0;
-  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (waitpid(pid, &status, WNOHANG) == 0) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-    ADD_FAILURE() << "the launcher did not stop on SIGTERM";
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+  EXPECT_TRUE(files_in(run.work).empty()) << "left behind: " << files_in(run.work).front();
 }
 
 // Process id -> parent id of the processes whose command line matches the extended regex.
@@ -210,50 +223,21 @@ std::map<pid_t, pid_t> processes_matching(const std::string& regex) {
 // SIGKILL reaches no handler; launchers send it after SIGTERM (Open MPI after 1 s) and the kernel
 // sends it when memory runs out. The reaper process of each rank removes the files then.
 TEST(ImbIo, FilesAreRemovedWhenARankIsKilled) {
-  const auto dir = temp_dir();
-  const auto work = dir + "/io-killed";
-  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
-  const std::string cmd = std::string(
-                              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                              "MPISCOPE_FAULT=hang:S_Write_indv:1024:0 exec ") +
-                          MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
-                          MPISCOPE_BIN_DIR + "/mpiscope imb-io S_Write_indv -iter 3 --io-dir " +
-                          work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
-                          "/out 2>&1";
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  bool file_seen = false;
-  for (int i = 0; i < 200 && !file_seen; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    file_seen = !files_in(work).empty();
-  }
-  EXPECT_TRUE(file_seen) << read_file(dir + "/out");
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  HungIoRun run("S_Write_indv", "io-killed");
   // Both ranks, found by this test's unique folder on their command line; not the launcher and
   // not the reapers (forks of the ranks: their parent is a rank).
-  const auto ranks_and_reapers = processes_matching("^[^ ]*mpiscope imb-io .*" + work);
+  const auto ranks_and_reapers = processes_matching("^[^ ]*mpiscope imb-io .*" + run.work);
   int killed = 0;
   for (const auto& [process, parent] : ranks_and_reapers)
     if (!ranks_and_reapers.contains(parent)) killed += kill(process, SIGKILL) == 0;
   EXPECT_EQ(killed, 2);
-  int status = 0;
-  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (waitpid(pid, &status, WNOHANG) == 0) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-    ADD_FAILURE() << "the launcher did not stop after its ranks were killed";
-  }
+  run.expect_launcher_ends("the launcher did not stop after its ranks were killed");
   bool clean = false;
   for (int i = 0; i < 50 && !clean; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    clean = files_in(work).empty();
+    clean = files_in(run.work).empty();
   }
-  EXPECT_TRUE(clean) << "left behind: " << files_in(work).front();
+  EXPECT_TRUE(clean) << "left behind: " << files_in(run.work).front();
 }
 
 TEST(ImbIo, TwoRunsInOneFolderNeverClobberEachOtherOrTheUsersFile) {
