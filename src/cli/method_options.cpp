@@ -49,26 +49,6 @@ std::string MethodOptions::describe() const {
       max_repetitions, budget_s);
 }
 
-void to_json(nlohmann::json& j, const MethodOptions& o) {
-  j = {{"method", o.method},
-       {"sync", o.sync},
-       {"time_def", o.time_def},
-       {"target_ci_percent", o.target_ci_percent},
-       {"min_repetitions", o.min_repetitions},
-       {"max_repetitions", o.max_repetitions},
-       {"budget_s", o.budget_s}};
-}
-
-void from_json(const nlohmann::json& j, MethodOptions& o) {
-  j.at("method").get_to(o.method);
-  j.at("sync").get_to(o.sync);
-  j.at("time_def").get_to(o.time_def);
-  j.at("target_ci_percent").get_to(o.target_ci_percent);
-  j.at("min_repetitions").get_to(o.min_repetitions);
-  j.at("max_repetitions").get_to(o.max_repetitions);
-  j.at("budget_s").get_to(o.budget_s);
-}
-
 void add_method_options(CLI::App& app, MethodOptions& o) {
   app.add_option("--method", o.method,
                  "imb: the suite's own methodology; accurate: synchronised repetitions timed one "

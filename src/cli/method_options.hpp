@@ -27,8 +27,8 @@ struct MethodOptions {
   std::string describe() const;
 };
 
-void to_json(nlohmann::json& j, const MethodOptions& o);
-void from_json(const nlohmann::json& j, MethodOptions& o);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MethodOptions, method, sync, time_def, target_ci_percent,
+                                   min_repetitions, max_repetitions, budget_s)
 
 // The options on a CLI11 command line (the IMB front ends parse the same names themselves).
 void add_method_options(CLI::App& app, MethodOptions& o);

@@ -17,22 +17,6 @@ namespace {
 OutputOptions parsed_db_choice;
 }  // namespace
 
-void to_json(nlohmann::json& j, const OutputOptions& o) {
-  j = {{"json_path", o.json_path},
-       {"csv_path", o.csv_path},
-       {"timeout_s", o.timeout_s},
-       {"db_path", o.db_path},
-       {"no_db", o.no_db}};
-}
-
-void from_json(const nlohmann::json& j, OutputOptions& o) {
-  j.at("json_path").get_to(o.json_path);
-  j.at("csv_path").get_to(o.csv_path);
-  j.at("timeout_s").get_to(o.timeout_s);
-  j.at("db_path").get_to(o.db_path);
-  j.at("no_db").get_to(o.no_db);
-}
-
 void add_output_options(CLI::App& app, OutputOptions& o) {
   app.add_option("--json", o.json_path,
                  "Write the results as mpiscope JSON to FILE (a complete document after every row)")

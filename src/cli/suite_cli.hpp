@@ -24,8 +24,7 @@ struct OutputOptions {
 };
 
 // For the suites' option serialization: `j["output"] = o.output` carries every field above.
-void to_json(nlohmann::json& j, const OutputOptions& o);
-void from_json(const nlohmann::json& j, OutputOptions& o);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputOptions, json_path, csv_path, timeout_s, db_path, no_db)
 
 void add_output_options(CLI::App& app, OutputOptions& o);
 // Creates the output files now, so that an unwritable path is an error before anything runs.
