@@ -10,7 +10,7 @@
 namespace mpiscope::output {
 
 namespace {
-std::string quoted(const std::string& s) {
+std::string csv_quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
@@ -63,9 +63,9 @@ void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
                m.measured ? std::to_string(m.repetitions) : "",
                m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
                m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
-               m.measured ? 1 : 0, quoted(m.note), o ? number(o->t_pure_us) : "",
+               m.measured ? 1 : 0, csv_quoted(m.note), o ? number(o->t_pure_us) : "",
                o ? number(o->t_cpu_us) : "", o ? number(o->overlap_percent) : "",
-               quoted(parameters), quoted(values));
+               csv_quoted(parameters), csv_quoted(values));
   };
   line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   if (b.multi && m.groups.size() > 1)
