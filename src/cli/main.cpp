@@ -59,6 +59,10 @@ int main(int argc, char** argv) {
   for (const auto& s : suites)
     for (const auto& alias : s.aliases)
       if (called == alias.program) {
+        if (argc == 2 && !std::strcmp(argv[1], "--version")) {  // `IMB-MPI1 --version`
+          if (launched_rank_zero()) print_version();
+          return mpiscope::cli::kOk;
+        }
         // `com -o 100` is `mpiscope presta com -o 100`: the alias's leading arguments first.
         std::vector<std::string> args = {alias.program};
         args.insert(args.end(), alias.leading_args.begin(), alias.leading_args.end());
@@ -78,6 +82,11 @@ int main(int argc, char** argv) {
     if (launched_rank_zero()) print_version();
     return mpiscope::cli::kOk;
   }
+  for (const auto& s : suites)
+    if (argv[1] == s.name && argc == 3 && !std::strcmp(argv[2], "--version")) {
+      if (launched_rank_zero()) print_version();  // `mpiscope imb-mpi1 --version`
+      return mpiscope::cli::kOk;
+    }
   for (const auto& s : suites)
     if (argv[1] == s.name) return s.main(argc - 1, argv + 1, "mpiscope " + s.name, command_line);
   if (launched_rank_zero())

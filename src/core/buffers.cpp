@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -63,8 +65,9 @@ std::size_t slot_stride(std::size_t bytes, const OffCache& oc) {
 int slot_count(std::size_t bytes, const OffCache& oc) {
   if (!oc.enabled()) return 1;
   const double twice_cache = 2.0 * oc.cache_mb * 1048576.0;
-  return std::max(
-      1, static_cast<int>(std::ceil(twice_cache / static_cast<double>(slot_stride(bytes, oc)))));
+  const double slots = std::ceil(twice_cache / static_cast<double>(slot_stride(bytes, oc)));
+  // Saturates rather than overflowing: such a rotation never fits, and -mem then says so.
+  return static_cast<int>(std::clamp(slots, 1.0, static_cast<double>(INT_MAX)));
 }
 
 std::size_t footprint(const BufferShape& shape, const OffCache& oc) {

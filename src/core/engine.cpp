@@ -369,9 +369,11 @@ class SuiteRunner {
       if (!setup_succeeded_everywhere(ctx, active, m)) return m;
       local.defects = verify(b, ctx);
     }
-    watchdog_.disarm();
     collect(b, ps, local, m);
     if (b.blocking_twin) collect_overlap(ps, pure, m);
+    // Only now: in Multi mode collect() waits for the other groups, and if one of them hangs,
+    // world rank 0 (the one that speaks) must still time out naming the point.
+    watchdog_.disarm();
     return m;
   }
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -51,8 +52,10 @@ void Watchdog::watch() {
       continue;
     }
     const auto gen = generation_;
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
+    // Capped at ten years: a larger --timeout would overflow the clock's representation.
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(std::min(seconds_, 3.2e8)));
     if (wake_.wait_until(lock, deadline, [&] { return stop_ || generation_ != gen; })) continue;
     // Rank 0 speaks for the run; the others leave a moment later without a word.
     if (rank_ == 0) {

@@ -71,7 +71,13 @@ INSTANTIATE_TEST_SUITE_P(
                  {"--json", "/nonexistent-dir/r.json"},
                  "cannot write '/nonexistent-dir/r.json'"},
         BadInput{"UnwritableCsv", {"--csv", "{dir}"}, "cannot write"},
-        BadInput{"BadTimeout", {"--timeout", "0"}, "--timeout must be a positive number"}),
+        BadInput{"BadTimeout", {"--timeout", "0"}, "--timeout must be a positive number"},
+        BadInput{"InputIsADirectory", {"-input", "{dir}"}, "is a directory"},
+        BadInput{"LengthsIsADirectory", {"-msglen", "{dir}"}, "is a directory"},
+        BadInput{"EmptyInputFile", {"-input", "{dir}/empty"}, "contains no benchmark name"},
+        BadInput{"OffCacheLargerThanAnyCache", {"-off_cache", "1e7"}, "larger than any cache"},
+        BadInput{"HexadecimalMem", {"-mem", "0x10"}, "-mem needs a number"},
+        BadInput{"EmptyBenchmarkName", {""}, "an empty benchmark name"}),
     [](const auto& test) { return std::string(test.param.label); });
 
 TEST(RejectsBadInput, UnknownSuite) {

@@ -307,6 +307,18 @@ TEST(ImbMpi1, TimeoutAbortsAHungRunNamingThePoint) {
       count_of(r.err, "timeout: PingPong at 1024 bytes on 2 processes did not finish within 3 s"),
       1)
       << r.err;
+  // Multi mode: the second pair hangs while world rank 0's pair has finished and waits for it.
+  const auto multi = run_mpi(
+      4,
+      {"imb-mpi1", "PingPong", "-multi", "0", "-iter", "10", "-msglen", lengths, "--timeout", "3"},
+      "MPISCOPE_FAULT=hang:PingPong:1024:3", 60);
+  EXPECT_NE(multi.exit_code, 0);
+  EXPECT_NE(multi.exit_code, 124) << "the harness had to kill the run";
+  EXPECT_EQ(count_of(multi.err, "timeout: PingPong at 1024 bytes on 2 processes"), 1) << multi.err;
+  // A timeout too large for the clock is no timeout at all (it once overflowed into a hang).
+  const auto huge = run_mpi(
+      2, {"imb-mpi1", "PingPong", "-iter", "10", "-msglen", lengths, "--timeout", "1e300"}, "", 60);
+  EXPECT_EQ(huge.exit_code, 0) << huge.err;
 }
 
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
@@ -340,6 +352,13 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_NE(v.out.find("mpiscope 0."), std::string::npos);
   EXPECT_NE(v.out.find("commit "), std::string::npos);
   EXPECT_NE(v.out.find(is_openmpi() ? "Open MPI" : "MPICH"), std::string::npos) << v.out;
+  for (const auto& [program, args] :
+       {std::pair<std::string, std::vector<std::string>>{"mpiscope", {"imb-mpi1", "--version"}},
+        {"IMB-MPI1", {"--version"}}}) {
+    const auto sub = run_plain(args, program);
+    EXPECT_EQ(sub.exit_code, 0) << program << sub.err;
+    EXPECT_EQ(sub.out, v.out) << program;
+  }
   const auto under_launcher = run_mpi(3, {"--version"});
   EXPECT_EQ(count_of(under_launcher.out, "mpiscope 0."), 1) << "only rank 0 answers";
   const auto top = run_plain({"--help"});

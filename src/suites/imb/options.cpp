@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <climits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "core/text.hpp"
@@ -11,6 +13,7 @@
 namespace mpiscope::imb {
 
 namespace {
+constexpr double kMaxOffCacheMb = 16384;
 using core::split;
 using core::trim;
 
@@ -27,16 +30,25 @@ long long parse_integer(const std::string& text, const std::string& what) {
   return v;
 }
 
+// Decimal only (std::stod would also take "0x10" and "inf").
 double parse_number(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
   double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(v))
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, v, std::chars_format::general);
+  if (text.empty() || error != std::errc{} || stop != end || !std::isfinite(v))
     throw UsageError(what + " needs a number, got '" + text + "'");
+  return v;
+}
+
+// An integer too large for long long saturates instead of failing (for "at most"-style values).
+long long parse_integer_saturating(const std::string& text, const std::string& what) {
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, v);
+  if (text.empty() || stop != end ||
+      (error != std::errc{} && error != std::errc::result_out_of_range))
+    throw UsageError(what + " needs an integer, got '" + text + "'");
+  if (error == std::errc::result_out_of_range) return text[0] == '-' ? LLONG_MIN : LLONG_MAX;
   return v;
 }
 
@@ -85,6 +97,9 @@ std::size_t parse_length(const std::string& raw, const std::string& where) {
 }  // namespace
 
 std::vector<std::size_t> read_lengths_file(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw UsageError("-msglen '" + path + "' is a directory, not a file of message lengths");
   std::ifstream in(path);
   if (!in) throw UsageError("cannot read -msglen file '" + path + "'");
   std::vector<std::size_t> lengths;
@@ -100,6 +115,9 @@ std::vector<std::size_t> read_lengths_file(const std::string& path) {
 }
 
 std::vector<std::string> read_selection_file(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw UsageError("-input '" + path + "' is a directory, not a file of benchmark names");
   std::ifstream in(path);
   if (!in) throw UsageError("cannot read -input file '" + path + "'");
   std::vector<std::string> names;
@@ -112,6 +130,8 @@ std::vector<std::string> read_selection_file(const std::string& path) {
                        ": one benchmark name per line expected, got '" + t + "'");
     names.push_back(t);
   }
+  if (in.bad()) throw UsageError("cannot read -input file '" + path + "'");
+  if (names.empty()) throw UsageError("-input file '" + path + "' contains no benchmark name");
   return names;
 }
 
@@ -127,7 +147,11 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     if (a == "-h" || a == "-help" || a == "--help") {
       o.help = true;
     } else if (a == "-npmin") {
-      o.npmin = positive_int(value(), "-npmin");
+      // The guide: P_min larger than the number of processes counts as that number.
+      const std::string& v = value();
+      const long long npmin = parse_integer_saturating(v, "-npmin");
+      if (npmin < 1) throw UsageError("-npmin must be a positive integer, got '" + v + "'");
+      o.npmin = static_cast<int>(std::min<long long>(npmin, INT_MAX));
     } else if (a == "-multi") {
       const std::string& v = value();
       if (v != "0" && v != "1") throw UsageError("-multi takes 0 or 1, got '" + v + "'");
@@ -138,6 +162,10 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.off_cache_mb = parse_number(parts[0], "-off_cache");
       if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
         throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
+      // The largest last-level caches are around 1 GB; beyond 16 GB it is a typo, not a cache.
+      if (o.off_cache_mb > kMaxOffCacheMb)
+        throw UsageError(fmt::format("-off_cache size {} MB is larger than any cache (at most {})",
+                                     parts[0], kMaxOffCacheMb));
       if (parts.size() == 2)
         o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
     } else if (a == "-iter") {
@@ -206,6 +234,7 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
+      if (trim(a).empty()) throw UsageError("an empty benchmark name was given");
       for (const auto& name : split(a, ','))
         if (!trim(name).empty()) add_benchmark(o, trim(name), known);
     }
