@@ -2,7 +2,6 @@
 // interval, the fallback on an oversubscribed node, and a planted delay measured within its
 // interval.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdio>
@@ -121,12 +120,7 @@ TEST(Accurate, OversubscriptionIsDetectedAndReported) {
 // move by that much, within the two intervals (plus 5 % for the busy-wait's own granularity).
 TEST(Accurate, MeasuresAPlantedDelayWithinItsInterval) {
   const auto dir = temp_dir();
-  const std::string wrapper = write_file(
-      dir, "delayed.sh",
-      std::string("#!/bin/sh\nASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 LD_PRELOAD=") +
-          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + MPISCOPE_BIN_DIR +
-          "/mpiscope \"$@\"\n");
-  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  const std::string wrapper = with_pmpi_library(dir);
   const std::vector<std::string> args = {"Allreduce", "-msglen",     write_file(dir, "l", "4\n"),
                                          "--sync",    "own-barrier", "--budget",
                                          "2"};

@@ -133,6 +133,17 @@ std::string temp_dir() {
   return d;
 }
 
+std::string with_pmpi_library(const std::string& dir) {
+  const std::string path = write_file(
+      dir, "with_pmpi.sh",
+      std::string("#!/bin/sh\nASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 LD_PRELOAD=") +
+          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + MPISCOPE_BIN_DIR +
+          "/mpiscope \"$@\"\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add);
+  return path;
+}
+
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;

@@ -34,6 +34,9 @@ std::vector<Table> parse_imb(const std::string& out);
 std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name);
 
 std::string temp_dir();
+// A script in dir that runs mpiscope with the project's PMPI library (tests/pmpi) preloaded; pass
+// it as run_mpi's program, and MPISCOPE_DELAY / MPISCOPE_TRACE in its env.
+std::string with_pmpi_library(const std::string& dir);
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
 int count_of(const std::string& haystack, const std::string& needle);

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
 
 #include "harness.hpp"
 #include "imb_checks.hpp"
@@ -262,7 +265,7 @@ TEST(ImbMpi1, MemLimitSkipsLengthsThatDoNotFit) {
 TEST(ImbMpi1, OffCacheRotationDeliversCorrectData) {
   const auto lengths = write_file(temp_dir(), "l", "1\n1000\n100000\n");
   for (const char* oc : {"1,64", "-1", "0.5"}) {
-    const auto r = run_mpi(3, {"imb-mpi1", "-off_cache", oc, "-check", "-iter", "30", "-msglen",
+    const auto r = run_mpi(3, {"imb-mpi1", "-off_cache", oc, "-check", "-iter", "10", "-msglen",
                                lengths, "PingPong", "Exchange", "Alltoallv", "Reduce_scatter"});
     ASSERT_EQ(r.exit_code, 0) << oc << r.err;
     EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos) << oc;
@@ -319,6 +322,73 @@ TEST(ImbMpi1, TimeoutAbortsAHungRunNamingThePoint) {
   const auto huge = run_mpi(
       2, {"imb-mpi1", "PingPong", "-iter", "10", "-msglen", lengths, "--timeout", "1e300"}, "", 60);
   EXPECT_EQ(huge.exit_code, 0) << huge.err;
+}
+
+// One call as the PMPI library traced it: "MPI_Bcast 1000 root 2 buf 0x7f…".
+struct TracedCall {
+  std::string call;
+  int count = 0, root = -1;
+  std::string buffer;
+};
+
+std::vector<TracedCall> traced_calls(const std::string& path) {
+  std::vector<TracedCall> calls;
+  for (const auto& line : lines_of(read_file(path))) {
+    std::istringstream in(line);
+    TracedCall c;
+    std::string word;
+    in >> c.call >> c.count >> word >> c.root >> word >> c.buffer;
+    calls.push_back(c);
+  }
+  return calls;
+}
+
+// The calling sequence seen through the PMPI library: N_WARMUP = 2 warm-up runs with a 4-byte
+// message at the first length, N_BARR = 2 barriers just before the timed loop, the root moving
+// round robin (root = i % nprocs) on every rank alike, and every repetition on the same buffer
+// unless -off_cache rotates them.
+TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
+  for (const bool off_cache : {false, true}) {
+    SCOPED_TRACE(off_cache ? "-off_cache 1" : "cached");
+    const auto dir = temp_dir();
+    std::vector<std::string> args = {"imb-mpi1", "Bcast",   "Reduce",
+                                     "-npmin",   "3",       "-iter",
+                                     "6",        "-msglen", write_file(dir, "l", "1000\n")};
+    if (off_cache) args.insert(args.end(), {"-off_cache", "1"});
+    const auto r = run_mpi(3, args, "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (int rank = 0; rank < 3; ++rank) {
+      const auto calls = traced_calls(dir + "/trace." + std::to_string(rank));
+      for (const auto& [name, count, warm_count] :
+           {std::tuple{"MPI_Bcast", 1000, 4}, std::tuple{"MPI_Reduce", 250, 1}}) {
+        SCOPED_TRACE(std::string(name) + " on rank " + std::to_string(rank));
+        std::size_t first_timed = calls.size();
+        std::string roots;
+        std::set<std::string> buffers;
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+          if (calls[i].call != name || calls[i].count != count) continue;
+          if (first_timed == calls.size()) first_timed = i;
+          roots += std::to_string(calls[i].root);
+          buffers.insert(calls[i].buffer);
+        }
+        EXPECT_EQ(roots, "012012");
+        // Bcast passes the send buffer on the root and the receive buffer elsewhere.
+        const std::size_t cached = std::string(name) == "MPI_Bcast" ? 2 : 1;
+        EXPECT_EQ(buffers.size(), off_cache ? 6u : cached);
+        ASSERT_GE(first_timed, 2u);
+        EXPECT_EQ(calls[first_timed - 1].call, "MPI_Barrier");
+        EXPECT_EQ(calls[first_timed - 2].call, "MPI_Barrier");
+        // Before the barriers: the warm-up runs, between the engine's agreements (Allreduce).
+        int warm_ups = 0;
+        for (std::size_t i = first_timed - 2; i-- > 0;) {
+          if (calls[i].call == "MPI_Allreduce") continue;
+          if (calls[i].call != name || calls[i].count != warm_count) break;
+          ++warm_ups;
+        }
+        EXPECT_EQ(warm_ups, 2);
+      }
+    }
+  }
 }
 
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {

@@ -1,8 +1,12 @@
-// A PMPI interposition library of the project's own: LD_PRELOADed into the ranks, it adds a known
-// busy-wait before chosen MPI calls, so that a test can check that accurate mode measures that
-// delay within its stated interval. MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds).
+// A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
+//  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
+//    those calls, so that a test can check that accurate mode measures it within its interval;
+//  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
+//    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
+//    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers).
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -23,17 +27,44 @@ void spin(double seconds) {
   while (PMPI_Wtime() < until) {
   }
 }
+
+// "MPI_Bcast 1024 root 2 buf 0x7f…": the count, the root and the (send) buffer's address.
+void trace(const char* call, int count, int root, const void* buffer = nullptr) {
+  static const char* dir = std::getenv("MPISCOPE_TRACE");
+  if (dir == nullptr) return;
+  static FILE* out = [] {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return std::fopen((std::string(dir) + "/trace." + std::to_string(rank)).c_str(), "w");
+  }();
+  if (out == nullptr) return;
+  std::fprintf(out, "%s %d root %d buf %p\n", call, count, root, buffer);
+  std::fflush(out);  // the ranks may leave by _exit
+}
 }  // namespace
 
 extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
   static const double delay = delay_of("MPI_Allreduce");
   spin(delay);
+  trace("MPI_Allreduce", count, -1);
   return PMPI_Allreduce(send, recv, count, type, op, comm);
 }
 
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   static const double delay = delay_of("MPI_Bcast");
   spin(delay);
+  trace("MPI_Bcast", count, root, buffer);
   return PMPI_Bcast(buffer, count, type, root, comm);
+}
+
+extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                          int root, MPI_Comm comm) {
+  trace("MPI_Reduce", count, root, send);
+  return PMPI_Reduce(send, recv, count, type, op, root, comm);
+}
+
+extern "C" int MPI_Barrier(MPI_Comm comm) {
+  trace("MPI_Barrier", 0, -1);
+  return PMPI_Barrier(comm);
 }
