@@ -169,8 +169,9 @@ void fill_for_reading(Scope s, PointContext& c) {
 // too, so that a file that happens to have the name is never overwritten (the open fails then).
 constexpr int kCreateAmode = MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR;
 
-// Opens the file; false (and the reason in c.setup_error, which the engine agrees on) if it
-// cannot be created.
+// Opens the file; false (a failure noted) if it cannot be created: a directory that passed the
+// front end's check but where files cannot be made (no inodes left, immutable) or a file of that
+// name that exists already ends the job like any other file-system failure.
 bool create_file(PointContext& c, MPI_Comm comm, const std::string& path) {
   core::scratch_files::add(path);
   const int rc = MPI_File_open(comm, path.c_str(), kCreateAmode, user_file_info(), &c.file);
@@ -178,10 +179,9 @@ bool create_file(PointContext& c, MPI_Comm comm, const std::string& path) {
     MPI_File_set_errhandler(c.file, MPI_ERRORS_RETURN);  // the default; made explicit
     return true;
   }
-  c.setup_error = "cannot create " + path + ": " + mpi::error_string(rc);
+  if (first_failure.empty()) first_failure = "cannot create " + path + ": " + mpi::error_string(rc);
   c.file = MPI_FILE_NULL;
-  // EXCL: a file that was there before is not ours to delete.
-  core::scratch_files::forget(path);
+  core::scratch_files::forget(path);  // EXCL: a file that was there before is not ours to delete
   return false;
 }
 
