@@ -576,9 +576,11 @@ class SuiteRunner {
   int world_rank_ = 0, world_size_ = 1;
   std::vector<int> order_;
   bool ok_ = true;
-  std::set<std::string> defective_;    // benchmarks in which -check found wrong data
-  AccurateState accurate_;             // clock model and window-scheme health across points
-  double calibrated_cpu_seconds_ = 0;  // t_CPU: CPU_Exploit's calibrated call, slowest rank
+  std::set<std::string> defective_;  // benchmarks in which -check found wrong data
+  AccurateState accurate_;           // clock model and window-scheme health across points
+
+  // t_CPU of every non-blocking I/O row: CPU_Exploit's calibrated call, slowest rank.
+  double calibrated_cpu_seconds_ = 0;
 };
 
 }  // namespace
