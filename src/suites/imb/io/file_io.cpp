@@ -237,7 +237,8 @@ template <Position P, Scope S>
 }
 template <Position P, Scope S>
 inline void wrap_pointer(PointContext& c, int i) {
-  if (i >= c.repetitions && i % c.repetitions == 0) [[unlikely]]
+  const int n = std::max(1, c.repetitions);
+  if (i >= n && i % n == 0) [[unlikely]]
     rewind<P, S>(c);
 }
 
