@@ -4,14 +4,20 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <thread>
 
 #include "harness.hpp"
@@ -108,27 +114,59 @@ INSTANTIATE_TEST_SUITE_P(ProcessCounts, IoBenchmarks, ::testing::Values(1, 2, 3,
 
 TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
   const auto dir = temp_dir();
-  const auto r = run_mpi(
-      2, {"imb-io", "-npmin", "2", "-msglen", write_file(dir, "l", "1048576\n"), "-iter", "4,16,3",
-          "--io-dir", dir, "--cpu-target", "0.02", "P_IWrite_expl", "C_IRead_indv"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto tables = parse_imb(r.out);
-  ASSERT_EQ(tables.size(), 2u);
-  for (const auto& t : tables) {
-    SCOPED_TRACE(t.name);
-    const double ovrl = cell(t, 0, "t_ovrl[usec]"), pure = cell(t, 0, "t_pure[usec]"),
-                 cpu = cell(t, 0, "t_CPU[usec]"), overlap = cell(t, 0, "overlap[%]");
-    EXPECT_GT(pure, 0);
-    // Calibrated to --cpu-target (20 ms), measured again right before the run: within reason.
-    EXPECT_GT(cpu, 4000);
-    EXPECT_LT(cpu, 100000);
-    // Overlapped work cannot take less than the longer of its two parts; the margin is for
-    // CPU speed that drifts when other tests share the machine.
-    EXPECT_GT(ovrl, 0.5 * std::max(pure, cpu));
-    // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent.
-    const double expected = 100 * (pure + cpu - ovrl) / std::min(pure, cpu);
-    EXPECT_NEAR(overlap, expected, std::fabs(expected) * 0.01 + 0.1);
-  }
+  const auto lengths = write_file(dir, "l", "1048576\n");
+  // Runs once; checks the arithmetic; returns whether the times lay within their bounds.
+  auto attempt = [&](std::string& why) {
+    // 1 MiB written and synced takes some 10-50 ms here, like CPU_Exploit's 20 ms: P_IWrite_expl's
+    // t_pure and t_CPU are comparable, so its overlap is well conditioned.
+    const auto r =
+        run_mpi(2, {"imb-io", "-npmin", "2", "-msglen", lengths, "-iter", "4,16,3", "--io-dir", dir,
+                    "--cpu-target", "0.02", "P_IWrite_expl", "C_IRead_indv"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // t_CPU is calibrated once at the start (IMB 3.2.4) and every row shows that figure.
+    std::smatch header;
+    if (!std::regex_search(r.out, header, std::regex(R"(t_CPU = (\d+) usec per call)"))) {
+      ADD_FAILURE() << "no CPU_Exploit line in\n" << r.out;
+      return true;
+    }
+    const double calibrated = std::stod(header[1]);
+    // Calibrated to --cpu-target (20 ms): within reason on a loaded machine.
+    EXPECT_GT(calibrated, 4000);
+    EXPECT_LT(calibrated, 100000);
+    const auto tables = parse_imb(r.out);
+    EXPECT_EQ(tables.size(), 2u);
+    bool within = true;
+    for (const auto& t : tables) {
+      SCOPED_TRACE(t.name);
+      const double ovrl = cell(t, 0, "t_ovrl[usec]"), pure = cell(t, 0, "t_pure[usec]"),
+                   cpu = cell(t, 0, "t_CPU[usec]"), overlap = cell(t, 0, "overlap[%]");
+      EXPECT_GT(pure, 0);
+      EXPECT_NEAR(cpu, calibrated, 1.0);
+      // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent.
+      const double expected = 100 * (pure + cpu - ovrl) / std::min(pure, cpu);
+      EXPECT_NEAR(overlap, expected, std::fabs(expected) * 0.01 + 0.1);
+      // The overlapped run lies between perfect overlap, max(t_pure, t_CPU), and none,
+      // t_pure + t_CPU (0 <= overlap <= 100 %). Margins: see below.
+      const double low = 0.5, high = 2.0;
+      bool ok = ovrl >= std::max(pure, cpu) * low && ovrl <= (pure + cpu) * high;
+      // Where the parts are comparable those bounds keep the overlap near [0, 100] %.
+      if (t.name == "P_IWrite_expl" && std::min(pure, cpu) > 0.25 * std::max(pure, cpu))
+        ok = ok && overlap >= 100 * (1 - high) * (pure + cpu) / std::min(pure, cpu) &&
+             overlap <= 100 * (pure + cpu - low * std::max(pure, cpu)) / std::min(pure, cpu);
+      if (!ok)
+        why += t.name + ": t_ovrl " + std::to_string(ovrl) + ", t_pure " + std::to_string(pure) +
+               ", t_CPU " + std::to_string(cpu) + ", overlap " + std::to_string(overlap) + "\n";
+      within = within && ok;
+    }
+    return within;
+  };
+  // t_CPU is calibrated once, at the start, and on this 2-core VM other tests and builds change
+  // the CPU speed between then and t_ovrl: CPU_Exploit was seen to take 3 times its calibrated
+  // time under a load of 5. So the bounds hold with margins of 2x in at least one of 3 runs.
+  std::string why;
+  bool within = false;
+  for (int i = 0; i < 3 && !within && !HasFailure(); ++i) within = attempt(why);
+  EXPECT_TRUE(within) << why;
 }
 
 TEST(ImbIo, CheckReadsBackAndFindsAPlantedCorruption) {
@@ -136,15 +174,31 @@ TEST(ImbIo, CheckReadsBackAndFindsAPlantedCorruption) {
   const auto r =
       run_mpi(2,
               {"imb-io", "-check", "-iter", "3,1,2", "-msglen", write_file(dir, "l", "0\n4096\n"),
-               "--io-dir", dir, "S_Read_indv", "P_Write_expl", "C_Read_shared"},
+               "--io-dir", dir, "S_Read_indv", "P_Write_expl", "C_Read_shared", "P_Write_shared",
+               "P_Read_shared", "P_IRead_shared"},
               "MPISCOPE_FAULT=corrupt:0");
   EXPECT_EQ(r.exit_code, 3) << r.err;
-  for (const auto& t : parse_imb(r.out)) {
+  const auto tables = parse_imb(r.out);
+  EXPECT_EQ(tables.size(), 15u);  // 1 + (2 modes + 1 + 2 modes + 1 + 1) × 2 process counts
+  for (const auto& t : tables) {
     SCOPED_TRACE(t.name + " " + t.mode);
     EXPECT_EQ(t.cells[0].back(), "0.00");
     EXPECT_EQ(t.cells[1].back(), "1.00");
   }
   EXPECT_TRUE(files_in(dir).size() == 1);  // only the lengths file
+}
+
+// Without a fault, the shared-pointer benchmarks' blocks are found where the race put them.
+TEST(ImbIo, CheckFindsSharedPointerBlocksWhereverTheyLanded) {
+  const auto dir = temp_dir();
+  const auto r = run_mpi(3, {"imb-io", "-check", "-npmin", "3", "-iter", "3,1,2", "-msglen",
+                             write_file(dir, "l", "1000\n65536\n"), "--io-dir", dir,
+                             "P_Write_shared", "P_Read_shared"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto tables = parse_imb(r.out);
+  EXPECT_EQ(tables.size(), 3u);
+  for (const auto& t : tables)
+    for (const auto& row : t.cells) EXPECT_EQ(row.back(), "0.00") << t.name;
 }
 
 // A launcher in the background whose rank 0 stops answering while `benchmark`'s file is open
@@ -154,14 +208,20 @@ struct HungIoRun {
   std::string work;
   pid_t launcher = -1;
 
-  HungIoRun(const std::string& benchmark, const std::string& folder) : work(dir + "/" + folder) {
+  // Every rank in `hung_ranks` stops; `np` processes, `extra` options (e.g. Multi mode).
+  HungIoRun(const std::string& benchmark, const std::string& folder, int np = 2,
+            const std::string& extra = "", const std::vector<int>& hung_ranks = {0})
+      : work(dir + "/" + folder) {
     EXPECT_EQ(mkdir(work.c_str(), 0755), 0);
+    std::string faults;
+    for (int r : hung_ranks)
+      faults += (faults.empty() ? "hang:" : ",hang:") + benchmark + ":1024:" + std::to_string(r);
     const std::string cmd =
-        std::string(
-            "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPISCOPE_FAULT=hang:") +
-        benchmark + ":1024:0 exec " + MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " +
-        MPISCOPE_BIN_DIR + "/mpiscope imb-io " + benchmark + " -iter 3 --io-dir " + work +
-        " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir + "/out 2>&1";
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPISCOPE_FAULT=" + faults +
+        " exec " + MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) +
+        " " + MPISCOPE_BIN_DIR + "/mpiscope imb-io " + benchmark + " -iter 3 " + extra +
+        " --io-dir " + work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
+        "/out 2>&1";
     launcher = fork();
     EXPECT_GE(launcher, 0);
     if (launcher == 0) {
@@ -238,6 +298,149 @@ TEST(ImbIo, FilesAreRemovedWhenARankIsKilled) {
     clean = files_in(run.work).empty();
   }
   EXPECT_TRUE(clean) << "left behind: " << files_in(run.work).front();
+}
+
+// Ctrl-C: the terminal sends SIGINT to the launcher and the ranks. In Multi mode each group has
+// its own file, named with _g<group>.
+TEST(ImbIo, FilesAreRemovedOnSigintAndMultiModeNamesThemPerGroup) {
+  HungIoRun run("P_Write_indv", "io-int", 4, "-multi 1 -npmin 2", {0, 1, 2, 3});
+  auto names = files_in(run.work);
+  std::sort(names.begin(), names.end());
+  ASSERT_EQ(names.size(), 2u) << read_file(run.dir + "/out");
+  EXPECT_TRUE(names[0].ends_with("_g0")) << names[0];
+  EXPECT_TRUE(names[1].ends_with("_g1")) << names[1];
+  for (const auto& [process, parent] : processes_matching("^[^ ]*mpiscope imb-io .*" + run.work))
+    kill(process, SIGINT);
+  kill(run.launcher, SIGINT);
+  run.expect_launcher_ends("the launcher did not stop on SIGINT");
+  bool clean = false;
+  for (int i = 0; i < 50 && !clean; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    clean = files_in(run.work).empty();
+  }
+  EXPECT_TRUE(clean) << "left behind: " << files_in(run.work).front();
+}
+
+TEST(ImbIo, MultiModeGivesATablePerGroupAndLeavesNoFile) {
+  const auto dir = temp_dir();
+  const auto work = dir + "/io";
+  ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
+  const auto r = run_mpi(
+      4, {"imb-io", "-multi", "1", "-npmin", "2", "-check", "-iter", "3,1,2", "-msglen",
+          write_file(dir, "l", "0\n1024\n"), "--io-dir", work, "P_Write_priv", "C_Read_expl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
+  const auto tables = parse_imb(r.out);
+  // At 2 processes: 2 groups (Multi-), at 4: one; P_Write_priv in both modes.
+  ASSERT_EQ(tables.size(), 6u);
+  for (const auto& t : tables) {
+    SCOPED_TRACE(t.name + " " + t.mode);
+    const bool multi = t.nprocs == 2;
+    EXPECT_EQ(t.groups, multi ? 2 : 1);
+    EXPECT_EQ(t.name.starts_with("Multi-"), multi);
+    // A row per group and length, every one with correct data.
+    ASSERT_EQ(t.cells.size(), multi ? 4u : 2u);
+    for (const auto& row : t.cells) EXPECT_EQ(row.back(), "0.00");
+    if (multi) {
+      EXPECT_EQ(t.cells[0][0], "0");
+      EXPECT_EQ(t.cells[1][0], "1");
+    }
+  }
+}
+
+// Mounts a small tmpfs (we run as root in CI); the reason when it cannot.
+struct SmallTmpfs {
+  std::string path = temp_dir() + "/fs";
+  std::string error;
+  bool mounted = false;
+  explicit SmallTmpfs(const std::string& options) {
+    mkdir(path.c_str(), 0755);
+    mounted = mount("tmpfs", path.c_str(), "tmpfs", 0, options.c_str()) == 0;
+    if (!mounted) error = std::string("cannot mount a tmpfs: ") + std::strerror(errno);
+  }
+  ~SmallTmpfs() {
+    if (mounted) umount2(path.c_str(), MNT_DETACH);
+  }
+};
+
+TEST(ImbIo, FullFileSystemIsOneClearErrorAndLeavesNoFile) {
+  SmallTmpfs fs("size=256k");
+  if (!fs.mounted) GTEST_SKIP() << fs.error;
+  const auto lengths = write_file(temp_dir(), "l", "65536\n");
+  // C_IWrite_shared fails in its blocking twin, which gives t_pure and runs first.
+  for (const auto& [benchmark, failing] :
+       std::vector<std::pair<std::string, std::string>>{{"S_Write_indv", "S_Write_indv"},
+                                                        {"P_Write_expl", "P_Write_expl"},
+                                                        {"C_IWrite_shared", "C_Write_shared"}}) {
+    SCOPED_TRACE(benchmark);
+    const auto r = run_mpi(2,
+                           {"imb-io", "-iter", "50,16,10", "-msglen", lengths, "--io-dir", fs.path,
+                            "--cpu-target", "0.001", benchmark},
+                           "", 60);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+    EXPECT_EQ(
+        count_of(r.err, "error: " + failing + " in " + fs.path + " (on group rank 0): MPI_File_"),
+        1)
+        << r.err;
+    EXPECT_TRUE(files_in(fs.path).empty()) << "left behind: " << files_in(fs.path).front();
+    EXPECT_LT(r.seconds, 40);
+  }
+}
+
+// A directory that the front end's check lets through but where no file can be created (no
+// inode left), and one on a read-only file system: one clear error each, no hang.
+TEST(ImbIo, UnwritableIoDirIsOneClearError) {
+  SmallTmpfs no_inodes("size=256k,nr_inodes=1");
+  if (!no_inodes.mounted) GTEST_SKIP() << no_inodes.error;
+  const auto lengths = write_file(temp_dir(), "l", "1024\n");
+  auto r = run_mpi(2,
+                   {"imb-io", "-iter", "3,1,2", "-msglen", lengths, "--io-dir", no_inodes.path,
+                    "P_Read_indv", "Open_Close"},
+                   "", 60);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_EQ(count_of(r.err, "error: P_Read_indv in " + no_inodes.path +
+                                " (on group rank 0): "
+                                "cannot create " +
+                                no_inodes.path + "/IMB_out_"),
+            1)
+      << r.err;
+  EXPECT_LT(r.seconds, 30);
+  SmallTmpfs read_only("size=64k");
+  ASSERT_TRUE(read_only.mounted) << read_only.error;
+  ASSERT_EQ(mount("tmpfs", read_only.path.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, "size=64k"), 0)
+      << std::strerror(errno);
+  r = run_mpi(2, {"imb-io", "--io-dir", read_only.path}, "", 60);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(read_only.path), std::string::npos) << r.err;
+  EXPECT_TRUE(files_in(read_only.path).empty());
+  EXPECT_LT(r.seconds, 30);
+}
+
+// --method accurate runs more repetitions than the file was filled for: the reads wrap around
+// and read data (a read past the end would move fewer bytes and end the run).
+TEST(ImbIo, AccurateMethodReadsRealData) {
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "l", "1048576\n");
+  const auto imb = run_mpi(2, {"imb-io", "-msglen", lengths, "--io-dir", dir, "S_Read_indv"});
+  const auto accurate = run_mpi(
+      2, {"imb-io", "--method", "accurate", "-msglen", lengths, "--io-dir", dir, "S_Read_indv"});
+  ASSERT_EQ(imb.exit_code, 0) << imb.err;
+  ASSERT_EQ(accurate.exit_code, 0) << accurate.err;
+  const auto a = parse_imb(accurate.out), i = parse_imb(imb.out);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(i.size(), 1u);
+  // More repetitions than IMB's 16 at 1 MiB: the wrap-around was exercised.
+  EXPECT_GT(cell(a[0], 0, "#repetitions"), 16);
+  const double t_accurate = cell(a[0], 0, "t_med[usec]"), t_imb = cell(i[0], 0, "t[usec]");
+  // Reading 1 MiB from the page cache takes tens of microseconds; past the end of the file it
+  // took 0.6 us. A factor of 20 either way allows for the load of the machine.
+  EXPECT_GT(t_accurate, t_imb / 20);
+  EXPECT_LT(t_accurate, t_imb * 20);
+  EXPECT_GT(t_accurate, 5.0);
+  EXPECT_EQ(files_in(dir).size(), 1u);
 }
 
 TEST(ImbIo, TwoRunsInOneFolderNeverClobberEachOtherOrTheUsersFile) {
