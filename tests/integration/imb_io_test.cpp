@@ -70,18 +70,20 @@ TEST_P(IoBenchmarks, EveryBenchmarkRunsChecksItsDataAndLeavesNoFile) {
   ASSERT_EQ(mkdir(work.c_str(), 0755), 0);
   const auto lengths = write_file(dir, "lengths", "0\n1000\n65536\n");
   // MSGSPERSAMPLE 4, OVERALL_VOL 1 MB, MSGS_NONAGGR 2; a short CPU_Exploit for the I- flavours.
-  const auto r = run_mpi(np,
-                         {"imb-io", "-msglen", lengths, "-iter", "4,1,2", "-check", "--io-dir",
-                          work, "--cpu-target", "0.002"},
-                         "", 300);
+  std::vector<std::string> args = {"imb-io", "-msglen",  lengths, "-iter",        "4,1,2",
+                                   "-check", "--io-dir", work,    "--cpu-target", "0.002"};
+  // From 3 processes on, only the full count: 1 and 2 active processes are the runs above, and
+  // oversubscribed MPICH ranks make every extra layout slow.
+  if (np >= 3) args.insert(args.end(), {"-npmin", std::to_string(np)});
+  const auto r = run_mpi(np, args, "", 300);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 4000);
   EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
   EXPECT_NE(r.out.find("# CPU_Exploit: "), std::string::npos);
   EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos);
   const auto tables = parse_imb(r.out);
-  std::vector<int> series = {1};
-  for (int q = 2; q < np; q *= 2) series.push_back(q);
-  if (np > 1) series.push_back(np);
+  const std::vector<int> series = np >= 3   ? std::vector<int>{np}
+                                  : np == 2 ? std::vector<int>{1, 2}
+                                            : std::vector<int>{1};
   for (const auto& name : io_benchmark_names()) {
     const auto found = tables_named(tables, name);
     const bool write = name.find("Write") != std::string::npos;
@@ -398,14 +400,10 @@ TEST(ImbIo, UnwritableIoDirIsOneClearError) {
                    {"imb-io", "-iter", "3,1,2", "-msglen", lengths, "--io-dir", no_inodes.path,
                     "P_Read_indv", "Open_Close"},
                    "", 60);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  // No file can be created there although access() says W_OK: a usage error before anything runs.
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
-  EXPECT_EQ(count_of(r.err, "error: P_Read_indv in " + no_inodes.path +
-                                " (on group rank 0): "
-                                "cannot create " +
-                                no_inodes.path + "/IMB_out_"),
-            1)
-      << r.err;
+  EXPECT_EQ(count_of(r.err, "--io-dir '" + no_inodes.path + "' is not writable"), 1) << r.err;
   EXPECT_LT(r.seconds, 30);
   SmallTmpfs read_only("size=64k");
   ASSERT_TRUE(read_only.mounted) << read_only.error;

@@ -1,4 +1,5 @@
 // The IMB front ends (IMB-MPI1, IMB-EXT, …): the IMB command line mapped onto the engine.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,8 +106,13 @@ void check_io_dir(const std::string& dir) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw UsageError("--io-dir '" + dir + "' is not a directory");
-  if (access(dir.c_str(), W_OK | X_OK) != 0)
-    throw UsageError("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
+  // A file actually created, not access(): root passes access() on read-only modes, and a
+  // directory on a file system out of inodes or mounted read-only passes it too.
+  const std::string probe = dir + "/.mpiscope-probe-" + std::to_string(getpid());
+  const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) throw UsageError("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
 }
 
 int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
