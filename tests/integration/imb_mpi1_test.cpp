@@ -155,19 +155,31 @@ TEST(ImbMpi1, MultiZeroShowsTheWorstOverGroups) {
   ASSERT_EQ(tables_named(tables, "Allreduce").size(), 1u);        // 1 group of 4
 }
 
-TEST(ImbMpi1, MultiOneShowsEveryGroup) {
-  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "1", "Sendrecv", "-iter", "10", "-msglen",
+// Every Multi- version, with -check: a row per group and length, and no defect in any group.
+TEST(ImbMpi1, MultiOneShowsEveryGroupOfEveryBenchmarkWithCorrectData) {
+  const auto r = run_mpi(4, {"imb-mpi1", "-multi", "1", "-check", "-iter", "5", "-msglen",
                              write_file(temp_dir(), "l", "0\n1024\n")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos);
   const auto tables = parse_imb(r.out);
-  const auto t = tables_named(tables, "Multi-Sendrecv");
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0]->columns, expected_columns("Sendrecv", false, true, false));
-  expect_imb_layout(*t[0]);
-  ASSERT_EQ(t[0]->cells.size(), 4u);  // 2 lengths x 2 groups
-  EXPECT_EQ(t[0]->cells[0][0], "0");
-  EXPECT_EQ(t[0]->cells[1][0], "1");
-  EXPECT_EQ(t[0]->cells[2][1], "1024");
+  for (const auto& name : kAllBenchmarks) {
+    SCOPED_TRACE(name);
+    const auto t = tables_named(tables, "Multi-" + name);
+    ASSERT_FALSE(t.empty());
+    EXPECT_EQ(t[0]->groups, 2);
+    EXPECT_EQ(t[0]->columns, expected_columns(name, false, true, true));
+    expect_imb_layout(*t[0]);
+    const std::size_t lengths = name == "Barrier" ? 1 : 2;
+    ASSERT_EQ(t[0]->cells.size(), 2 * lengths);  // a row per group and length
+    for (std::size_t i = 0; i < t[0]->cells.size(); ++i) {
+      EXPECT_EQ(t[0]->cells[i][0], std::to_string(i % 2)) << t[0]->rows[i];  // the group
+      if (name != "Barrier") EXPECT_EQ(t[0]->cells[i].back(), "0.00") << t[0]->rows[i];
+    }
+    if (name == "Sendrecv") {
+      EXPECT_EQ(t[0]->cells[0][1], "0");
+      EXPECT_EQ(t[0]->cells[2][1], "1024");
+    }
+  }
 }
 
 TEST(ImbMpi1, MapRenumbersRanks) {
