@@ -1,6 +1,7 @@
 // mpiscope skampi: the real launcher, several ranks, short configurations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
