@@ -278,9 +278,8 @@ TEST(Beffio, FilesAreRemovedOnSigterm) {
   const auto work = fresh_dir("io-term");
   const std::string cmd =
       std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec ") +
-      MPISCOPE_MPIEXEC + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " + MPISCOPE_BIN_DIR +
-      "/mpiscope beffio -T 600 --memory-per-node 256M " + "--io-dir " + work + " > " + dir +
-      "/out 2>&1";
+      mpiscope_launch(2) + " beffio -T 600 --memory-per-node 256M " + "--io-dir " + work + " > " +
+      dir + "/out 2>&1";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {

@@ -37,6 +37,16 @@ bool is_openmpi() {
   return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi";
 }
 
+std::string bin_dir() {
+  const char* override_dir = std::getenv("MPISCOPE_TEST_BIN_DIR");
+  return override_dir != nullptr && *override_dir != 0 ? override_dir : MPISCOPE_BIN_DIR;
+}
+
+std::string mpiscope_launch(int np) {
+  return std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np " +
+         std::to_string(np) + " " + bin_dir() + "/mpiscope";  // unquoted: it may go inside '…'
+}
+
 Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
                int time_limit_s, const std::string& program) {
   // Tests run as root on CI machines; Open MPI refuses that unless told. LeakSanitizer reports
@@ -45,13 +55,13 @@ Result run_mpi(int np, const std::vector<std::string>& args, const std::string& 
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
       env + " timeout -k 5 " + std::to_string(time_limit_s) + " " + MPISCOPE_MPIEXEC + " " +
       MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) + " " +
-      quote(program[0] == '/' ? program : std::string(MPISCOPE_BIN_DIR) + "/" + program);
+      quote(program[0] == '/' ? program : bin_dir() + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
   return run_shell(cmd);
 }
 
 Result run_plain(const std::vector<std::string>& args, const std::string& program) {
-  std::string cmd = "timeout -k 5 60 " + quote(std::string(MPISCOPE_BIN_DIR) + "/" + program);
+  std::string cmd = "timeout -k 5 60 " + quote(bin_dir() + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
   return run_shell(cmd);
 }
@@ -137,8 +147,7 @@ std::string with_pmpi_library(const std::string& dir) {
   const std::string path = write_file(
       dir, "with_pmpi.sh",
       std::string("#!/bin/sh\nASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 LD_PRELOAD=") +
-          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + MPISCOPE_BIN_DIR +
-          "/mpiscope \"$@\"\n");
+          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + bin_dir() + "/mpiscope \"$@\"\n");
   std::filesystem::permissions(path, std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::add);
   return path;

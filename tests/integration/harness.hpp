@@ -33,6 +33,12 @@ struct Table {
 std::vector<Table> parse_imb(const std::string& out);
 std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name);
 
+// The folder of the executables under test: this build's own, or $MPISCOPE_TEST_BIN_DIR when set
+// (scripts/test-all runs these tests against the sanitizer build's executables that way).
+std::string bin_dir();
+// "<launcher> [--oversubscribe] -np N <bin>/mpiscope", for tests that write their own shell line.
+std::string mpiscope_launch(int np);
+
 std::string temp_dir();
 // A script in dir that runs mpiscope with the project's PMPI library (tests/pmpi) preloaded; pass
 // it as run_mpi's program, and MPISCOPE_DELAY / MPISCOPE_TRACE in its env.

@@ -173,7 +173,9 @@ TEST(ImbMpi1, MultiOneShowsEveryGroupOfEveryBenchmarkWithCorrectData) {
     ASSERT_EQ(t[0]->cells.size(), 2 * lengths);  // a row per group and length
     for (std::size_t i = 0; i < t[0]->cells.size(); ++i) {
       EXPECT_EQ(t[0]->cells[i][0], std::to_string(i % 2)) << t[0]->rows[i];  // the group
-      if (name != "Barrier") EXPECT_EQ(t[0]->cells[i].back(), "0.00") << t[0]->rows[i];
+      if (name != "Barrier") {
+        EXPECT_EQ(t[0]->cells[i].back(), "0.00") << t[0]->rows[i];
+      }
     }
     if (name == "Sendrecv") {
       EXPECT_EQ(t[0]->cells[0][1], "0");

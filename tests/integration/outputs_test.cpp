@@ -167,8 +167,7 @@ TEST(Progress, ShownOnATerminalDuringLongPointsAndNeverInTheResults) {
   std::string cmd =
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
       "ASAN_OPTIONS=detect_leaks=0 " +
-      std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np 2 " + MPISCOPE_BIN_DIR +
-      "/mpiscope";
+      mpiscope_launch(2);
   for (const auto& a : args) cmd += " " + a;
   const std::string log = dir + "/terminal.log";
   const std::string script = "timeout 120 script -qec '" + cmd + " > " + dir + "/out.txt' " + log;
