@@ -45,6 +45,16 @@ bool launched_rank_zero() {
   return true;
 }
 
+// `mpiscope --version`, `mpiscope imb-mpi1 --version`, `IMB-MPI1 --version`: rank 0 answers.
+int answer_version() {
+  if (launched_rank_zero()) print_version();
+  return mpiscope::cli::kOk;
+}
+
+bool is_version(const char* arg) {
+  return !std::strcmp(arg, "--version");
+}
+
 std::string base_name(const char* path) {
   const char* slash = std::strrchr(path, '/');
   return slash ? slash + 1 : path;
@@ -59,10 +69,7 @@ int main(int argc, char** argv) {
   for (const auto& s : suites)
     for (const auto& alias : s.aliases)
       if (called == alias.program) {
-        if (argc == 2 && !std::strcmp(argv[1], "--version")) {  // `IMB-MPI1 --version`
-          if (launched_rank_zero()) print_version();
-          return mpiscope::cli::kOk;
-        }
+        if (argc == 2 && is_version(argv[1])) return answer_version();
         // `com -o 100` is `mpiscope presta com -o 100`: the alias's leading arguments first.
         std::vector<std::string> args = {alias.program};
         args.insert(args.end(), alias.leading_args.begin(), alias.leading_args.end());
@@ -78,17 +85,12 @@ int main(int argc, char** argv) {
     if (launched_rank_zero()) print_help();
     return argc < 2 ? mpiscope::cli::kUsage : mpiscope::cli::kOk;
   }
-  if (!std::strcmp(argv[1], "--version")) {
-    if (launched_rank_zero()) print_version();
-    return mpiscope::cli::kOk;
-  }
+  if (is_version(argv[1])) return answer_version();
   for (const auto& s : suites)
-    if (argv[1] == s.name && argc == 3 && !std::strcmp(argv[2], "--version")) {
-      if (launched_rank_zero()) print_version();  // `mpiscope imb-mpi1 --version`
-      return mpiscope::cli::kOk;
+    if (argv[1] == s.name) {
+      if (argc == 3 && is_version(argv[2])) return answer_version();
+      return s.main(argc - 1, argv + 1, "mpiscope " + s.name, command_line);
     }
-  for (const auto& s : suites)
-    if (argv[1] == s.name) return s.main(argc - 1, argv + 1, "mpiscope " + s.name, command_line);
   if (launched_rank_zero())
     std::fprintf(stderr,
                  "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",

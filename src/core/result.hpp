@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/stats.hpp"
@@ -81,6 +82,13 @@ struct Measurement {
   std::vector<double> raw_samples_us;
   std::vector<NamedValue> values;  // suite-specific figures of this row
   std::optional<AccurateStats> accurate;
+
+  // The suite-specific figure of that name, or nullptr.
+  const NamedValue* value(std::string_view name) const {
+    for (const auto& v : values)
+      if (v.name == name) return &v;
+    return nullptr;
+  }
 
   // The row's representative time: the median in accurate mode, IMB's t_max otherwise.
   double headline_us() const { return accurate ? accurate->summary_us.median : t_max_us; }

@@ -9,17 +9,9 @@
 
 namespace mpiscope::report {
 
-namespace {
-const core::NamedValue* value_named(const core::Measurement& m, const std::string& name) {
-  for (const auto& v : m.values)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-}  // namespace
-
 double reported_time_us(const core::Measurement& m) {
   if (!m.measured) return std::nan("");
-  if (const auto* median = value_named(m, "median_us")) return median->value;  // accurate mode
+  if (const auto* median = m.value("median_us")) return median->value;  // accurate mode
   if (std::isfinite(m.t_max_us)) return m.t_max_us;
   if (std::isfinite(m.t_avg_us)) return m.t_avg_us;
   return m.t_min_us;
@@ -28,17 +20,16 @@ double reported_time_us(const core::Measurement& m) {
 std::optional<Interval> measured_spread(const core::Measurement& m) {
   if (!m.measured) return std::nullopt;
   // Accurate mode: the 95 % interval of the median is the spread that matters.
-  const auto* low = value_named(m, "ci95_low_us");
-  const auto* high = value_named(m, "ci95_high_us");
+  const auto* low = m.value("ci95_low_us");
+  const auto* high = m.value("ci95_high_us");
   if (low && high) return Interval{low->value, high->value};
   if (std::isfinite(m.t_min_us) && std::isfinite(m.t_max_us) && m.t_max_us > m.t_min_us)
     return Interval{m.t_min_us, m.t_max_us};
   if (m.samples_us && m.samples_us->n > 1) return Interval{m.samples_us->p25, m.samples_us->p75};
-  for (const auto& v : m.values)
-    if (v.name == "std_error") {
-      const double t = reported_time_us(m);
-      return Interval{t - 2 * v.value, t + 2 * v.value};
-    }
+  if (const auto* se = m.value("std_error")) {
+    const double t = reported_time_us(m);
+    return Interval{t - 2 * se->value, t + 2 * se->value};
+  }
   return std::nullopt;
 }
 

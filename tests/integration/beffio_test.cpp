@@ -29,17 +29,6 @@ namespace {
 constexpr double kMiB = 1048576.0;
 const char* const kMethods[] = {"write", "rewrite", "read"};
 
-std::vector<std::string> files_in(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        names.push_back(e->d_name);
-    closedir(d);
-  }
-  return names;
-}
-
 std::string fresh_dir(const std::string& name) {
   const auto dir = temp_dir() + "/" + name;
   mkdir(dir.c_str(), 0755);
@@ -276,39 +265,18 @@ TEST(Beffio, LegacyNameRunsInTheCurrentDirectoryAndHonoursTheDiskLimit) {
 TEST(Beffio, FilesAreRemovedOnSigterm) {
   const auto dir = temp_dir();
   const auto work = fresh_dir("io-term");
-  const std::string cmd =
+  BackgroundCommand launcher(
       std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec ") +
       mpiscope_launch(2) + " beffio -T 600 --memory-per-node 256M " + "--io-dir " + work + " > " +
-      dir + "/out 2>&1";
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
+      dir + "/out 2>&1");
   // Type 0's file exists from its first write on; T = 600 keeps it open for minutes.
-  bool files_seen = false;
-  for (int i = 0; i < 300 && !files_seen; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    files_seen = !files_in(work).empty();
-  }
+  const bool files_seen = wait_until([&] { return !files_in(work).empty(); }, 30);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_TRUE(files_seen) << read_file(dir + "/out");
-  kill(pid, SIGTERM);
-  int status = 0;
-  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  if (waitpid(pid, &status, WNOHANG) == 0) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-    ADD_FAILURE() << "the launcher did not stop on SIGTERM";
-  }
-  bool clean = false;
-  for (int i = 0; i < 50 && !clean; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    clean = files_in(work).empty();
-  }
-  EXPECT_TRUE(clean) << "left behind: " << files_in(work).front();
+  kill(launcher.pid(), SIGTERM);
+  EXPECT_TRUE(launcher.ends_within(30)) << "the launcher did not stop on SIGTERM";
+  EXPECT_TRUE(wait_until([&] { return files_in(work).empty(); }, 5))
+      << "left behind: " << files_in(work).front();
 }
 
 TEST(Beffio, HelpListsEveryOptionWithItsDefault) {

@@ -1,5 +1,6 @@
 #include "harness.hpp"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace harness {
 
@@ -141,6 +143,47 @@ std::string temp_dir() {
   if (!d) throw std::runtime_error("mkdtemp failed");
   temp_dirs.made.push_back(d);
   return d;
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    names.push_back(entry.path().filename().string());
+  return names;
+}
+
+bool wait_until(const std::function<bool()>& done, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
+BackgroundCommand::BackgroundCommand(const std::string& command) : pid_(fork()) {
+  if (pid_ == 0) {
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+}
+
+BackgroundCommand::~BackgroundCommand() {
+  if (!ended_) ends_within(0);
+}
+
+bool BackgroundCommand::ends_within(double seconds) {
+  int status = 0;
+  ended_ = wait_until([&] { return waitpid(pid_, &status, WNOHANG) != 0; }, seconds);
+  if (!ended_) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  const bool on_time = ended_;
+  ended_ = true;
+  return on_time;
 }
 
 std::string with_pmpi_library(const std::string& dir) {

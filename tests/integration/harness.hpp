@@ -1,6 +1,7 @@
 // Starts the real launcher on the real executable and reads what it printed.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,26 @@ std::string bin_dir();
 std::string mpiscope_launch(int np);
 
 std::string temp_dir();
+// The names in a folder (without . and ..); empty if it cannot be read.
+std::vector<std::string> files_in(const std::string& dir);
+// Polls `done` every 100 ms for at most `seconds`; says whether it came true.
+bool wait_until(const std::function<bool()>& done, double seconds);
+
+// A shell command (sh -c) started in the background, for tests that signal a running job.
+class BackgroundCommand {
+ public:
+  explicit BackgroundCommand(const std::string& command);
+  ~BackgroundCommand();  // a command still running is killed (SIGKILL)
+  BackgroundCommand(const BackgroundCommand&) = delete;
+  BackgroundCommand& operator=(const BackgroundCommand&) = delete;
+  int pid() const { return pid_; }
+  // Waits up to `seconds` for the command to end; if it does not, kills it and returns false.
+  bool ends_within(double seconds);
+
+ private:
+  int pid_ = -1;
+  bool ended_ = false;
+};
 // A script in dir that runs mpiscope with the project's PMPI library (tests/pmpi) preloaded; pass
 // it as run_mpi's program, and MPISCOPE_DELAY / MPISCOPE_TRACE in its env.
 std::string with_pmpi_library(const std::string& dir);

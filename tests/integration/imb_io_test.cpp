@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <thread>
 
@@ -27,17 +28,6 @@ using namespace harness;
 using namespace imbcheck;
 
 namespace {
-
-std::vector<std::string> files_in(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        names.push_back(e->d_name);
-    closedir(d);
-  }
-  return names;
-}
 
 std::vector<std::string> io_benchmark_names() {
   std::vector<std::string> names = {"Open_Close"};
@@ -216,7 +206,7 @@ TEST(ImbIo, CheckFindsSharedPointerBlocksWhereverTheyLanded) {
 struct HungIoRun {
   std::string dir = temp_dir();
   std::string work;
-  pid_t launcher = -1;
+  std::unique_ptr<BackgroundCommand> launcher;
 
   // Every rank in `hung_ranks` stops; `np` processes, `extra` options (e.g. Multi mode).
   HungIoRun(const std::string& benchmark, const std::string& folder, int np = 2,
@@ -226,42 +216,24 @@ struct HungIoRun {
     std::string faults;
     for (int r : hung_ranks)
       faults += (faults.empty() ? "hang:" : ",hang:") + benchmark + ":1024:" + std::to_string(r);
-    const std::string cmd =
+    launcher = std::make_unique<BackgroundCommand>(
         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPISCOPE_FAULT=" + faults +
         " exec " + mpiscope_launch(np) + " imb-io " + benchmark + " -iter 3 " + extra +
         " --io-dir " + work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
-        "/out 2>&1";
-    launcher = fork();
-    EXPECT_GE(launcher, 0);
-    if (launcher == 0) {
-      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    bool file_seen = false;
-    for (int i = 0; i < 200 && !file_seen; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      file_seen = !files_in(work).empty();
-    }
-    EXPECT_TRUE(file_seen) << read_file(dir + "/out");
+        "/out 2>&1");
+    EXPECT_TRUE(wait_until([&] { return !files_in(work).empty(); }, 20)) << read_file(dir + "/out");
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
 
   // Waits up to 30 s for the launcher to end; kills it and reports `failure` if it does not.
   void expect_launcher_ends(const std::string& failure) {
-    int status = 0;
-    for (int i = 0; i < 300 && waitpid(launcher, &status, WNOHANG) == 0; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (waitpid(launcher, &status, WNOHANG) == 0) {
-      kill(launcher, SIGKILL);
-      waitpid(launcher, &status, 0);
-      ADD_FAILURE() << failure;
-    }
+    if (!launcher->ends_within(30)) ADD_FAILURE() << failure;
   }
 };
 
 TEST(ImbIo, FilesAreRemovedOnSigterm) {
   HungIoRun run("P_Write_indv", "io");
-  kill(run.launcher, SIGTERM);
+  kill(run.launcher->pid(), SIGTERM);
   run.expect_launcher_ends("the launcher did not stop on SIGTERM");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_TRUE(files_in(run.work).empty()) << "left behind: " << files_in(run.work).front();
@@ -320,7 +292,7 @@ TEST(ImbIo, FilesAreRemovedOnSigintAndMultiModeNamesThemPerGroup) {
   EXPECT_TRUE(names[1].ends_with("_g1")) << names[1];
   for (const auto& [process, parent] : processes_matching("^[^ ]*mpiscope imb-io .*" + run.work))
     kill(process, SIGINT);
-  kill(run.launcher, SIGINT);
+  kill(run.launcher->pid(), SIGINT);
   run.expect_launcher_ends("the launcher did not stop on SIGINT");
   bool clean = false;
   for (int i = 0; i < 50 && !clean; ++i) {

@@ -8,14 +8,6 @@ namespace mpiscope::beffio {
 
 using output::format_number;
 
-namespace {
-const core::NamedValue* value_named(const core::Measurement& m, const std::string& name) {
-  for (const auto& v : m.values)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-}  // namespace
-
 void TextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "# mpiscope {} {}: {}\n", info.suite, info.mpiscope_version, info.suite_title);
   fmt::print(out_, "# Date: {}   Machine: {} ({} {})\n", info.date, info.machine, info.system,
@@ -50,10 +42,10 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
         "No.", "l", "L", "U", "T_sched[s]", "calls", "bytes", "t[s]", "MiB/s", "note"});
   }
   auto number = [&](const char* name, int decimals) {
-    const auto* v = value_named(m, name);
+    const auto* v = m.value(name);
     return v ? format_number(v->value, decimals) : std::string("-");
   };
-  const auto* memory = value_named(m, "memory_chunk");
+  const auto* memory = m.value("memory_chunk");
   table_->add_row({p.at("pattern"), format_size(m.bytes),
                    memory ? format_size(static_cast<std::uint64_t>(memory->value)) : "-",
                    number("time_units", 0), number("scheduled_time", 3),

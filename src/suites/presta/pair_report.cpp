@@ -4,14 +4,6 @@
 
 namespace mpiscope::presta {
 
-namespace {
-double value_of(const core::Measurement& m, const std::string& name) {
-  for (const auto& v : m.values)
-    if (v.name == name) return v.value;
-  return 0;
-}
-}  // namespace
-
 core::BenchmarkRun pair_benchmark(const RunContext& c, const std::string& name,
                                   const PairStep& step,
                                   std::map<std::string, std::string> parameters) {
@@ -65,7 +57,8 @@ void PairSummary::add(const std::string& what, const core::Measurement& m) {
   if (!m.mbytes_per_sec) return;
   if (!best_.count(what)) order_.push_back(what);
   Best& b = best_[what];
-  const double bw = value_of(m, "bandwidth");
+  const auto* bandwidth = m.value("bandwidth");
+  const double bw = bandwidth ? bandwidth->value : 0;
   if (bw > b.bandwidth) b = {bw, m.bytes};
 }
 

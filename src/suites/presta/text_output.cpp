@@ -22,14 +22,8 @@ std::vector<Column> value_columns(const core::BenchmarkRun& b) {
   return {{"BW (MB/s)", "bandwidth"}, {"Op time (us)", "op_time_us"}, {"Ticks", "wtime_ticks"}};
 }
 
-const core::NamedValue* find(const core::Measurement& m, const std::string& name) {
-  for (const auto& v : m.values)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-
 std::string cell(const core::Measurement& m, const std::string& name, int decimals = 3) {
-  const auto* v = find(m, name);
+  const auto* v = m.value(name);
   return v ? output::format_number(v->value, decimals) : "-";
 }
 
@@ -90,9 +84,9 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
   } else if (b.family == "presta_allred") {
     for (std::size_t i = 0; i < m.raw_samples_us.size(); ++i)
       fmt::print(out_, "  samples[{:2d}] : {:16.3f} us\n", i, m.raw_samples_us[i]);
-    fmt::print(out_, "  mean        : {:16.3f} us\n", find(m, "mean_us")->value);
-    fmt::print(out_, "  stddev      : {:16.3f} us\n", find(m, "stddev_us")->value);
-    fmt::print(out_, "  stddev/mean : {:16.6f}\n", find(m, "stddev_over_mean")->value);
+    fmt::print(out_, "  mean        : {:16.3f} us\n", m.value("mean_us")->value);
+    fmt::print(out_, "  stddev      : {:16.3f} us\n", m.value("stddev_us")->value);
+    fmt::print(out_, "  stddev/mean : {:16.6f}\n", m.value("stddev_over_mean")->value);
   } else if (b.family == "presta_globalop") {
     globalop_->add_row({b.name, b.parameters.at("compute_phase"), std::to_string(m.repetitions),
                         cell(m, "loop_time_us"), cell(m, "time_per_iteration_us"),
