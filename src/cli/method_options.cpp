@@ -7,8 +7,9 @@
 namespace mpiscope::cli {
 
 void MethodOptions::validate() const {
-  if (method != "imb" && method != "accurate")
-    throw std::invalid_argument("--method takes imb or accurate, got '" + method + "'");
+  if (method != "classic" && method != "imb" && method != "accurate")
+    throw std::invalid_argument("--method takes classic (or imb) or accurate, got '" + method +
+                                "'");
   if (!core::parse_sync_method(sync))
     throw std::invalid_argument("--sync takes mpi-barrier, own-barrier or window, got '" + sync +
                                 "'");
@@ -40,7 +41,7 @@ core::AccurateSettings MethodOptions::settings() const {
 }
 
 std::string MethodOptions::describe() const {
-  if (!accurate()) return "imb";
+  if (!accurate()) return method;
   const auto s = settings();
   return fmt::format(
       "accurate: {} sync, {} time per repetition, until the 95% CI of the median is within "
@@ -51,9 +52,9 @@ std::string MethodOptions::describe() const {
 
 void add_method_options(CLI::App& app, MethodOptions& o) {
   app.add_option("--method", o.method,
-                 "imb: the suite's own methodology; accurate: synchronised repetitions timed one "
-                 "by one until the median is known to --target-ci")
-      ->check(CLI::IsMember({"imb", "accurate"}))
+                 "classic (alias imb): the suite's own methodology; accurate: synchronised "
+                 "repetitions timed one by one until the median is known to --target-ci")
+      ->check(CLI::IsMember({"classic", "imb", "accurate"}))
       ->capture_default_str();
   app.add_option("--sync", o.sync, "accurate mode: how repetitions start together")
       ->check(CLI::IsMember({"mpi-barrier", "own-barrier", "window"}))
@@ -78,8 +79,9 @@ void add_method_options(CLI::App& app, MethodOptions& o) {
 }
 
 const char* method_options_help() {
-  return R"(  --method imb|accurate
-                imb (default): IMB's methodology, comparable with IMB's own tables.
+  return R"(  --method classic|accurate
+                classic (default; imb is the same): the suite's own methodology,
+                comparable with the original tool's tables.
                 accurate: every repetition is started together and timed on its own;
                 repetitions continue until the 95% confidence interval of the median is
                 within --target-ci; the table shows the median, its interval and the

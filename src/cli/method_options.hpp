@@ -11,7 +11,8 @@
 namespace mpiscope::cli {
 
 struct MethodOptions {
-  std::string method = "imb";     // --method: imb (the suite's own methodology) | accurate
+  std::string method =
+      "classic";  // --method: classic (alias imb: the suite's own methodology) | accurate
   std::string sync = "window";    // --sync: mpi-barrier | own-barrier | window
   std::string time_def = "auto";  // --time-def: max-local | global | auto (global with window)
   double target_ci_percent = 2;   // --target-ci: relative half-width of the median's 95 % CI

@@ -40,16 +40,8 @@ struct Records {
   int n_;
 };
 
-// Runs one repetition of the kernel (an aggregate of `per_sample` transfers in aggregate mode).
-inline void repetition(const Benchmark& b, PointContext& ctx, int index, int per_sample) {
-  if (per_sample == 1)
-    b.kernel.iterate(ctx, index);
-  else
-    b.kernel.loop(ctx, per_sample, 0);
-}
-
-Records run_batch(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm, const BatchPlan& plan,
-                  const ClockModel& clock, int first_index, int per_sample) {
+Records run_batch(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
+                  const BatchPlan& plan, const ClockModel& clock, int first_index, int per_sample) {
   const int n = static_cast<int>(plan.count);
   const auto sync = static_cast<SyncMethod>(static_cast<int>(plan.sync));
   Records r(n);
@@ -64,10 +56,10 @@ Records run_batch(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm, con
     } else if (sync == SyncMethod::OwnBarrier) {
       own_barrier(sync_comm);
     } else {
-      MPI_Barrier(ctx.comm);
+      MPI_Barrier(comm);
     }
     const double start = MPI_Wtime();
-    repetition(b, ctx, first_index + i, per_sample);
+    for (int k = 0; k < per_sample; ++k) repetition((first_index + i) * per_sample + k);
     const double end = MPI_Wtime();
     r.duration(i) = end - start;
     r.end(i) = clock.to_global(end);
@@ -103,10 +95,13 @@ void refresh_clocks(MPI_Comm sync_comm, const AccurateSettings& s, AccurateState
 
 }  // namespace
 
-AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm,
-                                  const AccurateSettings& s, AccurateState& state) {
-  const bool root = ctx.rank == 0;
-  const int per_sample = ctx.aggregate() ? std::max(1, ctx.repetitions) : 1;
+AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
+                                  double time_factor, int per_sample, const AccurateSettings& s,
+                                  AccurateState& state) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const bool root = rank == 0;
+  per_sample = std::max(1, per_sample);
   AccurateResult out;
   out.sync_used =
       s.sync == SyncMethod::Window && state.window_failed ? SyncMethod::OwnBarrier : s.sync;
@@ -117,7 +112,7 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
   // Pilot: a few barrier-started repetitions size the window and the first batch.
   BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier)};
   const double pilot_start = MPI_Wtime();
-  Records pilot = run_batch(b, ctx, sync_comm, plan, identity, 0, per_sample);
+  Records pilot = run_batch(repetition, comm, sync_comm, plan, identity, 0, per_sample);
   // Repetitions cost their synchronisation too: batches are sized by wall time per repetition.
   double seconds_per_repetition = (MPI_Wtime() - pilot_start) / kPilotRepetitions;
   std::vector<double> pilot_times(pilot.values.begin(), pilot.values.begin() + kPilotRepetitions);
@@ -146,7 +141,7 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
     MPI_Bcast(&plan, 4, MPI_DOUBLE, 0, sync_comm);
     if (plan.count == 0) break;
     const double batch_start = MPI_Wtime();
-    Records r = run_batch(b, ctx, sync_comm, plan, clock, index, per_sample);
+    Records r = run_batch(repetition, comm, sync_comm, plan, clock, index, per_sample);
     index += static_cast<int>(plan.count);
     if (!root) continue;
     const double batch_wall = MPI_Wtime() - batch_start;
@@ -165,7 +160,7 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
         out.overrun += r.late(i) == 0 && r.overrun(i) > 0;
         continue;
       }
-      out.samples.push_back(span / per_sample * b.time_factor);
+      out.samples.push_back(span / per_sample * time_factor);
     }
     if (invalid > s.max_invalid_fraction * n) {
       if (doublings < s.max_window_doublings) {
@@ -202,6 +197,68 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
   out.clock_offset_max_s = clock_error[0];
   out.clock_drift_max = clock_error[1];
   return out;
+}
+
+AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm,
+                                  const AccurateSettings& settings, AccurateState& state) {
+  if (ctx.aggregate()) {
+    // IMB's aggregate mode: a sample is n_sample transfers to disjoint targets, completion once.
+    auto aggregate = [&](int) { b.kernel.loop(ctx, std::max(1, ctx.repetitions), 0); };
+    const double factor = b.time_factor / std::max(1, ctx.repetitions);
+    return measure_accurately(aggregate, ctx.comm, sync_comm, factor, 1, settings, state);
+  }
+  auto one = [&](int index) { b.kernel.iterate(ctx, index); };
+  return measure_accurately(one, ctx.comm, sync_comm, b.time_factor, 1, settings, state);
+}
+
+AccurateMeter::AccurateMeter(MPI_Comm comm, const AccurateSettings& settings)
+    : comm_(comm), settings_(settings) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(comm, &dup);
+  sync_ = mpi::Comm::own(dup);  // synchronisation never meets the suite's messages
+}
+
+bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& m) {
+  AccurateStats a;
+  a.sync = sync_method_name(r.sync_used);
+  a.time_definition = time_definition_name(r.time_definition);
+  a.stop_reason = stop_reason_name(r.stop);
+  a.attempted = r.attempted;
+  a.valid = static_cast<int>(r.samples.size());
+  a.late = r.late;
+  a.overrun = r.overrun;
+  a.fell_back = r.fell_back;
+  a.window_us = r.window_s * 1e6;
+  a.clock_offset_max_us = r.clock_offset_max_s * 1e6;
+  a.clock_drift_max = r.clock_drift_max;
+  m.accurate = a;
+  if (r.samples.empty()) {
+    m.measured = false;
+    m.note = "no valid repetition: " + std::to_string(r.attempted) + " attempted, " +
+             std::to_string(r.late) + " started late, " + std::to_string(r.overrun) +
+             " overran their window";
+    return false;
+  }
+  std::vector<double> us;
+  us.reserve(r.samples.size());
+  for (double x : r.samples) us.push_back(x * 1e6);
+  auto& stats = *m.accurate;
+  stats.summary_us = summarize(us);
+  m.measured = true;
+  m.repetitions = stats.valid;
+  m.t_min_us = stats.summary_us.min;
+  m.t_max_us = stats.summary_us.max;
+  m.t_avg_us = stats.summary_us.mean;
+  if (r.fell_back)
+    m.note = "window sync: too many repetitions started late or overran their window (" +
+             std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
+             ", even after widening it 8-fold: oversubscribed or loaded node?); measured with " +
+             stats.sync + " instead";
+  if (keep_samples) {
+    m.raw_samples_us = std::move(us);
+    m.samples_us = stats.summary_us;
+  }
+  return true;
 }
 
 }  // namespace mpiscope::core

@@ -13,6 +13,8 @@
 
 #include "core/benchmark.hpp"
 #include "core/clock_model.hpp"
+#include "core/mpi.hpp"
+#include "core/result.hpp"
 #include "core/stopping.hpp"
 #include "core/sync.hpp"
 
@@ -53,9 +55,59 @@ struct AccurateState {
   bool window_failed = false;
 };
 
-// Collective over ctx.comm (its rank 0 is the reference clock). `sync_comm` is a duplicate of
-// ctx.comm reserved for synchronisation messages.
+// One repetition of whatever a suite times, called with the repetition's index on every rank
+// of the communicator. A reference to a callable (no allocation, one indirect call), so that
+// the timed region holds the suite's kernel and nothing else.
+class RepetitionRef {
+ public:
+  template <class F>
+  RepetitionRef(F& f)  // NOLINT(google-explicit-constructor): built from lambdas at call sites
+      : self_(&f), call_([](void* self, int index) { (*static_cast<F*>(self))(index); }) {}
+  void operator()(int index) const { call_(self_, index); }
+
+ private:
+  void* self_;
+  void (*call_)(void*, int);
+};
+
+// Collective over comm (its rank 0 is the reference clock). `sync_comm` is a duplicate of comm
+// reserved for synchronisation messages. `time_factor` scales a repetition's time into the
+// reported one (1/2 for a ping-pong's round trip); `per_sample` repetitions are timed together
+// as one sample (IMB's aggregate mode).
+AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
+                                  double time_factor, int per_sample,
+                                  const AccurateSettings& settings, AccurateState& state);
+
+// An engine benchmark's kernel (one iterate() per repetition; a loop of n_sample transfers per
+// sample in aggregate mode).
 AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Comm sync_comm,
                                   const AccurateSettings& settings, AccurateState& state);
+
+// What a suite outside the engine holds to measure accurately: the settings, a duplicate of the
+// communicator for synchronisation messages and the clock model that outlives a point. One per
+// communicator; collective construction.
+class AccurateMeter {
+ public:
+  AccurateMeter(MPI_Comm comm, const AccurateSettings& settings);
+  // Collective over the communicator.
+  AccurateResult measure(RepetitionRef repetition, double time_factor = 1.0) {
+    return measure_accurately(repetition, comm_, sync_.get(), time_factor, 1, settings_, state_);
+  }
+  // Each table (or pattern) tries the window scheme afresh.
+  void new_table() { state_.window_failed = false; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  MPI_Comm comm_;
+  mpi::Comm sync_;
+  AccurateSettings settings_;
+  AccurateState state_;
+};
+
+// Rank 0 of the communicator: fills the row from the point's result: AccurateStats, the
+// repetition count, t_min/t_max/t_avg over the valid repetitions (microseconds), the raw samples
+// when `keep_samples`, and the note of a window fall-back. Returns false when no repetition was
+// valid (then the row stays unmeasured, with a note saying why).
+bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& m);
 
 }  // namespace mpiscope::core

@@ -470,53 +470,17 @@ class SuiteRunner {
     double defects = 0;
     MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, ps.active.get());
     if (world_rank_ != 0) return;
-    const AccurateResult& r = *local.accurate;
-    AccurateStats a;
-    a.sync = sync_method_name(r.sync_used);
-    a.time_definition = time_definition_name(r.time_definition);
-    a.stop_reason = stop_reason_name(r.stop);
-    a.attempted = r.attempted;
-    a.valid = static_cast<int>(r.samples.size());
-    a.late = r.late;
-    a.overrun = r.overrun;
-    a.fell_back = r.fell_back;
-    a.window_us = r.window_s * 1e6;
-    a.clock_offset_max_us = r.clock_offset_max_s * 1e6;
-    a.clock_drift_max = r.clock_drift_max;
     if (settings_.check) m.defects = defects;
-    if (r.samples.empty()) {
-      m.note = "no valid repetition: " + std::to_string(r.attempted) + " attempted, " +
-               std::to_string(r.late) + " started late, " + std::to_string(r.overrun) +
-               " overran their window";
-      m.accurate = a;
+    if (!fill_accurate_row(*local.accurate, settings_.keep_samples, m)) {
       ok_ = false;
       return;
     }
-    std::vector<double> us;
-    us.reserve(r.samples.size());
-    for (double x : r.samples) us.push_back(x * 1e6);
-    a.summary_us = summarize(us);
-    m.measured = true;
-    m.repetitions = a.valid;
-    m.t_min_us = a.summary_us.min;
-    m.t_max_us = a.summary_us.max;
-    m.t_avg_us = a.summary_us.mean;
     if (b.turnover > 0) {
       const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
-      const double median = a.summary_us.median;
+      const double median = m.accurate->summary_us.median;
       m.mbytes_per_sec =
           median > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / median : 0.0;
     }
-    if (a.fell_back)
-      m.note = "window sync: too many repetitions started late or overran their window (" +
-               std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
-               ", even after widening it 8-fold: oversubscribed or loaded node?); measured with " +
-               a.sync + " instead";
-    if (settings_.keep_samples) {
-      m.raw_samples_us = us;
-      m.samples_us = a.summary_us;
-    }
-    m.accurate = a;
   }
 
   // Brings every active rank's time to world rank 0 and fills the row's statistics.

@@ -35,7 +35,8 @@ void DbReporter::run_started(const core::RunInfo& info) {
 void DbReporter::benchmark_started(const core::BenchmarkRun& b) {
   guarded([&] {
     core::BenchmarkRun table = b;
-    if (b.accurate) table.parameters["method"] = "accurate";  // rows carry the statistics below
+    if (b.accurate)
+      table.parameters["measurement"] = "accurate";  // rows carry the statistics below
     benchmark_id_ = db_->add_benchmark(run_id_, benchmark_seq_++, table);
     row_seq_ = 0;
   });

@@ -144,7 +144,7 @@ void JsonReporter::run_started(const core::RunInfo& info) {
 
 void JsonReporter::benchmark_started(const core::BenchmarkRun& b) {
   json j = {{"name", b.name},         {"family", b.family},
-            {"mode", b.mode},         {"method", b.accurate ? "accurate" : "imb"},
+            {"mode", b.mode},         {"method", b.accurate ? "accurate" : "classic"},
             {"overlap", b.overlap},   {"nprocs", b.nprocs},
             {"multi", b.multi},       {"groups", b.groups},
             {"inactive", b.inactive}, {"sized", b.sized},

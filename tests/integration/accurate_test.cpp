@@ -175,5 +175,5 @@ TEST(Accurate, RecordedMedianIsWhatCompareCompares) {
                 second["benchmarks"][0]["rows"][0]["accurate"]["median_us"].get<double>());
   EXPECT_NE(compared.out.find(std::string(median[0]) + " "), std::string::npos) << compared.out;
   EXPECT_NE(compared.out.find(std::string(median[1]) + " "), std::string::npos) << compared.out;
-  EXPECT_NE(compared.out.find("method=accurate"), std::string::npos) << compared.out;
+  EXPECT_NE(compared.out.find("measurement=accurate"), std::string::npos) << compared.out;
 }

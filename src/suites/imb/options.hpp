@@ -37,10 +37,10 @@ struct Options {
   std::string db_path;  // --db FILE (empty: the default results database)
   bool no_db = false;   // --no-db
   double timeout_s = 0;
-  std::string io_dir = ".";   // --io-dir: where IMB-IO puts its files
-  std::string run_tag;        // makes this run's file names unique (set by rank 0)
-  double cpu_target_s = 0.1;  // --cpu-target: IMB-IO's TARGET_CPU_SECS
-  cli::MethodOptions method;  // --method and the accurate mode's options
+  std::string io_dir = ".";                    // --io-dir: where IMB-IO puts its files
+  std::string run_tag;                         // makes this run's file names unique (set by rank 0)
+  double cpu_target_s = 0.1;                   // --cpu-target: IMB-IO's TARGET_CPU_SECS
+  cli::MethodOptions method{.method = "imb"};  // --method and the accurate mode's options
 };
 
 void to_json(nlohmann::json& j, const Options& o);
