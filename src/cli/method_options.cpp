@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <stdexcept>
 
 namespace mpiscope::cli {
@@ -26,6 +27,9 @@ void MethodOptions::validate() const {
   if (max_repetitions < min_repetitions)
     throw std::invalid_argument("--max-reps must be at least --min-reps");
   if (!(budget_s > 0)) throw std::invalid_argument("--budget must be a positive number of seconds");
+  if (reps_per_sample != "auto" && requested_reps_per_sample() <= 0)
+    throw std::invalid_argument("--reps-per-sample takes auto or a count from 1 to 1000000, got '" +
+                                reps_per_sample + "'");
 }
 
 core::AccurateSettings MethodOptions::settings() const {
@@ -37,7 +41,15 @@ core::AccurateSettings MethodOptions::settings() const {
   s.stopping.min_repetitions = min_repetitions;
   s.stopping.max_repetitions = max_repetitions;
   s.stopping.budget_s = budget_s;
+  s.repetitions_per_sample = reps_per_sample == "auto" ? 0 : requested_reps_per_sample();
   return s;
+}
+
+int MethodOptions::requested_reps_per_sample() const {
+  int n = 0;
+  const char* end = reps_per_sample.data() + reps_per_sample.size();
+  const auto [ptr, ec] = std::from_chars(reps_per_sample.data(), end, n);
+  return ec == std::errc() && ptr == end && n >= 1 && n <= 1000000 ? n : 0;
 }
 
 std::string MethodOptions::describe() const {
@@ -45,9 +57,9 @@ std::string MethodOptions::describe() const {
   const auto s = settings();
   return fmt::format(
       "accurate: {} sync, {} time per repetition, until the 95% CI of the median is within "
-      "+-{}% ({}..{} repetitions, {} s per point)",
+      "+-{}% ({}..{} samples, {} s per point, {} repetitions per sample)",
       sync, s.global_time ? "global" : "max-local", target_ci_percent, min_repetitions,
-      max_repetitions, budget_s);
+      max_repetitions, budget_s, reps_per_sample);
 }
 
 void add_method_options(CLI::App& app, MethodOptions& o) {
@@ -76,6 +88,11 @@ void add_method_options(CLI::App& app, MethodOptions& o) {
   app.add_option("--budget", o.budget_s, "accurate mode: seconds of repetitions per point at most")
       ->type_name("SECONDS")
       ->capture_default_str();
+  app.add_option("--reps-per-sample", o.reps_per_sample,
+                 "accurate mode: repetitions timed back to back as one sample; auto: 1, or "
+                 "enough that a sample lasts 100 timer resolutions")
+      ->type_name("auto|N")
+      ->capture_default_str();
 }
 
 const char* method_options_help() {
@@ -97,6 +114,9 @@ const char* method_options_help() {
   --min-reps N  valid repetitions at least (default 20)
   --max-reps N  repetitions at most (default 100000)
   --budget S    seconds of repetitions per point at most (default 1)
+  --reps-per-sample auto|N
+                repetitions timed back to back as one sample (default auto: 1, or
+                enough that a sample lasts 100 timer resolutions; a note says so)
 )";
 }
 

@@ -19,17 +19,19 @@ struct MethodOptions {
   int min_repetitions = 20;       // --min-reps
   int max_repetitions = 100000;   // --max-reps
   double budget_s = 1.0;          // --budget: seconds of repetitions per point
+  std::string reps_per_sample = "auto";  // --reps-per-sample: auto | N
 
   bool accurate() const { return method == "accurate"; }
   // Throws std::invalid_argument with a message naming the option.
   void validate() const;
   core::AccurateSettings settings() const;
+  int requested_reps_per_sample() const;  // --reps-per-sample N; 0 for auto or garbage
   // One line for headers and metadata, e.g. "accurate: window sync, global time, ...".
   std::string describe() const;
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MethodOptions, method, sync, time_def, target_ci_percent,
-                                   min_repetitions, max_repetitions, budget_s)
+                                   min_repetitions, max_repetitions, budget_s, reps_per_sample)
 
 // The options on a CLI11 command line (the IMB front ends parse the same names themselves).
 void add_method_options(CLI::App& app, MethodOptions& o);

@@ -1,5 +1,7 @@
 #include "core/accurate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -22,7 +24,8 @@ struct BatchPlan {
   double count = 0;         // repetitions in this batch; 0: the point is finished
   double start_global = 0;  // window sync: global time of the first window
   double window_s = 0;
-  double sync = 0;  // SyncMethod
+  double sync = 0;        // SyncMethod
+  double per_sample = 1;  // repetitions timed back to back as one sample
 };
 
 // One repetition on one rank, in the layout the reduction to rank 0 needs: the maximum of each
@@ -41,8 +44,9 @@ struct Records {
 };
 
 Records run_batch(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
-                  const BatchPlan& plan, const ClockModel& clock, int first_index, int per_sample) {
+                  const BatchPlan& plan, const ClockModel& clock, int first_index) {
   const int n = static_cast<int>(plan.count);
+  const int per_sample = static_cast<int>(plan.per_sample);
   const auto sync = static_cast<SyncMethod>(static_cast<int>(plan.sync));
   Records r(n);
   for (int i = 0; i < n; ++i) {
@@ -59,7 +63,7 @@ Records run_batch(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
       MPI_Barrier(comm);
     }
     const double start = MPI_Wtime();
-    for (int k = 0; k < per_sample; ++k) repetition((first_index + i) * per_sample + k);
+    for (int k = 0; k < per_sample; ++k) repetition(first_index + i * per_sample + k);
     const double end = MPI_Wtime();
     r.duration(i) = end - start;
     r.end(i) = clock.to_global(end);
@@ -93,16 +97,34 @@ void refresh_clocks(MPI_Comm sync_comm, const AccurateSettings& s, AccurateState
   state.synchronized_at = MPI_Wtime();
 }
 
+// The largest timer resolution or reading cost over the ranks, measured once per state.
+double timer_floor(MPI_Comm sync_comm, AccurateState& state) {
+  if (state.timer_floor_s < 0) {
+    const TimerProperties t = measure_timer();
+    double floor = std::max(t.resolution_s, t.cost_s);
+    MPI_Allreduce(MPI_IN_PLACE, &floor, 1, MPI_DOUBLE, MPI_MAX, sync_comm);
+    state.timer_floor_s = floor;
+  }
+  return state.timer_floor_s;
+}
+
 }  // namespace
 
+int repetitions_per_sample(double repetition_s, double timer_floor_s, int requested) {
+  if (requested > 0) return requested;
+  const double wanted = kTimerFloorFactor * timer_floor_s;
+  if (!(repetition_s < wanted)) return 1;
+  return static_cast<int>(std::min(1000.0, std::ceil(wanted / std::max(repetition_s, 1e-9))));
+}
+
 AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
-                                  double time_factor, int per_sample, const AccurateSettings& s,
+                                  double time_factor, const AccurateSettings& s,
                                   AccurateState& state) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const bool root = rank == 0;
-  per_sample = std::max(1, per_sample);
   AccurateResult out;
+  out.timer_floor_s = timer_floor(sync_comm, state);
   out.sync_used =
       s.sync == SyncMethod::Window && state.window_failed ? SyncMethod::OwnBarrier : s.sync;
   if (out.sync_used == SyncMethod::Window) refresh_clocks(sync_comm, s, state);
@@ -110,16 +132,21 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   const ClockModel& clock = out.sync_used == SyncMethod::Window ? state.clock : identity;
 
   // Pilot: a few barrier-started repetitions size the window and the first batch.
-  BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier)};
+  BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier), 1};
   const double pilot_start = MPI_Wtime();
-  Records pilot = run_batch(repetition, comm, sync_comm, plan, identity, 0, per_sample);
+  Records pilot = run_batch(repetition, comm, sync_comm, plan, identity, 0);
   // Repetitions cost their synchronisation too: batches are sized by wall time per repetition.
   double seconds_per_repetition = (MPI_Wtime() - pilot_start) / kPilotRepetitions;
   std::vector<double> pilot_times(pilot.values.begin(), pilot.values.begin() + kPilotRepetitions);
   std::sort(pilot_times.begin(), pilot_times.end());
   // Four median repetitions plus a margin for the timer and the wait: a slow pilot sample (one
   // preemption) must not make every window of the point long; widening handles real trouble.
-  double window = 4 * pilot_times[kPilotRepetitions / 2] + 5e-6;
+  const double pilot_median = pilot_times[kPilotRepetitions / 2];
+  const int per_sample =
+      repetitions_per_sample(pilot_median, out.timer_floor_s, s.repetitions_per_sample);
+  out.repetitions_per_sample = per_sample;  // rank 0's choice; every rank follows its plans
+  double window = 4 * pilot_median * per_sample + 5e-6;
+  seconds_per_repetition *= per_sample;  // from here on a "repetition" of a batch is a sample
   int index = kPilotRepetitions, doublings = 0;
   double elapsed = 0;
   out.time_definition = s.global_time && out.sync_used == SyncMethod::Window
@@ -135,14 +162,15 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
       plan.count = next_batch_size(s.stopping, valid, out.attempted, elapsed, per_repetition);
       plan.window_s = window;
       plan.sync = static_cast<double>(out.sync_used);
+      plan.per_sample = per_sample;
       // The first window opens once every rank has surely received this plan.
       plan.start_global = clock.to_global(MPI_Wtime()) + std::max(5e-4, 2 * window);
     }
-    MPI_Bcast(&plan, 4, MPI_DOUBLE, 0, sync_comm);
+    MPI_Bcast(&plan, 5, MPI_DOUBLE, 0, sync_comm);
     if (plan.count == 0) break;
     const double batch_start = MPI_Wtime();
-    Records r = run_batch(repetition, comm, sync_comm, plan, clock, index, per_sample);
-    index += static_cast<int>(plan.count);
+    Records r = run_batch(repetition, comm, sync_comm, plan, clock, index);
+    index += static_cast<int>(plan.count * plan.per_sample);
     if (!root) continue;
     const double batch_wall = MPI_Wtime() - batch_start;
     elapsed += batch_wall;
@@ -185,11 +213,14 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     std::sort(sorted.begin(), sorted.end());
     out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed);
   }
+  if (root)
+    out.level_shift = detect_level_shift(out.samples, 2 * s.stopping.target_relative_half_width);
   // Every rank learns the fallback and the median (t_pure of non-blocking I/O needs it).
-  double shared[3] = {out.samples.empty() ? 0.0 : quantile(out.samples, 0.5),
-                      out.fell_back ? 1.0 : 0.0, window};
-  MPI_Bcast(shared, 3, MPI_DOUBLE, 0, sync_comm);
+  double shared[4] = {out.samples.empty() ? 0.0 : quantile(out.samples, 0.5),
+                      out.fell_back ? 1.0 : 0.0, window, static_cast<double>(per_sample)};
+  MPI_Bcast(shared, 4, MPI_DOUBLE, 0, sync_comm);
   out.seconds = shared[0];
+  out.repetitions_per_sample = static_cast<int>(shared[3]);
   out.window_s = out.sync_used == SyncMethod::Window ? shared[2] : 0;
   if (shared[1] > 0) state.window_failed = true;
   double clock_error[2] = {std::fabs(state.clock.offset()), std::fabs(state.clock.drift())};
@@ -205,10 +236,10 @@ AccurateResult measure_accurately(const Benchmark& b, PointContext& ctx, MPI_Com
     // IMB's aggregate mode: a sample is n_sample transfers to disjoint targets, completion once.
     auto aggregate = [&](int) { b.kernel.loop(ctx, std::max(1, ctx.repetitions), 0); };
     const double factor = b.time_factor / std::max(1, ctx.repetitions);
-    return measure_accurately(aggregate, ctx.comm, sync_comm, factor, 1, settings, state);
+    return measure_accurately(aggregate, ctx.comm, sync_comm, factor, settings, state);
   }
   auto one = [&](int index) { b.kernel.iterate(ctx, index); };
-  return measure_accurately(one, ctx.comm, sync_comm, b.time_factor, 1, settings, state);
+  return measure_accurately(one, ctx.comm, sync_comm, b.time_factor, settings, state);
 }
 
 AccurateMeter::AccurateMeter(MPI_Comm comm, const AccurateSettings& settings)
@@ -231,6 +262,11 @@ bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& 
   a.window_us = r.window_s * 1e6;
   a.clock_offset_max_us = r.clock_offset_max_s * 1e6;
   a.clock_drift_max = r.clock_drift_max;
+  a.repetitions_per_sample = r.repetitions_per_sample;
+  a.timer_floor_us = r.timer_floor_s * 1e6;
+  a.level_shift = r.level_shift;
+  a.level_shift.first_median *= 1e6;
+  a.level_shift.second_median *= 1e6;
   m.accurate = a;
   if (r.samples.empty()) {
     m.measured = false;
@@ -249,11 +285,24 @@ bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& 
   m.t_min_us = stats.summary_us.min;
   m.t_max_us = stats.summary_us.max;
   m.t_avg_us = stats.summary_us.mean;
+  std::vector<std::string> notes;
   if (r.fell_back)
-    m.note = "window sync: too many repetitions started late or overran their window (" +
-             std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
-             ", even after widening it 8-fold: oversubscribed or loaded node?); measured with " +
-             stats.sync + " instead";
+    notes.push_back("window sync: too many repetitions started late or overran their window (" +
+                    std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
+                    ", even after widening it 8-fold: oversubscribed or loaded node?); measured "
+                    "with " +
+                    stats.sync + " instead");
+  if (stats.level_shift.detected)
+    notes.push_back(fmt::format(
+        "the machine changed speed during this point: median {:.2f} usec over the first half of "
+        "the samples, {:.2f} usec over the second; repeat it before trusting the difference",
+        stats.level_shift.first_median, stats.level_shift.second_median));
+  if (stats.repetitions_per_sample > 1)
+    notes.push_back(fmt::format(
+        "a sample is {} repetitions timed back to back (one lasts less than {:.0f} timer "
+        "resolutions of {:.3f} usec); times are per repetition",
+        stats.repetitions_per_sample, kTimerFloorFactor, stats.timer_floor_us));
+  for (const auto& n : notes) m.note += (m.note.empty() ? "" : "; ") + n;
   if (keep_samples) {
     m.raw_samples_us = std::move(us);
     m.samples_us = stats.summary_us;

@@ -30,7 +30,15 @@ struct AccurateSettings {
   double resync_interval_s = 1.0;     // re-estimate the clock model when older than this
   double max_invalid_fraction = 0.5;  // beyond this in a batch: widen the window, then fall back
   int max_window_doublings = 3;
+  int repetitions_per_sample = 0;  // --reps-per-sample; 0: auto (see repetitions_per_sample())
 };
+
+// Repetitions timed back to back as one sample. A sample shorter than about 100 timer
+// resolutions (or readings) is mostly the timer: then enough repetitions are timed together
+// that a sample lasts that long (at most 1000), Hoefler & Belli's rule on timer precision.
+// `requested` > 0 is the user's choice and wins.
+constexpr double kTimerFloorFactor = 100;
+int repetitions_per_sample(double repetition_s, double timer_floor_s, int requested);
 
 // What one point produced; complete on rank 0 of the communicator, `seconds` on every rank.
 struct AccurateResult {
@@ -44,6 +52,9 @@ struct AccurateResult {
   int window_attempted = 0, window_invalid = 0;  // before a fall-back (not in the counts above)
   double seconds = 0;                            // the median sample, broadcast to every rank
   double clock_offset_max_s = 0, clock_drift_max = 0;  // the largest |offset| and |drift| seen
+  int repetitions_per_sample = 1;
+  double timer_floor_s = 0;  // the largest timer resolution or reading cost over the ranks
+  LevelShift level_shift;    // the valid samples' first and second halves, compared
 };
 
 // State that outlives a point: the clock model against the reference rank, and whether the
@@ -53,6 +64,7 @@ struct AccurateState {
   int reference_world_rank = -1;
   double synchronized_at = -1;
   bool window_failed = false;
+  double timer_floor_s = -1;  // measured on first use, the largest over the ranks
 };
 
 // One repetition of whatever a suite times, called with the repetition's index on every rank
@@ -72,11 +84,10 @@ class RepetitionRef {
 
 // Collective over comm (its rank 0 is the reference clock). `sync_comm` is a duplicate of comm
 // reserved for synchronisation messages. `time_factor` scales a repetition's time into the
-// reported one (1/2 for a ping-pong's round trip); `per_sample` repetitions are timed together
-// as one sample (IMB's aggregate mode).
+// reported one (1/2 for a ping-pong's round trip).
 AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
-                                  double time_factor, int per_sample,
-                                  const AccurateSettings& settings, AccurateState& state);
+                                  double time_factor, const AccurateSettings& settings,
+                                  AccurateState& state);
 
 // An engine benchmark's kernel (one iterate() per repetition; a loop of n_sample transfers per
 // sample in aggregate mode).
@@ -91,7 +102,7 @@ class AccurateMeter {
   AccurateMeter(MPI_Comm comm, const AccurateSettings& settings);
   // Collective over the communicator.
   AccurateResult measure(RepetitionRef repetition, double time_factor = 1.0) {
-    return measure_accurately(repetition, comm_, sync_.get(), time_factor, 1, settings_, state_);
+    return measure_accurately(repetition, comm_, sync_.get(), time_factor, settings_, state_);
   }
   // Each table (or pattern) tries the window scheme afresh.
   void new_table() { state_.window_failed = false; }

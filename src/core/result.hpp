@@ -63,6 +63,9 @@ struct AccurateStats {
   bool fell_back = false;     // the window scheme failed here; own-barrier was used instead
   double window_us = 0;       // window sync: the window length used
   double clock_offset_max_us = 0, clock_drift_max = 0;  // the clock model's largest corrections
+  int repetitions_per_sample = 1;  // timed back to back as one sample (short operations)
+  double timer_floor_us = 0;       // the timer's resolution or reading cost, the larger
+  LevelShift level_shift;          // medians of the first and second half of the samples (us)
   SampleSummary summary_us;  // over the valid repetitions: median, its interval, outliers, …
 };
 

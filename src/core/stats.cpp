@@ -97,4 +97,24 @@ SampleSummary summarize(std::vector<double> v) {
   return s;
 }
 
+LevelShift detect_level_shift(const std::vector<double>& in_time_order,
+                              double min_relative_change) {
+  LevelShift shift;
+  const std::size_t half = in_time_order.size() / 2;
+  if (half < 6) return shift;
+  const auto middle = in_time_order.begin() + static_cast<std::ptrdiff_t>(half);
+  std::vector<double> first(in_time_order.begin(), middle), second(middle, in_time_order.end());
+  std::sort(first.begin(), first.end());
+  std::sort(second.begin(), second.end());
+  shift.first_median = quantile_sorted(first, 0.5);
+  shift.second_median = quantile_sorted(second, 0.5);
+  const MedianInterval a = median_interval(first), b = median_interval(second);
+  const bool disjoint = a.upper < b.lower || b.upper < a.lower;
+  const double smaller = std::min(shift.first_median, shift.second_median);
+  shift.detected =
+      disjoint && smaller > 0 &&
+      std::fabs(shift.first_median - shift.second_median) > min_relative_change * smaller;
+  return shift;
+}
+
 }  // namespace mpiscope::core

@@ -35,6 +35,17 @@ struct SampleSummary {
   std::size_t outliers = 0;  // far out (Tukey, k = 3)
 };
 
+// Whether samples, in the order they were taken, changed level during the measurement: the
+// medians of the first and the second half, and `detected` when their 95 % intervals are
+// disjoint and they differ by more than `min_relative_change` of the smaller one. A machine that
+// switches between speeds (a VM whose vCPUs move, frequency changes, a neighbour's job) shows
+// here; the median of the whole point then describes neither state.
+struct LevelShift {
+  bool detected = false;
+  double first_median = 0, second_median = 0;  // 0 when a half has fewer than 6 samples
+};
+LevelShift detect_level_shift(const std::vector<double>& in_time_order, double min_relative_change);
+
 // Linear interpolation between closest ranks (the usual "type 7" definition); q in [0, 1].
 double quantile(std::vector<double> sorted_values, double q);
 SampleSummary summarize(std::vector<double> values);

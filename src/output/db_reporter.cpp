@@ -60,6 +60,12 @@ core::Measurement with_accurate_values(const core::Measurement& m) {
   out.values.push_back({"invalid_repetitions", static_cast<double>(a.late + a.overrun),
                         "repetitions (started late or overran their window)"});
   out.values.push_back({"outliers", static_cast<double>(s.outliers), "samples beyond Q3 + 3 IQR"});
+  out.values.push_back({"repetitions_per_sample", static_cast<double>(a.repetitions_per_sample),
+                        "repetitions timed back to back as one sample"});
+  if (a.level_shift.detected)
+    out.values.push_back({"level_shift_ratio",
+                          a.level_shift.second_median / a.level_shift.first_median,
+                          "second half's median / first half's"});
   return out;
 }
 }  // namespace

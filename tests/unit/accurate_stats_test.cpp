@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 
+#include "core/accurate.hpp"
 #include "core/clock_model.hpp"
 #include "core/stats.hpp"
 #include "core/stopping.hpp"
@@ -137,4 +138,49 @@ TEST(ClockModel, ForgetsObservationsOlderThanItsHistory) {
   model.add({20.0, 2.0});
   EXPECT_EQ(model.size(), 1u);
   EXPECT_DOUBLE_EQ(model.offset(), 2.0);
+}
+
+// A VM whose vCPUs move between host cores switches between speeds for seconds at a time (here
+// 4x for Allreduce of 1 MiB); a point that straddles a switch must say so. Stationary lognormal
+// samples, whatever their spread, must not trip it.
+TEST(LevelShift, DetectsAStepAndStaysQuietOnStationarySamples) {
+  std::mt19937 rng(7);
+  std::lognormal_distribution<double> noise(0.0, 0.3);
+  int false_alarms = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<double> v;
+    for (int i = 0; i < 400; ++i) v.push_back(250 * noise(rng));
+    false_alarms += detect_level_shift(v, 0.04).detected;
+  }
+  EXPECT_LE(false_alarms, 4);  // disjoint 95 % intervals: about 1 % of stationary trials
+
+  std::vector<double> step;
+  for (int i = 0; i < 200; ++i) step.push_back(250 * noise(rng));
+  for (int i = 0; i < 200; ++i) step.push_back(900 * noise(rng));
+  const LevelShift s = detect_level_shift(step, 0.04);
+  EXPECT_TRUE(s.detected);
+  EXPECT_NEAR(s.first_median, 250, 25);
+  EXPECT_NEAR(s.second_median, 900, 90);
+
+  // A real but tiny difference below the threshold is not reported.
+  std::vector<double> tiny;
+  for (int i = 0; i < 2000; ++i)
+    tiny.push_back(i < 1000 ? 100.0 + (i % 7) * 0.01 : 101.0 + (i % 7) * 0.01);
+  EXPECT_FALSE(detect_level_shift(tiny, 0.04).detected);
+  EXPECT_TRUE(detect_level_shift(tiny, 0.005).detected);
+  // Too few samples for two intervals.
+  EXPECT_FALSE(detect_level_shift({1, 1, 1, 1, 1, 9, 9, 9, 9, 9}, 0.04).detected);
+}
+
+// Hoefler & Belli: a timed interval should be long against the timer's resolution. A 0.2 us
+// repetition under a 30 ns timer is mostly timer, so 15 of them make a sample; long operations
+// are timed one by one; the user's count wins; at most 1000.
+TEST(RepetitionsPerSample, MakeASampleLastAHundredTimerResolutions) {
+  EXPECT_EQ(repetitions_per_sample(0.2e-6, 30e-9, 0), 15);
+  EXPECT_EQ(repetitions_per_sample(3e-6, 30e-9, 0), 1);
+  EXPECT_EQ(repetitions_per_sample(280e-6, 30e-9, 0), 1);
+  EXPECT_EQ(repetitions_per_sample(1e-9, 30e-9, 0), 1000);
+  EXPECT_EQ(repetitions_per_sample(0, 30e-9, 0), 1000);
+  EXPECT_EQ(repetitions_per_sample(0.2e-6, 30e-9, 1), 1);
+  EXPECT_EQ(repetitions_per_sample(280e-6, 30e-9, 7), 7);
 }

@@ -231,6 +231,8 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.method.max_repetitions = positive_int(value(), "--max-reps");
     } else if (a == "--budget") {
       o.method.budget_s = parse_number(value(), "--budget");
+    } else if (a == "--reps-per-sample") {
+      o.method.reps_per_sample = value();
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
@@ -328,7 +330,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [--db FILE | --no-db]
           [--io-dir DIR]  [--cpu-target SECONDS]
           [--method imb|accurate] [--sync METHOD] [--time-def DEF] [--target-ci PERCENT]
-          [--min-reps N] [--max-reps N] [--budget SECONDS]
+          [--min-reps N] [--max-reps N] [--budget SECONDS] [--reps-per-sample auto|N]
           [benchmark1 [,benchmark2 [,...]]]
 
 where
