@@ -138,6 +138,57 @@ TEST(Accurate, MeasuresAPlantedDelayWithinItsInterval) {
   EXPECT_NEAR(shift, 400.0, half(a) + half(b) + 20.0) << plain.out << delayed.out;
 }
 
+// The machine changes speed in the middle of a point (the PMPI library delays every
+// MPI_Allreduce from the 60th on by 300 us; 100 samples): the row must say so, with the medians
+// of both halves, rather than offer one median as if it described the point.
+TEST(Accurate, ReportsAMachineThatChangedSpeedDuringAPoint) {
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  Result r;
+  const json doc = run_accurate(
+      2,
+      {"Allreduce", "-msglen", write_file(dir, "l", "4\n"), "--sync", "own-barrier",
+       "--reps-per-sample", "1", "--min-reps", "100", "--max-reps", "100", "--target-ci", "0.001"},
+      r, wrapper, "MPISCOPE_DELAY=MPI_Allreduce=300 MPISCOPE_DELAY_AFTER=60");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json& row = doc["benchmarks"][0]["rows"][0];
+  const json& a = row["accurate"];
+  EXPECT_EQ(a["attempted"].get<int>(), 100);
+  EXPECT_EQ(a["repetitions_per_sample"].get<int>(), 1);
+  EXPECT_TRUE(a["level_shift"].get<bool>()) << r.out;
+  EXPECT_LT(a["first_half_median_us"].get<double>(), 100.0);
+  EXPECT_GT(a["second_half_median_us"].get<double>(), 290.0);
+  EXPECT_NE(row["note"].get<std::string>().find("changed speed"), std::string::npos);
+  EXPECT_NE(r.out.find("# the machine changed speed during this point"), std::string::npos)
+      << r.out;
+}
+
+// A 0-byte PingPong lasts a fraction of a microsecond, a few timer readings: automatically,
+// samples time several repetitions back to back, and the row says so; --reps-per-sample 1
+// times them one by one.
+TEST(Accurate, ShortRepetitionsAreTimedInLongerSamples) {
+  const auto dir = temp_dir();
+  const std::string lengths = write_file(dir, "l", "0\n");
+  Result automatic, single;
+  const json a = run_accurate(2, {"PingPong", "-msglen", lengths, "--budget", "0.3"}, automatic);
+  const json b = run_accurate(
+      2, {"PingPong", "-msglen", lengths, "--budget", "0.3", "--reps-per-sample", "1"}, single);
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  const json& ra = a["benchmarks"][0]["rows"][0];
+  const json& rb = b["benchmarks"][0]["rows"][0];
+  const int k = ra["accurate"]["repetitions_per_sample"].get<int>();
+  EXPECT_GT(ra["accurate"]["timer_floor_us"].get<double>(), 0);
+  // One repetition is below 100 timer floors, so a sample holds several (allowing a pilot
+  // slowed 3-fold by the machine).
+  EXPECT_GE(k, 2) << automatic.out;
+  EXPECT_NE(ra["note"].get<std::string>().find("repetitions timed back to back"),
+            std::string::npos);
+  EXPECT_EQ(rb["accurate"]["repetitions_per_sample"].get<int>(), 1);
+  EXPECT_FALSE(rb.contains("note") &&
+               rb["note"].get<std::string>().find("back to back") != std::string::npos);
+}
+
 TEST(Accurate, BadMethodOptionsAreOneClearError) {
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"--method", "fast"},
@@ -146,7 +197,9 @@ TEST(Accurate, BadMethodOptionsAreOneClearError) {
         {"--method", "accurate", "--min-reps", "3"},
         {"--method", "accurate", "--sync", "own-barrier", "--time-def", "global"},
         {"--method", "accurate", "-multi", "0"},
-        {"--method", "accurate", "-time", "1"}}) {
+        {"--method", "accurate", "-time", "1"},
+        {"--method", "accurate", "--reps-per-sample", "0"},
+        {"--method", "accurate", "--reps-per-sample", "many"}}) {
     std::vector<std::string> args = {"imb-mpi1", "PingPong"};
     args.insert(args.end(), bad.begin(), bad.end());
     const auto r = run_mpi(2, args, "", 60);

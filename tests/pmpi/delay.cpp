@@ -1,6 +1,8 @@
 // A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
 //  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
 //    those calls, so that a test can check that accurate mode measures it within its interval;
+//  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
+//    a machine that changes speed in the middle of a measurement;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers).
@@ -19,6 +21,15 @@ double delay_of(const char* call) {
   const auto at = all.find(key);
   if (at == std::string::npos) return 0;
   return std::atof(all.c_str() + at + key.size()) * 1e-6;
+}
+
+// The delay of this call of a function, given how many calls of it came before.
+double delay_now(double delay, long& calls) {
+  static const long after = [] {
+    const char* n = std::getenv("MPISCOPE_DELAY_AFTER");
+    return n == nullptr ? 0L : std::atol(n);
+  }();
+  return calls++ >= after ? delay : 0.0;
 }
 
 void spin(double seconds) {
@@ -46,14 +57,16 @@ void trace(const char* call, int count, int root, const void* buffer = nullptr) 
 extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
   static const double delay = delay_of("MPI_Allreduce");
-  spin(delay);
+  static long calls = 0;
+  spin(delay_now(delay, calls));
   trace("MPI_Allreduce", count, -1);
   return PMPI_Allreduce(send, recv, count, type, op, comm);
 }
 
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   static const double delay = delay_of("MPI_Bcast");
-  spin(delay);
+  static long calls = 0;
+  spin(delay_now(delay, calls));
   trace("MPI_Bcast", count, root, buffer);
   return PMPI_Bcast(buffer, count, type, root, comm);
 }
