@@ -47,7 +47,7 @@ struct LevelShift {
 LevelShift detect_level_shift(const std::vector<double>& in_time_order, double min_relative_change);
 
 // Linear interpolation between closest ranks (the usual "type 7" definition); q in [0, 1].
-double quantile(std::vector<double> sorted_values, double q);
+double quantile(std::vector<double> values, double q);
 SampleSummary summarize(std::vector<double> values);
 
 }  // namespace mpiscope::core
