@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 printf '0\n4194304\n' > "$work/pingpong"
 printf '4\n1048576\n' > "$work/allreduce"
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for mode in imb accurate; do
   start=$(date +%s.%N)
   for launch in 1 2 3 4 5; do
@@ -29,11 +30,13 @@ for mode in imb accurate; do
   echo "$mode $(echo "$end - $start" | bc)" >> "$work/wall"
 done
 
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work" <<'PY'
 import json, sys, glob, os
 work = sys.argv[1]
 wall = dict(line.split() for line in open(os.path.join(work, "wall")))
 print(f"{'benchmark':<10} {'bytes':>8} {'mode':<9} {'max/min':>8}  results [usec]")
+notes = []
 for bench in ("PingPong", "Allreduce"):
     for mode in ("imb", "accurate"):
         values = {}
@@ -42,9 +45,21 @@ for bench in ("PingPong", "Allreduce"):
             for row in doc["benchmarks"][0]["rows"]:
                 t = row["accurate"]["median_us"] if mode == "accurate" else row["t_max_us"]
                 values.setdefault(row["bytes"], []).append(t)
+                a = row.get("accurate")
+                if a:
+                    what = [f"{a['valid']} samples of {a['repetitions_per_sample']}",
+                            a["sync"], a["stop_reason"],
+                            f"ci95 +-{100 * a['ci_relative_half_width']:.1f}%"]
+                    if a["fell_back"]: what.append("window sync fell back")
+                    if a["level_shift"]:
+                        what.append(f"level shift {a['first_half_median_us']:.2f} -> "
+                                    f"{a['second_half_median_us']:.2f}")
+                    notes.append(f"  {bench} {row['bytes']} launch {launch}: " + ", ".join(what))
         for size, ts in values.items():
             print(f"{bench:<10} {size:>8} {mode:<9} {max(ts)/min(ts):>8.3f}  "
                   + " ".join(f"{t:.2f}" for t in ts))
 for mode in ("imb", "accurate"):
     print(f"wall time of the 10 launches, {mode} mode: {float(wall[mode]):.1f} s")
+print("accurate mode, per launch:")
+print("\n".join(notes))
 PY
