@@ -361,13 +361,8 @@ INSTANTIATE_TEST_SUITE_P(
         BeffBadInput{
             "TooFewMinReps", 2, {"--method", "accurate", "--min-reps", "3"}, "--min-reps must be"},
         BeffBadInput{"UnknownSync", 2, {"--method", "accurate", "--sync", "foo"}, "--sync"},
-        BeffBadInput{"NoBudget", 2, {"--method", "accurate", "--budget", "0"}, "--budget must be"},
         BeffBadInput{"LoopTimeInAccurateMode",
                      2,
                      {"--method", "accurate", "--loop-time", "0.1"},
-                     "--loop-time belongs to b_eff's classic method"},
-        BeffBadInput{"RepetitionsInAccurateMode",
-                     2,
-                     {"--repetitions", "2", "--method", "accurate"},
-                     "--repetitions belongs to b_eff's classic method"}),
+                     "--loop-time belongs to b_eff's classic method"}),
     [](const auto& test) { return std::string(test.param.label); });
