@@ -107,7 +107,11 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   app.footer(
-      "Exit status: 0 ok, 1 a measurement could not run, 2 bad command line, 4 --timeout.\n"
+      "Accurate mode (--method accurate): each pattern, length and method is repeated one "
+      "iteration at a time until the median is known; --repetitions and --loop-time are the "
+      "classic method's. b_eff's default --budget is 0.2 s per point.\n"
+      "Exit status: 0 ok, 1 a measurement could not run (accurate mode: a point without a valid "
+      "repetition), 2 bad command line, 4 --timeout.\n"
       "See docs/beff.md for what is measured and how.");
   return cli::parse_command_line(app, args, [&] {
     if (world_size < 2)
