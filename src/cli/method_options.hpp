@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -38,5 +39,11 @@ void add_method_options(CLI::App& app, MethodOptions& o);
 
 // Help text of the options, for hand-written help screens.
 const char* method_options_help();
+
+// What a run records of its method in its settings (JSON run.settings, CSV, database): `method`
+// and `method_description` (`describe()`, or `classic_description` in classic mode when given)
+// and, in accurate mode, the synchronisation, the time definition and the stopping rule.
+std::map<std::string, std::string> method_settings(const MethodOptions& o,
+                                                   const std::string& classic_description = "");
 
 }  // namespace mpiscope::cli

@@ -1,11 +1,15 @@
 // PRESTA end to end: the five tests through the real launcher at 2, 4 and 8 processes; the
-// figures in the JSON are recomputed from the measured times they are derived from.
+// figures in the JSON are recomputed from the measured times they are derived from, in classic
+// mode from the longest sample and in accurate mode from the median repetition.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <sstream>
 
+#include "accurate_checks.hpp"
 #include "harness.hpp"
 
 using namespace harness;
@@ -242,6 +246,239 @@ TEST(PrestaPairs, BlockCyclicAndNearbyOnEightProcesses) {
   EXPECT_EQ(file.doc.at("benchmarks")[1].at("rows")[0].at("rank_times_us").size(), 2u);
 }
 
+// ---- Accurate mode (--method accurate): repetitions until the median is known ----
+
+namespace {
+
+// Short accurate runs: a point stops after 0.2 s of repetitions at the latest.
+std::vector<std::string> accurate(std::vector<std::string> args,
+                                  const std::string& budget = "0.2") {
+  args.insert(args.end(), {"--method", "accurate", "--budget", budget});
+  return args;
+}
+
+double median_us(const json& row) {
+  return row.at("accurate").at("median_us").get<double>();
+}
+
+// Every benchmark of an accurate run says so, and every row is consistent.
+void expect_accurate_run(const Run& r) {
+  const auto& settings = r.doc.at("run").at("settings");
+  EXPECT_EQ(settings.at("method"), "accurate");
+  EXPECT_EQ(settings.at("method_description").get<std::string>().rfind("accurate: ", 0), 0u);
+  EXPECT_NE(r.result.out.find("  Method: accurate: "), std::string::npos) << r.result.out;
+  for (const auto& b : r.doc.at("benchmarks")) {
+    EXPECT_EQ(b.at("method"), "accurate");
+    for (const auto& row : b.at("rows"))
+      expect_consistent_accurate_row(row, b.at("name").get<std::string>() + " " +
+                                              std::to_string(b.at("nprocs").get<int>()) +
+                                              " processes, " + row.at("bytes").dump() + " bytes");
+  }
+}
+
+// The printed line of a table row whose first cells are `first_cells` (compared blank-separated
+// word by word, so that a cell may hold blanks), or "".
+std::string printed_row(const std::string& out, const std::vector<std::string>& first_cells) {
+  std::vector<std::string> words;
+  for (const auto& c : first_cells) {
+    std::istringstream in(c);
+    for (std::string w; in >> w;) words.push_back(w);
+  }
+  for (const auto& line : lines_of(out)) {
+    std::istringstream in(line);
+    std::size_t i = 0;
+    for (std::string w; i < words.size() && in >> w && w == words[i];) ++i;
+    if (i == words.size()) return line;
+  }
+  return "";
+}
+
+std::string fixed3(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", x);
+  return text;
+}
+
+}  // namespace
+
+TEST(PrestaAccurate, ComFiguresComeFromTheMedianRepetition) {
+  const auto r = run_json(2, accurate({"presta", "com", "-o", "5", "-e", "256", "-s", "8"}));
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  expect_accurate_run(r);
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 2u);  // unidirectional, bidirectional; 2 processes
+  const double tick = wtick_us(r.doc);
+  for (const auto& b : benchmarks) {
+    const bool bidirectional = b.at("name") == "Bidirectional";
+    ASSERT_EQ(b.at("rows").size(), 2u);  // 32, 256
+    for (const auto& row : b.at("rows")) {
+      const double t = median_us(row);
+      const double volume = (bidirectional ? 2 : 1) * 5 * row.at("bytes").get<double>();
+      expect_close(value(row, "bandwidth"), volume / t, "bandwidth from the median");
+      expect_close(row.at("mbytes_per_sec"), volume / t * 1e6 / 1048576, "MiB/s from the median");
+      expect_close(value(row, "op_time_us"), t / 5, "operation time from the median");
+      expect_close(value(row, "wtime_ticks"), t / tick, "ticks of the median");
+      // The table prints the sample's operations, the counts, the median and its interval.
+      const auto& a = row.at("accurate");
+      const std::string line = printed_row(
+          r.result.out,
+          {b.at("name").get<std::string>(), "2", row.at("bytes").dump(), "5", a.at("valid").dump(),
+           std::to_string(a.at("attempted").get<int>() - a.at("valid").get<int>()), fixed3(t),
+           fixed3(a.at("ci95_low_us")), fixed3(a.at("ci95_high_us"))});
+      EXPECT_FALSE(line.empty()) << r.result.out;
+    }
+  }
+  EXPECT_NE(r.result.out.find("t_med (us)"), std::string::npos);
+  EXPECT_NE(r.result.out.find("ci95 low (us)"), std::string::npos);
+  // The run's figures come from the medians too.
+  double best = 0;
+  for (const auto& row : benchmarks[0].at("rows")) best = std::max(best, value(row, "bandwidth"));
+  for (const auto& s : r.doc.at("summary"))
+    if (s.at("name") == "max_unidirectional_bandwidth") expect_close(s.at("value"), best, "max");
+}
+
+TEST(PrestaAccurate, RmaFiguresComeFromTheMedianRepetition) {
+  const auto r = run_json(2, accurate({"presta", "rma", "-o", "3", "-c", "2", "-e", "64", "-n",
+                                       "--sync", "own-barrier"},
+                                      "0.1"));
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  expect_accurate_run(r);
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 4u);  // Put/Get, uni/bidirectional
+  for (const auto& b : benchmarks) {
+    const bool bidirectional = b.at("parameters").at("direction") == "bidirectional";
+    ASSERT_EQ(b.at("rows").size(), 2u);  // 32, 64
+    for (const auto& row : b.at("rows")) {
+      const double t = median_us(row);
+      expect_close(value(row, "bandwidth"),
+                   (bidirectional ? 2 : 1) * 2 * 3 * row.at("bytes").get<double>() / t,
+                   "bandwidth from the median");
+      expect_close(value(row, "epoch_time_us"), t / 2, "epoch time");
+      EXPECT_EQ(row.at("accurate").at("sync"), "own-barrier");
+      expect_close(value(row, "op_time_us"), t / 6, "op time");
+    }
+  }
+}
+
+// 4 processes: two steps (2 and 4 active), each a point of repetitions over its active ranks.
+TEST(PrestaAccurate, LatenOnEveryStepOfFourProcesses) {
+  const auto r = run_json(4, accurate({"presta", "laten", "-o", "10"}));
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  expect_accurate_run(r);
+  const auto g = groups_by_count(r.doc, "Latency");
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g.at(4), json::parse("[[0,2],[1,3]]"));
+  for (const auto& b : r.doc.at("benchmarks")) {
+    const auto& row = b.at("rows")[0];
+    expect_close(value(row, "latency_us"), median_us(row) / 10 / 2, "latency from the median");
+    EXPECT_FALSE(printed_row(r.result.out, {"Latency", std::to_string(b.at("nprocs").get<int>()),
+                                            "0", "10", row.at("accurate").at("valid").dump()})
+                     .empty())
+        << r.result.out;
+  }
+}
+
+TEST(PrestaAccurate, AllredStatisticsComeFromTheRepetitions) {
+  const auto r = run_json(2, accurate({"presta", "allred", "50", "10"}));
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  expect_accurate_run(r);
+  EXPECT_EQ(r.doc.at("run").at("settings").at("samples"),
+            "decided by the stopping rule (accurate mode)");
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 2u);
+  std::vector<double> medians;
+  for (const auto& b : benchmarks) {
+    const auto& row = b.at("rows")[0];
+    // The statistics PRESTA prints, over the valid repetitions (every one in the JSON).
+    const auto v = row.at("samples_us").at("values").get<std::vector<double>>();
+    ASSERT_EQ(v.size(), row.at("accurate").at("valid").get<std::size_t>());
+    const double n = static_cast<double>(v.size());
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / n;
+    double var = 0;
+    for (double x : v) var += (x - mean) * (x - mean);
+    expect_close(value(row, "mean_us"), mean, "mean over the repetitions");
+    EXPECT_NEAR(value(row, "stddev_us"), std::sqrt(var / n), 1e-6 * mean) << "stddev";
+    EXPECT_EQ(value(row, "samples"), n);
+    expect_close(value(row, "ticks_per_loop"), median_us(row) / wtick_us(r.doc), "ticks");
+    medians.push_back(median_us(row));
+    EXPECT_NE(r.result.out.find(fixed3(median_us(row)) + " us (median loop)"), std::string::npos)
+        << r.result.out;
+  }
+  std::map<std::string, double> summary;
+  for (const auto& s : r.doc.at("summary")) summary[s.at("name")] = s.at("value");
+  expect_close(summary.at("median_compute_loop_us"), medians[0], "compute loop");
+  expect_close(summary.at("median_op_loop_us"), medians[1], "op loop");
+  expect_close(summary.at("op_time_us"), (medians[1] - medians[0]) / 10, "op time from medians");
+  EXPECT_EQ(summary.count("op_mean_us"), 0u) << "classic mode's figure";
+}
+
+TEST(PrestaAccurate, GlobalopLoopTimesAreMedians) {
+  const auto r = run_json(2, accurate({"presta", "globalop", "--iterations", "20",
+                                       "--compute-iterations", "50", "--sync", "mpi-barrier"},
+                                      "0.1"));
+  ASSERT_EQ(r.result.exit_code, 0) << r.result.err << r.result.out;
+  expect_accurate_run(r);
+  const auto& benchmarks = r.doc.at("benchmarks");
+  ASSERT_EQ(benchmarks.size(), 11u);
+  ASSERT_EQ(benchmarks[5].at("name"), "Compute only");
+  const double compute_loop = median_us(benchmarks[5].at("rows")[0]);
+  for (const auto& b : benchmarks) {
+    const auto& row = b.at("rows")[0];
+    const double loop = median_us(row);
+    expect_close(value(row, "loop_time_us"), loop, "loop");
+    expect_close(value(row, "time_per_iteration_us"), loop / 20, "per iteration");
+    EXPECT_EQ(row.at("accurate").at("sync"), "mpi-barrier");
+    if (b.at("parameters").at("compute_phase") != "none" && b.at("name") != "Compute only")
+      expect_close(value(row, "op_time_without_compute_us"), (loop - compute_loop) / 20,
+                   "op time without the compute phase");
+    const std::string name = b.at("name");
+    const auto& a = row.at("accurate");
+    EXPECT_FALSE(
+        printed_row(r.result.out, {name, b.at("parameters").at("compute_phase").get<std::string>(),
+                                   "20", a.at("valid").dump()})
+            .empty())
+        << name << r.result.out;
+  }
+  EXPECT_NE(r.result.out.find("Loop t_med (us)"), std::string::npos) << r.result.out;
+}
+
+// The project's PMPI library delays every MPI_Allreduce by 400 us: every repetition of the
+// compute+Allreduce loop holds 5 of them, so its median is at least 2 ms, and the operation time
+// derived from the medians at least the delay.
+TEST(PrestaAccurate, PlantedAllreduceDelayIsInTheMedianLoop) {
+  const auto dir = temp_dir();
+  const auto path = dir + "/r.json";
+  const auto r = run_mpi(2, accurate({"presta", "allred", "100", "5", "--json", path}),
+                         "MPISCOPE_DELAY=MPI_Allreduce=400", 90, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json doc = json::parse(read_file(path));
+  const auto& op_loop = doc.at("benchmarks")[1];
+  ASSERT_EQ(op_loop.at("name"), "Compute+Allreduce loop");
+  const auto& row = op_loop.at("rows")[0];
+  expect_consistent_accurate_row(row, "compute+Allreduce loop");
+  EXPECT_GE(median_us(row), 5 * 400.0);
+  EXPECT_GE(row.at("accurate").at("ci95_low_us").get<double>(), 5 * 400.0);
+  EXPECT_LT(median_us(doc.at("benchmarks")[0].at("rows")[0]), 400.0) << "no Allreduce there";
+  int found = 0;
+  for (const auto& s : doc.at("summary")) {
+    if (s.at("name") != "op_time_us") continue;
+    ++found;
+    EXPECT_GE(s.at("value").get<double>(), 400.0 - 1e-6);
+  }
+  EXPECT_EQ(found, 1);
+}
+
+TEST(PrestaAccurate, HelpListsTheMethodOptions) {
+  // The suite's help, and a test's (every test adds the same options).
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"presta", "--help"}, {"presta", "allred", "--help"}}) {
+    const auto r = run_mpi(2, args, "", 60);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    for (const char* option : {"--method", "--sync", "--target-ci", "--min-reps", "--budget"})
+      EXPECT_NE(r.out.find(option), std::string::npos) << args[1] << " " << option << r.out;
+  }
+}
+
 TEST(PrestaOutputs, CsvAndTimeout) {
   const auto csv = temp_dir() + "/r.csv";
   const auto r = run_mpi(2, {"-o", "3", "-e", "64", "--csv", csv}, "", 60, "com");
@@ -299,5 +536,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnwritableJson",
                  "com",
                  {"-o", "4", "--json", "/nonexistent-dir/r.json"},
-                 "cannot write '/nonexistent-dir/r.json'"}),
+                 "cannot write '/nonexistent-dir/r.json'"},
+        BadInput{"UnknownMethod", "com", {"-o", "4", "--method", "foo"}, "--method"},
+        BadInput{"TooFewMinReps",
+                 "laten",
+                 {"-o", "4", "--method", "accurate", "--min-reps", "3"},
+                 "--min-reps must be at least 6"},
+        BadInput{"UnknownSync",
+                 "rma",
+                 {"-o", "4", "-c", "2", "--method", "accurate", "--sync", "foo"},
+                 "--sync"},
+        BadInput{"AllredSamplesInAccurateMode",
+                 "allred",
+                 {"10", "10", "4", "--method", "accurate"},
+                 "the stopping rule (--min-reps, --max-reps, --budget, --target-ci) replaces"}),
     [](const auto& test) { return std::string(test.param.label); });

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "cli/frontend.hpp"
+#include "cli/method_options.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
@@ -25,6 +26,10 @@ constexpr double kDefaultLoopTimeMs = 3.75;  // the middle of the paper's 2.5–
 constexpr double kMiB = 1048576.0;
 // L_max = memory/128 must reach the last doubling length, 4 kB.
 constexpr double kMinMemoryMiB = 128.0 * kLastDoubling / kMiB;
+// Accurate mode's default --budget per point (pattern, length, method): b_eff has about 1600
+// points at 4 processes, so IMB's 1 s would let a noisy run take half an hour; points that
+// converge stop much earlier (docs/beff.md, "Accurate mode").
+constexpr double kDefaultAccurateBudgetS = 0.2;
 
 struct Options {
   double memory_mib = 0;  // 0: detected
@@ -33,6 +38,7 @@ struct Options {
   int repetitions = kRepetitions;
   double loop_time_ms = kDefaultLoopTimeMs;
   cli::OutputOptions output;
+  cli::MethodOptions method{.budget_s = kDefaultAccurateBudgetS};
 };
 
 std::string serialize(const Options& o) {
@@ -43,7 +49,8 @@ std::string serialize(const Options& o) {
                         {"loop_time_ms", o.loop_time_ms},
                         {"json", o.output.json_path},
                         {"csv", o.output.csv_path},
-                        {"timeout", o.output.timeout_s}}
+                        {"timeout", o.output.timeout_s},
+                        {"method", o.method}}
       .dump();
 }
 
@@ -58,6 +65,7 @@ Options deserialize(const std::string& text) {
   o.output.json_path = j.at("json").get<std::string>();
   o.output.csv_path = j.at("csv").get<std::string>();
   o.output.timeout_s = j.at("timeout").get<double>();
+  j.at("method").get_to(o.method);
   return o;
 }
 
@@ -97,8 +105,13 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       ->capture_default_str()
       ->check(CLI::Range(1e-3, 1e4));
   cli::add_output_options(app, o.output);
+  cli::add_method_options(app, o.method);
   app.footer(
-      "Exit status: 0 ok, 1 a measurement could not run, 2 bad command line, 4 --timeout.\n"
+      "Accurate mode (--method accurate): each pattern, length and method is repeated one "
+      "iteration at a time until the median is known; --repetitions and --loop-time are the "
+      "classic method's. b_eff's default --budget is 0.2 s per point.\n"
+      "Exit status: 0 ok, 1 a measurement could not run (accurate mode: a point without a valid "
+      "repetition), 2 bad command line, 4 --timeout.\n"
       "See docs/beff.md for what is measured and how.");
   return cli::parse_command_line(app, args, [&] {
     if (world_size < 2)
@@ -107,6 +120,14 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
     if (o.output.timeout_s < 0 || (app.count("--timeout") > 0 && o.output.timeout_s == 0))
       throw std::runtime_error("--timeout must be a positive number");
     cli::check_output_options(o.output);
+    o.method.validate();
+    if (o.method.accurate())
+      for (const char* classic_only : {"--repetitions", "--loop-time"})
+        if (app.count(classic_only) > 0)
+          throw std::runtime_error(
+              std::string(classic_only) +
+              " belongs to b_eff's classic method; accurate mode repeats one iteration until the "
+              "stopping rule is met (--target-ci, --min-reps, --max-reps, --budget)");
     seed_given = app.count("--seed") > 0;
     if (!seed_given)
       o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
@@ -163,7 +184,8 @@ int run(const std::string& serialized, int thread_level,
   char memory[200];
   std::snprintf(memory, sizeof memory, "%.0f bytes = %.1f MiB (%s)", s.memory_per_process,
                 s.memory_per_process / kMiB, s.memory_source.c_str());
-  info.settings = {
+  // Added to what collect_run_info recorded (the timer's measured properties, oversubscription).
+  const std::map<std::string, std::string> settings = {
       {"memory_per_process", memory},
       {"memory_per_process_bytes", output::format_number(s.memory_per_process, 0)},
       {"L_max", std::to_string(lmax) + " bytes (min(128 MiB, memory per process / 128))"},
@@ -181,6 +203,19 @@ int run(const std::string& serialized, int thread_level,
        "MPI_Sendrecv)"},
       {"timeout_s", output::format_number(s.timeout_s, 3)},
       {"timer", "MPI_Wtime, after an MPI_Barrier over all processes"}};
+  for (const auto& [name, value] : settings) info.settings[name] = value;
+  for (auto& [name, value] : cli::method_settings(
+           o.method,
+           "classic: b_eff's: loops of looplength iterations between an MPI_Barrier and "
+           "MPI_Wtime, the slowest participating process's time, the best of the repetitions"))
+    info.settings[name] = value;
+  if (o.method.accurate()) {
+    info.settings["repetitions"] = "decided by the stopping rule (accurate mode)";
+    info.settings["loop_time_window"] = "not used (accurate mode: one iteration per repetition)";
+    info.settings["max_looplength"] = "not used (accurate mode)";
+    info.settings["timer"] = "MPI_Wtime around each iteration, after the synchronisation";
+    s.accurate = o.method.settings();
+  }
   for (const auto& pattern : all_patterns(mpi::world_size(), s.seed, s.random_patterns))
     info.benchmarks.push_back(pattern.name);
 
@@ -194,11 +229,12 @@ int run(const std::string& serialized, int thread_level,
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
   const Protocol protocol = measure(s);
+  bool all = true;
   if (root) {
-    report(protocol, out);
-    reporters.run_finished(info, true);
+    all = report(protocol, out);
+    reporters.run_finished(info, all);
   }
-  return cli::kOk;
+  return all ? cli::kOk : cli::kRunFailed;
 }
 
 int beff_main(int argc, char** argv, const std::string& program,

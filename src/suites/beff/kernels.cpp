@@ -56,4 +56,35 @@ double run_loop(Method method, Transfer& t, int looplength, bool warm_up) {
   }
 }
 
+void run_iteration(Method method, Transfer& t) {
+  switch (method) {
+    case Method::Sendrecv:
+      return sendrecv_iteration(t);
+    case Method::Alltoallv:
+      return alltoallv_iteration(t);
+    default:
+      return nonblocking_iteration(t);
+  }
+}
+
+namespace {
+// The repetition is the iteration itself, chosen outside the timed region.
+template <void (*Iteration)(Transfer&)>
+core::AccurateResult measure_with(core::AccurateMeter& meter, Transfer& t) {
+  auto repetition = [&t](int) { Iteration(t); };
+  return meter.measure(repetition);
+}
+}  // namespace
+
+core::AccurateResult measure_iterations(core::AccurateMeter& meter, Method method, Transfer& t) {
+  switch (method) {
+    case Method::Sendrecv:
+      return measure_with<sendrecv_iteration>(meter, t);
+    case Method::Alltoallv:
+      return measure_with<alltoallv_iteration>(meter, t);
+    default:
+      return measure_with<nonblocking_iteration>(meter, t);
+  }
+}
+
 }  // namespace mpiscope::beff

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/accurate.hpp"
 #include "suites/beff/patterns.hpp"
 
 namespace mpiscope::beff {
@@ -85,5 +86,13 @@ double timed_loop(Transfer& t, int looplength, bool warm_up) {
 
 // Seconds this rank spent in the loop of `method`.
 double run_loop(Method method, Transfer& t, int looplength, bool warm_up);
+
+// One untimed iteration of `method` (b_eff's pre-loop).
+void run_iteration(Method method, Transfer& t);
+
+// Accurate mode: the point of one pattern, length and method, one iteration per repetition,
+// timed and repeated by the meter (over MPI_COMM_WORLD: every process takes part, those outside
+// the pattern with no partner). Collective; the result is complete on rank 0.
+core::AccurateResult measure_iterations(core::AccurateMeter& meter, Method method, Transfer& t);
 
 }  // namespace mpiscope::beff

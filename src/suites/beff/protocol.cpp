@@ -33,6 +33,39 @@ int predicted_looplength(const Protocol& p, std::size_t pat, std::size_t m, std:
                   looplength_for(prev.looplength[0], prev.seconds[0] * growth, w));
 }
 
+// Accurate mode: pattern by pattern (a pattern is one table for the window scheme's health),
+// each method at each length one point of the meter.
+void measure_accurately(Protocol& p, core::AccurateMeter& meter, core::Watchdog& watchdog,
+                        std::byte* send, std::byte* recv, std::size_t stride, double start) {
+  const int rank = mpi::world_rank();
+  for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
+    const Pattern& pattern = p.patterns[pat];
+    if (rank == 0) {
+      std::fprintf(stderr, "b_eff: pattern %zu/%zu (%s), %.1f s\n", pat + 1, p.patterns.size(),
+                   pattern.name.c_str(), MPI_Wtime() - start);
+      std::fflush(stderr);
+    }
+    meter.new_table();
+    for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
+      const Method method = p.methods[pat][m];
+      for (std::size_t li = 0; li < p.lengths.size(); ++li) {
+        Transfer t;
+        t.steps = &pattern.steps[static_cast<std::size_t>(rank)];
+        t.bytes = static_cast<int>(p.lengths[li]);
+        t.send = send;
+        t.recv = recv;
+        t.slot_stride = stride;
+        prepare_transfer(t, p.processes);
+        watchdog.arm(pattern.name + " with " + method_name(method) + " at " +
+                     std::to_string(t.bytes) + " bytes (accurate mode)");
+        if (li < kWarmUpLengths) run_iteration(method, t);  // b_eff.c's pre-loop, untimed
+        p.cells[pat][m][li].accurate = measure_iterations(meter, method, t);
+        watchdog.disarm();
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<Method> methods_of(const Pattern& p) {
@@ -45,6 +78,7 @@ Protocol measure(const Settings& s) {
   const int rank = mpi::world_rank();
   p.processes = mpi::world_size();
   p.repetitions = s.repetitions;
+  p.accurate = s.accurate.has_value();
   p.lmax = max_message_length(s.memory_per_process);
   p.lengths = message_lengths(p.lmax);
   p.patterns = all_patterns(p.processes, s.seed, s.random_patterns);
@@ -70,10 +104,13 @@ Protocol measure(const Settings& s) {
   std::memset(recv->data(), 0, buffer_bytes);
 
   core::Watchdog watchdog(s.timeout_s, rank);
+  std::optional<core::AccurateMeter> meter;
+  if (s.accurate) meter.emplace(MPI_COMM_WORLD, *s.accurate);
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   std::vector<double> gathered(static_cast<std::size_t>(p.processes));
-  for (int rep = 0; rep < p.repetitions; ++rep) {
+  if (meter) measure_accurately(p, *meter, watchdog, send->data(), recv->data(), stride, start);
+  for (int rep = 0; !meter && rep < p.repetitions; ++rep) {
     for (std::size_t li = 0; li < p.lengths.size(); ++li) {
       if (rank == 0) {
         std::fprintf(stderr, "b_eff: repetition %d/%d, length %zu/%zu (%zu bytes), %.1f s\n",
@@ -134,8 +171,24 @@ Protocol measure(const Settings& s) {
   return p;
 }
 
-void report(const Protocol& p, core::Reporter& out) {
+namespace {
+
+// Accurate mode: the row of one point: its statistics over repetitions (times per iteration)
+// and the bandwidth of the median iteration. Returns that bandwidth (0: no valid repetition).
+double accurate_row(const Cell& cell, std::size_t bytes, int messages, const char* unit,
+                    core::Measurement& row) {
+  if (!core::fill_accurate_row(*cell.accurate, false, row)) return 0;
+  const double median_s = row.accurate->summary_us.median * 1e-6;
+  const double bw = median_s > 0 ? bandwidth_mb_s(bytes, messages, 1, median_s) : 0;
+  row.values.push_back({"bandwidth", bw, unit});
+  return bw;
+}
+
+}  // namespace
+
+bool report(const Protocol& p, core::Reporter& out) {
   const char* unit = "MB/s (1e6 bytes/s)";
+  bool all = true;
   std::vector<PatternBest> bests;
   for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
     const Pattern& pattern = p.patterns[pat];
@@ -146,6 +199,7 @@ void report(const Protocol& p, core::Reporter& out) {
       core::BenchmarkRun run;
       run.name = pattern.name;
       run.family = pattern.sendrecv_only ? "single_transfer" : "parallel_transfer";
+      run.accurate = p.accurate;
       run.nprocs = participants;
       run.parameters = {{"pattern", pattern.name},
                         {"kind", kind_name(pattern.kind)},
@@ -157,6 +211,13 @@ void report(const Protocol& p, core::Reporter& out) {
         const Cell& cell = p.cells[pat][m][li];
         core::Measurement row;
         row.bytes = p.lengths[li];
+        if (p.accurate) {
+          const double bw = accurate_row(cell, row.bytes, pattern.messages(), unit, row);
+          all &= row.measured;
+          best.best_mb_s[li] = std::max(best.best_mb_s[li], bw);
+          out.row(run, row);
+          continue;
+        }
         row.measured = true;
         std::size_t top = 0;
         std::array<double, kRepetitions> bw{};
@@ -218,6 +279,7 @@ void report(const Protocol& p, core::Reporter& out) {
   out.summary({"b_eff_per_process_at_lmax", f.per_process(f.b_eff_at_lmax), unit});
   out.summary({"ring_per_process_at_lmax", f.per_process(f.ring_at_lmax), unit});
   out.summary({"measurement_time", p.seconds, "seconds"});
+  return all;
 }
 
 }  // namespace mpiscope::beff

@@ -1,10 +1,13 @@
 // The b_eff measurement (paper, sec. 4): every pattern at every length with every method, three
 // times, each loop timed by kernels.hpp's timed_loop; then the protocol and the summary handed
-// to the reporters.
+// to the reporters. In accurate mode (--method accurate) each pattern, length and method is one
+// point of core::AccurateMeter, a repetition being one iteration of the pattern; the bandwidth
+// comes from the median iteration and the averaging stays b_eff's.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@ struct Settings {
   int repetitions = kRepetitions;
   LoopWindow window;
   double timeout_s = 0;
+  std::optional<core::AccurateSettings> accurate;  // --method accurate; empty: classic
 };
 
 // One pattern, one method, one length: the three repetitions.
@@ -30,11 +34,13 @@ struct Cell {
   std::array<int, kRepetitions> looplength{};
   std::array<double, kRepetitions> seconds{};  // loop time, maximum over the pattern's ranks
   std::array<std::vector<double>, kRepetitions> rank_seconds;  // rank 0 only: per participant
+  std::optional<core::AccurateResult> accurate;  // accurate mode (complete on rank 0) instead
 };
 
 struct Protocol {
   int processes = 0;
   int repetitions = kRepetitions;
+  bool accurate = false;  // cells hold accurate results, not repetitions of loops
   std::size_t lmax = 0;
   std::vector<std::size_t> lengths;
   std::vector<Pattern> patterns;
@@ -50,6 +56,7 @@ std::vector<Method> methods_of(const Pattern& p);
 Protocol measure(const Settings& s);
 
 // Rank 0: the protocol tables (one BenchmarkRun per pattern and method) and the summary.
-void report(const Protocol& p, core::Reporter& out);
+// Returns false when a point has no bandwidth (accurate mode: no valid repetition).
+bool report(const Protocol& p, core::Reporter& out);
 
 }  // namespace mpiscope::beff

@@ -23,9 +23,23 @@ void TextReporter::run_started(const core::RunInfo& info) {
        {"memory_per_process", "L_max", "message_lengths", "seed", "random_patterns", "repetitions",
         "loop_time_window", "max_looplength", "methods", "timeout_s"})
     std::fprintf(out_, "# %s: %s\n", name, setting(info, name).c_str());
-  std::fprintf(out_,
-               "# bandwidth = L * messages per iteration * looplength / loop time of the slowest "
-               "rank, in MB/s (1e6 bytes/s)\n");
+  std::fprintf(out_, "# method: %s\n", setting(info, "method_description").c_str());
+  if (setting(info, "method") == "accurate") {
+    std::fprintf(out_,
+                 "# timer: MPI_Wtime, resolution %s s measured (MPI_Wtick %s), %s s per call\n",
+                 setting(info, "timer_resolution_s").c_str(),
+                 setting(info, "timer_wtick_s").c_str(), setting(info, "timer_cost_s").c_str());
+    std::fprintf(out_,
+                 "# bandwidth = L * messages per iteration / median time of one iteration (a "
+                 "repetition: the slowest rank's time, or the global span), in MB/s (1e6 "
+                 "bytes/s);\n# +-ci%% = half-width of the median's 95%% confidence interval "
+                 "relative to the median; reps = valid repetitions, inv = started late or overran "
+                 "their window\n");
+  } else {
+    std::fprintf(out_,
+                 "# bandwidth = L * messages per iteration * looplength / loop time of the "
+                 "slowest rank, in MB/s (1e6 bytes/s)\n");
+  }
   std::fflush(out_);
 }
 
@@ -41,14 +55,27 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
                b.parameters.at("messages_per_iteration") + " messages per iteration";
   }
   methods_.push_back(b.parameters.at("method"));
+  accurate_ = b.accurate;
 }
 
 void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
-  const auto bw = std::find_if(m.values.begin(), m.values.end(),
-                               [](const core::NamedValue& v) { return v.name == "bandwidth"; });
-  if (bw == m.values.end()) return;
+  const auto* bw = m.value("bandwidth");
+  if (!bw && !m.accurate) return;
   if (cells_.find(m.bytes) == cells_.end()) lengths_.push_back(m.bytes);
-  cells_[m.bytes][b.parameters.at("method")] = {bw->value, m.repetitions};
+  Cell& c = cells_[m.bytes][b.parameters.at("method")];
+  c.bandwidth = bw ? bw->value : 0;
+  c.loops = m.repetitions;
+  c.measured = m.measured;
+  if (m.accurate) {
+    const auto& a = *m.accurate;
+    c.valid = a.valid;
+    c.invalid = a.attempted - a.valid;
+    c.ci_percent =
+        m.measured ? 100 * a.summary_us.median_ci.relative_half_width(a.summary_us.median) : 0;
+  }
+  if (!m.note.empty())
+    notes_.push_back(b.parameters.at("method") + " at " + std::to_string(m.bytes) +
+                     " bytes: " + m.note);
 }
 
 void TextReporter::flush_pattern() {
@@ -59,7 +86,11 @@ void TextReporter::flush_pattern() {
     std::string label = method;
     for (std::size_t at; (at = label.find("MPI_")) != std::string::npos;) label.erase(at, 4);
     headings.push_back(label + " MB/s");
-    headings.push_back("loops");
+    if (accurate_) {
+      headings.insert(headings.end(), {"+-ci%", "reps", "inv"});
+    } else {
+      headings.push_back("loops");
+    }
   }
   headings.push_back("best MB/s");
   output::TextTable table(headings);
@@ -67,21 +98,29 @@ void TextReporter::flush_pattern() {
     std::vector<std::string> cells = {std::to_string(bytes)};
     double best = 0;
     for (const auto& method : methods_) {
-      const auto& [bw, loops] = cells_[bytes][method];
-      cells.push_back(output::format_number(bw, 3));
-      cells.push_back(std::to_string(loops));
-      best = std::max(best, bw);
+      const Cell& c = cells_[bytes][method];
+      cells.push_back(c.measured ? output::format_number(c.bandwidth, 3) : "-");
+      if (accurate_) {
+        cells.push_back(c.measured ? output::format_number(c.ci_percent, 1) : "-");
+        cells.push_back(std::to_string(c.valid));
+        cells.push_back(std::to_string(c.invalid));
+      } else {
+        cells.push_back(std::to_string(c.loops));
+      }
+      best = std::max(best, c.bandwidth);
     }
     cells.push_back(output::format_number(best, 3));
     table.add_row(cells);
   }
   std::fprintf(out_, "\n%s\n", heading_.c_str());
   table.print(out_, "  ");
+  for (const auto& n : notes_) std::fprintf(out_, "  # %s\n", n.c_str());
   std::fflush(out_);
   pattern_.clear();
   methods_.clear();
   lengths_.clear();
   cells_.clear();
+  notes_.clear();
 }
 
 void TextReporter::summary(const core::NamedValue& v) {
@@ -116,7 +155,10 @@ void TextReporter::run_finished(const core::RunInfo&, bool ok) {
                    output::format_number(f.value, decimals).c_str(), f.unit.c_str());
     }
   }
-  if (!ok) std::fprintf(out_, "\n# The run did not complete.\n");
+  if (!ok)
+    std::fprintf(out_,
+                 "\n# The run did not complete, or some points have no bandwidth (see the notes "
+                 "under their tables).\n");
   std::fflush(out_);
 }
 

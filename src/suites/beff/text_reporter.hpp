@@ -1,6 +1,8 @@
 // b_eff's readable output on stdout: the run header, one protocol table per pattern (every
 // length, every method), the pattern averages and the summary with the columns of Table 1.
-// Everything it prints comes from the result model, so the JSON carries the same figures.
+// Everything it prints comes from the result model, so the JSON carries the same figures. In
+// accurate mode each method's columns are the bandwidth of the median iteration, the relative
+// half-width of the median's 95 % interval and the valid and invalid repetition counts.
 #pragma once
 
 #include <cstdio>
@@ -30,7 +32,16 @@ class TextReporter : public core::Reporter {
   std::string pattern_, heading_;
   std::vector<std::string> methods_;
   std::vector<std::size_t> lengths_;
-  std::map<std::size_t, std::map<std::string, std::pair<double, int>>> cells_;
+  struct Cell {
+    double bandwidth = 0;
+    int loops = 0;          // classic: the looplength of the best repetition
+    double ci_percent = 0;  // accurate: the interval's half-width relative to the median, in %
+    int valid = 0, invalid = 0;
+    bool measured = false;
+  };
+  bool accurate_ = false;  // the pattern's tables are accurate-mode tables
+  std::map<std::size_t, std::map<std::string, Cell>> cells_;
+  std::vector<std::string> notes_;  // under the pattern's table
   std::map<std::string, std::string> kinds_;
   std::vector<std::string> pattern_order_;
   std::map<std::string, double> averages_, at_lmax_;

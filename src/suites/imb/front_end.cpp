@@ -132,17 +132,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
 
   core::RunInfo info = core::collect_run_info(suite.id, argv, thread_level);
   for (auto& [name, value] : settings_record(settings)) info.settings[name] = value;
-  info.settings["method"] = o.method.method;
-  info.settings["method_description"] = o.method.describe();
-  if (o.method.accurate()) {
-    const auto a = o.method.settings();
-    info.settings["synchronisation"] = core::sync_method_name(a.sync);
-    info.settings["time_definition"] = a.global_time ? "global" : "max-local";
-    info.settings["target_ci_percent"] = std::to_string(o.method.target_ci_percent);
-    info.settings["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
-    info.settings["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
-    info.settings["budget_s"] = std::to_string(a.stopping.budget_s);
-  }
+  for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.user_lengths = !o.lengths.empty();
   info.min_length = 0;
   info.max_length = std::size_t{1} << suite.max_msg_log;

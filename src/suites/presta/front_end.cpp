@@ -35,6 +35,24 @@ const char* title(Test t) {
   return "";
 }
 
+// What classic mode is, per test (the method's description in the settings and the header).
+std::string classic_description(Test t) {
+  switch (t) {
+    case Test::kCom:
+    case Test::kLaten:
+    case Test::kRma:
+      return "classic: PRESTA 1.1's: one time sample per point after MPI_Barrier on the active "
+             "processes, the figures from the longest process's sample";
+    case Test::kAllred:
+      return "classic: PRESTA 1.1's: SAMPLES samples of one loop after a butterfly barrier, the "
+             "longest process's time each";
+    case Test::kGlobalop:
+      return "classic: PRESTA 1.1's: one loop after a butterfly barrier, the longest process's "
+             "time";
+  }
+  return "classic";
+}
+
 std::map<std::string, std::string> settings_of(const Options& o, double wtick, double overhead) {
   std::map<std::string, std::string> s = {{"timer", "MPI_Wtime"},
                                           {"wtick_s", fmt::format("{:.9f}", wtick)},
@@ -66,13 +84,16 @@ std::map<std::string, std::string> settings_of(const Options& o, double wtick, d
     case Test::kAllred:
       s["compute_iterations"] = std::to_string(o.compute_iterations);
       s["inner_iterations"] = std::to_string(o.inner_iterations);
-      s["samples"] = std::to_string(o.samples);
+      s["samples"] = o.method.accurate() ? "decided by the stopping rule (accurate mode)"
+                                         : std::to_string(o.samples);
       break;
     case Test::kGlobalop:
       s["iterations_per_loop"] = std::to_string(o.loop_iterations);
       s["compute_iterations"] = std::to_string(o.loop_compute_iterations);
       break;
   }
+  for (auto& [name, value] : cli::method_settings(o.method, classic_description(o.test)))
+    s[name] = value;
   return s;
 }
 
@@ -90,7 +111,8 @@ int run(const Options& o, int thread_level, const std::string& program,
   core::RunInfo info = core::collect_run_info("presta-" + name, command_line, thread_level);
   info.suite_title = title(o.test);
   const double wtick = MPI_Wtick();
-  info.settings = settings_of(o, wtick, wtime_overhead_s());
+  // Added to what collect_run_info recorded (the timer's measured properties, oversubscription).
+  for (auto& [key, value] : settings_of(o, wtick, wtime_overhead_s())) info.settings[key] = value;
   info.benchmarks = {name};
 
   core::ReporterList reporters;
@@ -106,7 +128,9 @@ int run(const Options& o, int thread_level, const std::string& program,
                root ? static_cast<core::Reporter&>(reporters) : none,
                watchdog,
                wtick,
-               root};
+               root,
+               std::nullopt};
+  if (o.method.accurate()) c.accurate = o.method.settings();
   int code = 0;
   switch (o.test) {
     case Test::kCom:

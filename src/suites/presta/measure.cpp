@@ -6,7 +6,7 @@
 
 namespace mpiscope::presta {
 
-PairStep make_step(int processes, const Pairing& p) {
+PairStep make_step(int processes, const Pairing& p, const core::AccurateSettings* accurate) {
   PairStep s;
   s.processes = processes;
   s.pairs = active_pairs(processes, p);
@@ -22,6 +22,8 @@ PairStep make_step(int processes, const Pairing& p) {
     }
   }
   s.active_comm = mpi::Comm::borrow(MPI_COMM_WORLD).split(s.active ? 0 : MPI_UNDEFINED, rank);
+  if (accurate && s.active)
+    s.meter = std::make_unique<core::AccurateMeter>(s.active_comm.get(), *accurate);
   return s;
 }
 

@@ -7,12 +7,22 @@
 //
 // Loop tests (allred, globalop): every rank times `iterations` x (operation, compute phase)
 // after a butterfly barrier; the sample is the longest over the ranks (MPI_Reduce MPI_MAX).
+//
+// Accurate mode (--method accurate, docs/accurate-mode.md): the same kernels become the
+// repetitions of core::AccurateMeter, which starts each one by its synchronisation (instead of
+// the MPI_Barrier or butterfly barrier before a sample), times it, and repeats until the median
+// is known. A pair test's repetition is the sample's kernel and, unless -n, the butterfly barrier
+// after it, over the active ranks; a loop test's is one loop of `iterations` x (operation,
+// compute phase) over MPI_COMM_WORLD.
 #pragma once
 
 #include <mpi.h>
 
+#include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/accurate.hpp"
 #include "core/mpi.hpp"
 #include "suites/presta/kernels.hpp"
 #include "suites/presta/pairing.hpp"
@@ -29,9 +39,13 @@ struct PairStep {
   int partner = -1;
   bool initiator = false;  // the lower rank of its pair
   mpi::Comm active_comm;   // the active ranks (MPI_COMM_NULL elsewhere)
+  // Accurate mode: the meter over active_comm, on the active ranks (null elsewhere and in
+  // classic mode). Declared after active_comm, so destroyed before it.
+  std::unique_ptr<core::AccurateMeter> meter;
 };
-// Collective over MPI_COMM_WORLD.
-PairStep make_step(int processes, const Pairing& p);
+// Collective over MPI_COMM_WORLD. `accurate`: the accurate mode's settings, or null (classic).
+PairStep make_step(int processes, const Pairing& p,
+                   const core::AccurateSettings* accurate = nullptr);
 
 struct PairSample {
   std::vector<double> rank_s;  // rank 0 only: every active rank's sample, in `ranks` order
@@ -51,6 +65,21 @@ PairSample time_pair_sample(const PairStep& step, bool barrier, Kernel&& kernel)
     seconds = MPI_Wtime() - start;
   }
   return collect_sample(step, seconds);
+}
+
+// Accurate mode: the point's repetitions, each the sample's kernel and, when `barrier`, the
+// butterfly barrier after it. Collective over the active ranks; the others return nothing at
+// once. The result is complete on world rank 0 (the lowest active rank of every step).
+template <class Kernel>
+std::optional<core::AccurateResult> measure_pair_accurately(const PairStep& step, bool barrier,
+                                                            Kernel&& kernel) {
+  if (!step.active) return std::nullopt;
+  const MPI_Comm comm = step.active_comm.get();
+  auto repetition = [&](int) {
+    kernel();
+    if (barrier) butterfly_barrier(comm);
+  };
+  return step.meter->measure(repetition);
 }
 
 // Keeps the compute phase's result alive.
@@ -78,6 +107,20 @@ LoopSample time_loop_sample(MPI_Comm comm, int iterations, const ComputePhase& c
     if (compute.iterations > 0) keep(compute_phase(compute.iterations, compute.a, compute.b));
   }
   return collect_loop_sample(comm, MPI_Wtime() - start);
+}
+
+// Accurate mode: one repetition is one loop of `iterations` x (operation, compute phase), run
+// by every rank of the meter's communicator. Collective; the result is complete on its rank 0.
+template <class Operation>
+core::AccurateResult measure_loop_accurately(core::AccurateMeter& meter, int iterations,
+                                             const ComputePhase& compute, Operation&& operation) {
+  auto repetition = [&](int) {
+    for (int i = 0; i < iterations; ++i) {
+      operation();
+      if (compute.iterations > 0) keep(compute_phase(compute.iterations, compute.a, compute.b));
+    }
+  };
+  return meter.measure(repetition);
 }
 
 // The cost of one MPI_Wtime call (PRESTA's getWtimeOh): when the clock is coarser than a call,

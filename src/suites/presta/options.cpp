@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "output/files.hpp"
 
@@ -40,7 +41,8 @@ std::string suite_help(const std::string& program) {
   std::string h = "PRESTA 1.1 tests (LLNL), measured by mpiscope\n\nUsage: " + program +
                   " <test> [OPTION]...   (or the aliases com, laten, rma, allred, globalop)\n\n";
   for (const char* s : kSummary) h += std::string("  ") + s + "\n";
-  return h + "\n'" + program + " <test> -h' lists a test's options.\n";
+  return h + "\n'" + program + " <test> -h' lists a test's options. Every test also takes\n" +
+         cli::method_options_help();
 }
 
 void add_pair_options(CLI::App& app, Options& o, bool sized, bool rma) {
@@ -74,7 +76,25 @@ std::string read_text(const std::string& path, const char* what) {
 // Checks what CLI11 cannot know and fills the process counts; throws UsageError.
 void validate(Options& o, const std::string& name, int world_size, bool smp_given) {
   cli::check_output_options(o.output);
+  try {
+    o.method.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   if (o.test == Test::kAllred) {
+    if (o.method.accurate()) {
+      // The stopping rule decides how many samples; a sample count given would be ignored.
+      if (o.samples > 0)
+        throw UsageError(
+            "allred with --method accurate takes 2 arguments, [# of comp iterations] and [inner "
+            "iterations]: the stopping rule (--min-reps, --max-reps, --budget, --target-ci) "
+            "replaces [total samples]");
+      if (o.compute_iterations < 0 || o.inner_iterations <= 0)
+        throw UsageError(
+            "allred with --method accurate takes 2 arguments: [# of comp iterations] (0 or more) "
+            "[inner iterations] (a positive integer)");
+      return;
+    }
     if (o.compute_iterations < 0 || o.inner_iterations <= 0 || o.samples <= 0)
       throw UsageError(
           "allred takes 3 arguments: [# of comp iterations] (0 or more) [inner iterations] "
@@ -146,7 +166,9 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                      "number of compute iterations between MPI_Allreduce operations");
       app.add_option("inner_iterations", o.inner_iterations,
                      "number of MPI_Allreduce operations between time samples");
-      app.add_option("samples", o.samples, "total number of time samples");
+      app.add_option("samples", o.samples,
+                     "total number of time samples (not with --method accurate: the stopping "
+                     "rule decides)");
       break;
     case Test::kGlobalop:
       app.add_option("--iterations", o.loop_iterations,
@@ -157,6 +179,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       break;
   }
   cli::add_output_options(app, o.output);
+  cli::add_method_options(app, o.method);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   return cli::parse_command_line(app, rest, [&] {
     const CLI::Option* smp = app.get_option_no_throw("-t");
@@ -186,7 +209,8 @@ std::string serialize(const Options& o) {
                       {"loop_compute_iterations", o.loop_compute_iterations},
                       {"json", o.output.json_path},
                       {"csv", o.output.csv_path},
-                      {"timeout", o.output.timeout_s}};
+                      {"timeout", o.output.timeout_s},
+                      {"method", o.method}};
   return j.dump();
 }
 
@@ -214,6 +238,7 @@ Options deserialize(const std::string& text) {
   j.at("json").get_to(o.output.json_path);
   j.at("csv").get_to(o.output.csv_path);
   j.at("timeout").get_to(o.output.timeout_s);
+  j.at("method").get_to(o.method);
   return o;
 }
 

@@ -1,11 +1,13 @@
 // The PRESTA command lines (README "Benchmark Test Descriptions"): com, laten and rma take the
 // single-letter options of PRESTA 1.1 with its defaults; allred takes its three numbers; globalop
-// has no PRESTA option. Every test also takes mpiscope's --json, --csv and --timeout.
+// has no PRESTA option. Every test also takes mpiscope's --json, --csv and --timeout, and the
+// measurement method (--method classic|accurate and accurate mode's options).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "cli/method_options.hpp"
 #include "cli/suite_cli.hpp"
 #include "suites/presta/pairing.hpp"
 
@@ -31,10 +33,11 @@ struct Options {
   bool nearest = false;             // -r
   std::vector<int> process_counts;  // from -f or the defaults, decided on rank 0
   // allred
-  int compute_iterations = -1, inner_iterations = 0, samples = 0;  // -1: not given
+  int compute_iterations = -1, inner_iterations = 0, samples = 0;  // -1, 0: not given
   // globalop (mpiscope extensions: PRESTA's globalop has no options)
   int loop_iterations = 1000, loop_compute_iterations = 1000;
   cli::OutputOptions output;
+  cli::MethodOptions method;  // classic: PRESTA's own methodology; accurate: docs/accurate-mode.md
 };
 
 Pairing pairing_of(const Options& o, int world_size);

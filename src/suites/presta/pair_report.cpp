@@ -10,6 +10,7 @@ core::BenchmarkRun pair_benchmark(const RunContext& c, const std::string& name,
   core::BenchmarkRun b;
   b.name = name;
   b.family = "presta_pair";
+  b.accurate = c.accurate.has_value();
   b.nprocs = step.processes;
   b.has_throughput = c.options.test != Test::kLaten;
   b.sized = c.options.test != Test::kLaten;
@@ -23,6 +24,30 @@ core::BenchmarkRun pair_benchmark(const RunContext& c, const std::string& name,
   return b;
 }
 
+namespace {
+
+// PRESTA's figures of a sample of `seconds` (the longest rank's, or the median repetition).
+void add_figures(const RunContext& c, double seconds, const PairFigures& f, core::Measurement& m) {
+  if (seconds <= 0) {
+    // PRESTA: "Invalid measurement. Increase number of operation per measurement."
+    m.measured = false;
+    m.note = "invalid measurement: the sample is shorter than MPI_Wtick; increase -o";
+    return;
+  }
+  m.measured = true;
+  if (f.volume_bytes > 0) {
+    m.mbytes_per_sec = f.volume_bytes / seconds / 1048576.0;
+    m.values.push_back({"bandwidth", f.volume_bytes / seconds / 1e6, kMegabytesPerSecond});
+  }
+  if (f.latency)
+    m.values.push_back({"latency_us", seconds / f.ops_per_rank / 2 * 1e6, kMicroseconds});
+  if (f.epochs > 0) m.values.push_back({"epoch_time_us", seconds / f.epochs * 1e6, kMicroseconds});
+  if (!f.latency) m.values.push_back({"op_time_us", seconds / f.ops_per_rank * 1e6, kMicroseconds});
+  m.values.push_back({"wtime_ticks", seconds / c.wtick_s, kTicks});
+}
+
+}  // namespace
+
 core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t bytes,
                            int repetitions, const PairFigures& f) {
   core::Measurement m;
@@ -32,27 +57,24 @@ core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t
   m.t_max_us = s.max_s * 1e6;
   m.t_avg_us = s.avg_s * 1e6;
   for (double t : s.rank_s) m.rank_times_us.push_back(t * 1e6);
-  if (s.max_s <= 0) {
-    // PRESTA: "Invalid measurement. Increase number of operation per measurement."
-    m.note = "invalid measurement: the sample is shorter than MPI_Wtick; increase -o";
-    return m;
-  }
-  m.measured = true;
-  if (f.volume_bytes > 0) {
-    m.mbytes_per_sec = f.volume_bytes / s.max_s / 1048576.0;
-    m.values.push_back({"bandwidth", f.volume_bytes / s.max_s / 1e6, kMegabytesPerSecond});
-  }
-  if (f.latency)
-    m.values.push_back({"latency_us", s.max_s / f.ops_per_rank / 2 * 1e6, kMicroseconds});
-  if (f.epochs > 0) m.values.push_back({"epoch_time_us", s.max_s / f.epochs * 1e6, kMicroseconds});
-  if (!f.latency) m.values.push_back({"op_time_us", s.max_s / f.ops_per_rank * 1e6, kMicroseconds});
-  m.values.push_back({"wtime_ticks", s.max_s / c.wtick_s, kTicks});
+  add_figures(c, s.max_s, f, m);
+  return m;
+}
+
+core::Measurement accurate_pair_row(const RunContext& c, const core::AccurateResult& r,
+                                    std::size_t bytes, const PairFigures& f) {
+  core::Measurement m;
+  m.bytes = bytes;
+  if (!core::fill_accurate_row(r, false, m)) return m;  // no valid repetition: the note says so
+  const std::string fell_back = m.note;
+  add_figures(c, m.accurate->summary_us.median * 1e-6, f, m);
+  if (!fell_back.empty()) m.note = m.measured ? fell_back : m.note + "; " + fell_back;
   return m;
 }
 
 void PairSummary::add(const std::string& what, const core::Measurement& m) {
   if (!m.measured) return;
-  const double t = m.t_max_us / 1e6;
+  const double t = m.headline_us() / 1e6;  // the longest sample, or the median repetition
   if (min_sample_s_ < 0 || t < min_sample_s_) min_sample_s_ = t;
   if (!m.mbytes_per_sec) return;
   if (!best_.count(what)) order_.push_back(what);

@@ -1,4 +1,5 @@
-// The result rows of the pair tests: what PRESTA derives from the longest sample of a point.
+// The result rows of the pair tests: what PRESTA derives from the longest sample of a point, or
+// in accurate mode from the median repetition.
 #pragma once
 
 #include <map>
@@ -21,8 +22,14 @@ struct PairFigures {
   bool latency = false;     // laten: half the round trip instead of the op time
 };
 
+// Classic: the figures from the longest rank's sample (t_max).
 core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t bytes,
                            int repetitions, const PairFigures& f);
+// Accurate mode (rank 0): the point's statistics over repetitions (core::fill_accurate_row) and
+// the figures from the median repetition. No per-rank times: a repetition's time is already the
+// slowest rank's (or the global span).
+core::Measurement accurate_pair_row(const RunContext& c, const core::AccurateResult& r,
+                                    std::size_t bytes, const PairFigures& f);
 
 // The figures of the whole run that PRESTA prints after its tables.
 class PairSummary {

@@ -1,5 +1,6 @@
 // com and laten (README "Benchmark Test Descriptions"): for each number of active pairs, one time
-// sample per message size of -o operations per rank, the figures from the longest sample.
+// sample per message size of -o operations per rank, the figures from the longest sample; in
+// accurate mode, repetitions of that sample until its median is known, the figures from the median.
 #include <fmt/format.h>
 #include <cstring>
 
@@ -43,7 +44,13 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
     if (step.active) d.kernel(side, 1);
     c.watchdog.arm(fmt::format("{} {}, {} processes, {} bytes", latency ? "laten" : "com", d.name,
                                step.processes, size));
-    const PairSample s = time_pair_sample(step, o.barrier, [&] { d.kernel(side, o.ops); });
+    auto kernel = [&] { d.kernel(side, o.ops); };
+    PairSample s;
+    std::optional<core::AccurateResult> r;
+    if (c.accurate)
+      r = measure_pair_accurately(step, o.barrier, kernel);
+    else
+      s = time_pair_sample(step, o.barrier, kernel);
     c.watchdog.disarm();
     if (!c.root) continue;
     const double senders = d.both_send ? step.processes : static_cast<double>(step.pairs.size());
@@ -51,7 +58,9 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
     f.volume_bytes = latency ? 0 : senders * o.ops * static_cast<double>(size);
     f.ops_per_rank = o.ops;
     f.latency = latency;
-    const core::Measurement m = pair_row(c, s, static_cast<std::size_t>(size), o.ops, f);
+    const auto bytes = static_cast<std::size_t>(size);
+    const core::Measurement m =
+        r ? accurate_pair_row(c, *r, bytes, f) : pair_row(c, s, bytes, o.ops, f);
     all &= m.measured;
     b.rows.push_back(m);
     c.out.row(b, m);
@@ -73,7 +82,7 @@ int run_directions(RunContext& c, const std::vector<Direction>& directions,
   // PRESTA: the whole size/pair iteration unidirectional first, then bidirectional.
   for (const auto& d : directions)
     for (int processes : c.options.process_counts) {
-      const PairStep step = make_step(processes, c.pairing);
+      const PairStep step = make_step(processes, c.pairing, c.accurate_settings());
       all &= run_sizes(c, d, step, sizes, send, recv, summary);
     }
   if (c.root) summary.report(c);

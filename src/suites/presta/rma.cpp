@@ -1,6 +1,7 @@
 // rma (README): MPI_Put and MPI_Get, unidirectional then bidirectional, over message sizes and
 // numbers of pairs. Each pair has a window of its own (created on the pair's two-process
-// communicator); a sample is -c fence epochs of -o operations per initiating process.
+// communicator); a sample (accurate mode: a repetition) is -c fence epochs of -o operations per
+// initiating process.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -132,7 +133,7 @@ int run_rma(RunContext& c) {
   bool all = true;
   for (const auto& v : variants)
     for (int processes : o.process_counts) {
-      const PairStep step = make_step(processes, c.pairing);
+      const PairStep step = make_step(processes, c.pairing, c.accurate_settings());
       const PairWindow window(step, target.data(), target.size());
       auto b = pair_benchmark(c, v.name, step,
                               {{"test", "rma"},
@@ -148,8 +149,13 @@ int run_rma(RunContext& c) {
         // Not timed: one epoch to open the window's access paths.
         if (step.active) rma_epochs(side, v.op, 1, 1);
         c.watchdog.arm(fmt::format("rma {}, {} processes, {} bytes", v.name, processes, size));
-        const PairSample s =
-            time_pair_sample(step, o.barrier, [&] { rma_epochs(side, v.op, o.ops, o.epochs); });
+        auto kernel = [&] { rma_epochs(side, v.op, o.ops, o.epochs); };
+        PairSample s;
+        std::optional<core::AccurateResult> r;
+        if (c.accurate)
+          r = measure_pair_accurately(step, o.barrier, kernel);
+        else
+          s = time_pair_sample(step, o.barrier, kernel);
         c.watchdog.disarm();
         if (!c.root) continue;
         const double initiators =
@@ -158,7 +164,9 @@ int run_rma(RunContext& c) {
         f.volume_bytes = initiators * o.epochs * o.ops * static_cast<double>(size);
         f.ops_per_rank = static_cast<double>(o.epochs) * o.ops;
         f.epochs = o.epochs;
-        const core::Measurement m = pair_row(c, s, static_cast<std::size_t>(size), o.epochs, f);
+        const auto bytes = static_cast<std::size_t>(size);
+        const core::Measurement m =
+            r ? accurate_pair_row(c, *r, bytes, f) : pair_row(c, s, bytes, o.epochs, f);
         all &= m.measured;
         b.rows.push_back(m);
         c.out.row(b, m);

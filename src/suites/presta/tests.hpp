@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 
+#include "core/accurate.hpp"
 #include "core/reporter.hpp"
 #include "core/watchdog.hpp"
 #include "suites/presta/options.hpp"
@@ -16,6 +18,11 @@ struct RunContext {
   core::Watchdog& watchdog;
   double wtick_s = 0;  // MPI_Wtick
   bool root = false;
+  // --method accurate: the accurate mode's settings (measure.hpp); empty in classic mode.
+  std::optional<core::AccurateSettings> accurate;
+  const core::AccurateSettings* accurate_settings() const {
+    return accurate ? &*accurate : nullptr;
+  }
 };
 
 // Each returns the exit code (0, or 1 when a point could not be measured).

@@ -1,9 +1,13 @@
 // PRESTA's readable output: a table per direction and process count (com, laten, rma), the
-// sample lists of allred, one table of globalop's loops, and the run's figures after them.
+// sample lists of allred, one table of globalop's loops, and the run's figures after them. In
+// accurate mode the tables show each point's median repetition, its 95 % interval and the valid
+// and invalid repetition counts, and the figures come from the median.
 #pragma once
 
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/reporter.hpp"
 #include "output/text_table.hpp"
@@ -27,6 +31,8 @@ class TextReporter : public core::Reporter {
   bool print_pairs_;
   bool summary_started_ = false;
   std::unique_ptr<output::TextTable> table_, globalop_;
+  std::string ops_, loop_iterations_;  // the Ops and Iterations columns (from the settings)
+  std::vector<std::string> notes_;     // under the table: warnings about measured rows
 };
 
 }  // namespace mpiscope::presta
