@@ -131,23 +131,32 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   const ClockModel identity;
   const ClockModel& clock = out.sync_used == SyncMethod::Window ? state.clock : identity;
 
-  // Pilot: a few barrier-started repetitions size the window and the first batch.
-  BatchPlan plan{kPilotRepetitions, 0, 0, static_cast<double>(SyncMethod::OwnBarrier), 1};
+  // Pilot: a few barrier-started repetitions size the window and the first batch. One first; the
+  // other four only when they fit in a tenth of the budget (a 100 MB transfer must not spend its
+  // point's budget on the pilot).
+  BatchPlan plan{1, 0, 0, static_cast<double>(SyncMethod::OwnBarrier), 1};
   const double pilot_start = MPI_Wtime();
-  Records pilot = run_batch(repetition, comm, sync_comm, plan, identity, 0);
+  Records first = run_batch(repetition, comm, sync_comm, plan, identity, 0);
+  std::vector<double> pilot_times = {first.duration(0)};
+  plan.count = root && 4 * first.duration(0) > s.stopping.budget_s / 10 ? 0 : kPilotRepetitions - 1;
+  MPI_Bcast(&plan.count, 1, MPI_DOUBLE, 0, sync_comm);
+  if (plan.count > 0) {
+    Records more = run_batch(repetition, comm, sync_comm, plan, identity, 1);
+    for (int i = 0; i < static_cast<int>(plan.count); ++i) pilot_times.push_back(more.duration(i));
+  }
+  const int pilot_count = static_cast<int>(pilot_times.size());
   // Repetitions cost their synchronisation too: batches are sized by wall time per repetition.
-  double seconds_per_repetition = (MPI_Wtime() - pilot_start) / kPilotRepetitions;
-  std::vector<double> pilot_times(pilot.values.begin(), pilot.values.begin() + kPilotRepetitions);
+  double seconds_per_repetition = (MPI_Wtime() - pilot_start) / pilot_count;
   std::sort(pilot_times.begin(), pilot_times.end());
   // Four median repetitions plus a margin for the timer and the wait: a slow pilot sample (one
   // preemption) must not make every window of the point long; widening handles real trouble.
-  const double pilot_median = pilot_times[kPilotRepetitions / 2];
+  const double pilot_median = pilot_times[static_cast<std::size_t>(pilot_count / 2)];
   const int per_sample =
       repetitions_per_sample(pilot_median, out.timer_floor_s, s.repetitions_per_sample);
   out.repetitions_per_sample = per_sample;  // rank 0's choice; every rank follows its plans
   double window = 4 * pilot_median * per_sample + 5e-6;
   seconds_per_repetition *= per_sample;  // from here on a "repetition" of a batch is a sample
-  int index = kPilotRepetitions, doublings = 0;
+  int index = pilot_count, doublings = 0;
   double elapsed = 0;
   // Window sync: how long each valid sample occupied its window (last end minus the window's
   // start, global time). The window is shrunk towards 1.5 times their 99th percentile: idle
@@ -201,8 +210,15 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
       const double needed = 1.5 * quantile(occupancy, 0.99) + 2e-6;
       window = std::max(window / 2, std::min(window, needed));  // at most halved per batch
     }
-    if (invalid > s.max_invalid_fraction * n) {
-      if (doublings < s.max_window_doublings) {
+    std::vector<double> sorted = out.samples;
+    std::sort(sorted.begin(), sorted.end());
+    out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed);
+    // A point that used its budget on windows without one valid sample is measured again with
+    // the barrier rather than left empty.
+    const bool empty_at_limit = out.stop != StopReason::Continue && out.samples.empty() &&
+                                out.sync_used == SyncMethod::Window;
+    if (invalid > s.max_invalid_fraction * n || empty_at_limit) {
+      if (doublings < s.max_window_doublings && !empty_at_limit) {
         window *= 2;  // a wider window absorbs late starts from jitter
         ++doublings;
       } else {
@@ -216,13 +232,12 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
         out.sync_used = SyncMethod::OwnBarrier;
         out.time_definition = TimeDefinition::MaxLocal;
         out.samples.clear();
+        occupancy.clear();
         elapsed = 0;
+        out.stop = StopReason::Continue;
         continue;
       }
     }
-    std::vector<double> sorted = out.samples;
-    std::sort(sorted.begin(), sorted.end());
-    out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed);
   }
   if (root)
     out.level_shift = detect_level_shift(out.samples, 2 * s.stopping.target_relative_half_width);
