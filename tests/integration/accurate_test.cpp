@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "accurate_checks.hpp"
 #include "harness.hpp"
 
 using namespace harness;
@@ -21,26 +22,6 @@ json run_accurate(int np, const std::vector<std::string>& extra, Result& r,
   args.insert(args.end(), extra.begin(), extra.end());
   r = run_mpi(np, args, env, 240, program);
   return json::parse(read_file(dir + "/r.json"));
-}
-
-// What every accurate row must satisfy, whatever the machine's noise.
-void expect_consistent_row(const json& row, const std::string& where) {
-  ASSERT_TRUE(row.contains("accurate")) << where;
-  const json& a = row["accurate"];
-  EXPECT_EQ(a["valid"].get<int>(), row["repetitions"].get<int>()) << where;
-  EXPECT_EQ(a["attempted"].get<int>(),
-            a["valid"].get<int>() + a["late"].get<int>() + a["overrun"].get<int>())
-      << where;
-  EXPECT_LE(a["min_us"].get<double>(), a["median_us"].get<double>()) << where;
-  EXPECT_LE(a["ci95_low_us"].get<double>(), a["median_us"].get<double>()) << where;
-  EXPECT_GE(a["ci95_high_us"].get<double>(), a["median_us"].get<double>()) << where;
-  EXPECT_LE(a["median_us"].get<double>(), a["max_us"].get<double>()) << where;
-  const std::string stop = a["stop_reason"];
-  EXPECT_TRUE(stop == "converged" || stop == "time-budget" || stop == "max-repetitions") << where;
-  if (stop == "converged") {
-    EXPECT_GE(a["valid"].get<int>(), 20) << where;
-    EXPECT_LE(a["ci_relative_half_width"].get<double>(), 0.02 + 1e-12) << where;
-  }
 }
 
 }  // namespace
@@ -60,7 +41,7 @@ TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
     EXPECT_EQ(b["method"], "accurate");
     for (const auto& row : b["rows"]) {
       const std::string where = b["name"].get<std::string>() + " " + row["bytes"].dump();
-      expect_consistent_row(row, where);
+      expect_consistent_accurate_row(row, where);
       const json& a = row["accurate"];
       if (a["sync"] != "window") continue;
       ++window_rows;
@@ -98,7 +79,7 @@ TEST(Accurate, OversubscriptionIsDetectedAndReported) {
   int invalid = 0, fell_back = 0;
   for (const auto& b : doc["benchmarks"])
     for (const auto& row : b["rows"]) {
-      expect_consistent_row(row, b["name"].get<std::string>() + " " + row["bytes"].dump());
+      expect_consistent_accurate_row(row, b["name"].get<std::string>() + " " + row["bytes"].dump());
       invalid += row["accurate"]["late"].get<int>() + row["accurate"]["overrun"].get<int>();
       if (row["accurate"]["fell_back"].get<bool>()) {
         ++fell_back;
