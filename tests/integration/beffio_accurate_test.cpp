@@ -109,6 +109,7 @@ double check_partition(const json& doc, int np, double T, double budget, int& un
         EXPECT_TRUE(near(value(row, "bandwidth"), per_repetition / (median * 1e-6) / kMiB))
             << where;
         EXPECT_TRUE(near(row["mbytes_per_sec"].get<double>(), value(row, "bandwidth"))) << where;
+        EXPECT_EQ(value(row, "t_med"), median) << where;
         // Every call moved real data: the calls include the pilot and any invalid repetition.
         EXPECT_GE(value(row, "calls"), a["attempted"].get<double>()) << where;
         EXPECT_EQ(value(row, "bytes_accessed"), value(row, "calls") * per_repetition) << where;
@@ -139,7 +140,7 @@ double check_partition(const json& doc, int np, double T, double budget, int& un
       }
       EXPECT_TRUE(near(summary(doc, fig + "scheduled_bytes"), scheduled_bytes));
       EXPECT_TRUE(near(summary(doc, fig + "scheduled_seconds"), scheduled_seconds));
-      type_bw[t] = scheduled_bytes / scheduled_seconds / kMiB;
+      type_bw[t] = scheduled_seconds > 0 ? scheduled_bytes / scheduled_seconds / kMiB : 0;
       EXPECT_TRUE(near(summary(doc, fig + "b_eff_io"), type_bw[t]))
           << summary(doc, fig + "b_eff_io") << " vs " << type_bw[t];
       EXPECT_GT(summary(doc, fig + "seconds"), 0);
@@ -175,17 +176,20 @@ double printed_b_eff_io(const std::string& out) {
 }  // namespace
 
 // M_PART = 2 MiB (--memory-per-node 256M), T = 10 s and --budget 0.01: every pattern has 10 ms
-// of repetitions (T's shares are 52 ms and more), with the default window synchronisation.
+// of repetitions (T's shares are 52 ms and more). own-barrier: I/O calls are long and heavy-tailed,
+// and on a loaded machine window sync's short budgets may end before its fall-back (patterns then
+// left out, which check_partition allows for), and its clock estimates cost seconds with MPICH.
 TEST(BeffioAccurate, BandwidthsComeFromTheMediansAtTwoProcesses) {
   const auto work = fresh_dir("io");
   const auto json_path = temp_dir() + "/a.json";
-  const auto r = run_mpi(2,
-                         {"beffio", "-T", "10", "--memory-per-node", "256M", "--io-dir", work,
-                          "--json", json_path, "--method", "accurate", "--budget", "0.01"},
-                         "", 120);
+  const auto r =
+      run_mpi(2,
+              {"beffio", "-T", "10", "--memory-per-node", "256M", "--io-dir", work, "--json",
+               json_path, "--method", "accurate", "--budget", "0.01", "--sync", "own-barrier"},
+              "", 120);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
   EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
-  EXPECT_NE(r.out.find("# Method: accurate: window sync"), std::string::npos);
+  EXPECT_NE(r.out.find("# Method: accurate: own-barrier sync"), std::string::npos);
   EXPECT_NE(r.out.find("t_med[us]"), std::string::npos);
   EXPECT_NE(r.out.find("at the median bandwidths"), std::string::npos);
   const json doc = json::parse(read_file(json_path));
@@ -194,10 +198,7 @@ TEST(BeffioAccurate, BandwidthsComeFromTheMediansAtTwoProcesses) {
   EXPECT_EQ(doc.at("benchmarks").size(), 3u * 43u);
   int unmeasured = 0;
   const double b = check_partition(doc, 2, 10.0, 0.01, unmeasured);
-  EXPECT_LE(unmeasured, 3 * 43 / 2) << "most patterns have valid repetitions";
-  if (unmeasured > 0) {
-    EXPECT_NE(r.out.find("leaves out pattern(s)"), std::string::npos);
-  }
+  EXPECT_EQ(unmeasured, 0) << "own-barrier repetitions are never invalid";
   EXPECT_TRUE(near(summary(doc, "b_eff_io"), b));
   EXPECT_NEAR(printed_b_eff_io(r.out), b, 0.0005 + 1e-9 * b);
 }
@@ -205,11 +206,14 @@ TEST(BeffioAccurate, BandwidthsComeFromTheMediansAtTwoProcesses) {
 // Three processes, T = 1 s (the budgets are T's shares, 5–21 ms, below --budget) and a disk limit
 // of 6 MiB: each pattern's share (6 MiB / 43) is below one call of most patterns, so their
 // repetitions cycle through one call position, placed again inside the repetition; the data the
-// write leaves stays within one call per pattern.
+// write leaves stays within one call per pattern. With MPICH, whose three ranks on the two cores
+// of a CI machine make every collective I/O call take tens of milliseconds (25 s for the run
+// instead of 4), two processes.
 TEST(BeffioAccurate, CallsWrapAroundWithinTheDiskLimitAtThreeProcesses) {
+  const int np = is_openmpi() ? 3 : 2;
   const auto work = fresh_dir("io");
   const auto json_path = temp_dir() + "/w.json";
-  const auto r = run_mpi(3,
+  const auto r = run_mpi(np,
                          {"beffio", "-T", "1", "--memory-per-node", "256M", "--io-dir", work,
                           "--json", json_path, "--method", "accurate", "--budget", "0.1",
                           "--disk-limit", "6M", "--sync", "own-barrier", "--fs-cache-size", "0"},
@@ -218,9 +222,9 @@ TEST(BeffioAccurate, CallsWrapAroundWithinTheDiskLimitAtThreeProcesses) {
   EXPECT_TRUE(files_in(work).empty()) << "left behind: " << files_in(work).front();
   const json doc = json::parse(read_file(json_path));
   int unmeasured = 0;
-  check_partition(doc, 3, 1.0, 0.1, unmeasured);
+  check_partition(doc, np, 1.0, 0.1, unmeasured);
   EXPECT_EQ(unmeasured, 0) << "own-barrier repetitions are never invalid";
-  const Rows rows = rows_of(doc, 3);
+  const Rows rows = rows_of(doc, np);
   const double share = 6 * kMiB / 43;
   int wrapped = 0;
   for (int t = 0; t < 3; ++t)

@@ -233,14 +233,20 @@ TEST(SkampiAccurate, ResumesAfterACrashAtThreeProcesses) {
   const auto cfg = write_file(
       dir, "c.skampi",
       "@METHOD accurate\n@MEASUREMENTS\n" + suite("A", body) + suite("B", body) + suite("C", body));
-  // @METHOD accurate in the configuration: no --method on this command line.
+  // @METHOD accurate in the configuration: no --method on this command line. Three ranks on two
+  // cores: own-barrier, as windows of microseconds are missed and a 0.1 s budget may end before
+  // the window scheme's fall-back.
   const std::vector<std::string> args = {
       "skampi",   cfg,   "--outfile", dir + "/skampi.out", "--logfile", dir + "/skampi.log",
-      "--budget", "0.1", "--json",    dir + "/r.json"};
+      "--budget", "0.1", "--json",    dir + "/r.json",     "--sync",    "own-barrier"};
   auto crashing = args;
   crashing.insert(crashing.end(), {"--timeout", "3"});
   const auto crashed = run_mpi(3, crashing, "MPISCOPE_FAULT=hang:B:64:0", 60);
-  ASSERT_EQ(crashed.exit_code, 4) << crashed.err;
+  // Exit 4 from the watchdog; MPICH's launcher may report the signal that ended the other ranks.
+  ASSERT_NE(crashed.exit_code, 0) << crashed.err;
+  ASSERT_NE(crashed.exit_code, 124) << "the harness had to kill the run";
+  EXPECT_NE(crashed.err.find("B argument 64 did not finish within 3 s"), std::string::npos)
+      << crashed.err;
   bool complete = true;
   const auto before = read_output(read_file(dir + "/skampi.out"), &complete);
   EXPECT_FALSE(complete);
@@ -319,13 +325,6 @@ TEST(SkampiAccurate, BadMethodOptionsAreOneClearError) {
     EXPECT_EQ(count_of(r.err, "error:"), 1) << r.err;
     EXPECT_NE(r.err.find(bad[bad.size() - 2]), std::string::npos) << r.err;
   }
-  const auto bad_cfg = write_file(
-      dir, "bad.skampi", "@METHOD fastest\n@MEASUREMENTS\n" + suite("R", "  Type = 25;\n"));
-  const auto r =
-      run_mpi(2, {"skampi", bad_cfg, "--outfile", dir + "/o", "--logfile", dir + "/l"}, "", 60);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(bad_cfg + ":1:9: @METHOD must be classic or accurate"), std::string::npos)
-      << r.err;
   // The help lists the method options.
   const auto help = run_mpi(1, {"skampi", "--help"}, "", 60);
   EXPECT_EQ(help.exit_code, 0);

@@ -21,7 +21,7 @@
 // repetition past them places the pattern at its region's start again (wrap-around), inside that
 // repetition. The closing MPI_File_sync of a write is timed on its own, after the repetitions.
 // Bandwidth = bytes of one repetition / median; a type's bandwidth is the classic schedule at the
-// medians (see type_totals_at_medians).
+// medians (schedule_at_medians in definition.hpp).
 #include "suites/beffio/measure.hpp"
 
 #include <algorithm>
@@ -302,30 +302,6 @@ class PartitionRun {
     out_.summary({figure_name(nprocs_, m, type, "b_eff_io"), type_bandwidth(totals), "MiB/s"});
   }
 
-  // Accurate mode. A type's bandwidth is its classic schedule at the medians: each time-driven
-  // pattern (U > 0, of any type) runs its T_pattern at its median bandwidth, each U = 0 pattern
-  // makes one call in its median time; bytes over seconds of that. It leaves out what classic
-  // mode's open-to-close time adds (open, placing, syncs, close), which is reported as the type's
-  // `seconds` next to the bytes the repetitions really accessed.
-  static TypeTotals type_totals_at_medians(const std::vector<PatternRun>& runs, double plan_seconds,
-                                           int nprocs) {
-    TypeTotals t;
-    for (const auto& r : runs) {
-      const double bytes = static_cast<double>(r.pattern.call_bytes) * nprocs;
-      const double median = r.accurate.seconds;
-      if (median <= 0) continue;  // no valid repetition
-      if (r.pattern.time_units > 0) {
-        const double scheduled = scheduled_seconds(plan_seconds, r.pattern.time_units);
-        t.bytes += bytes / median * scheduled;
-        t.seconds += scheduled;
-      } else {
-        t.bytes += bytes;
-        t.seconds += median;
-      }
-    }
-    return t;
-  }
-
   void report_accurate_type(Method m, int type, const std::vector<PatternRun>& runs,
                             double open_to_close) {
     // The syncs' and the open-to-close times of every process to rank 0, after the close.
@@ -338,7 +314,14 @@ class PartitionRun {
     for (const auto& r : runs)
       accessed +=
           static_cast<double>(r.calls) * static_cast<double>(r.pattern.call_bytes) * nprocs_;
-    const TypeTotals totals = type_totals_at_medians(runs, plan_.seconds, nprocs_);
+    // The type's bandwidth: its classic schedule at the medians (definition.hpp).
+    std::vector<Pattern> patterns;
+    std::vector<double> medians;
+    for (const auto& r : runs) {
+      patterns.push_back(r.pattern);
+      medians.push_back(r.accurate.seconds);
+    }
+    const TypeTotals totals = schedule_at_medians(patterns, medians, plan_.seconds, nprocs_);
     totals_[index(m)][type] = totals;
     accessed_[index(m)][type] = accessed;
     if (rank_ != 0) return;
@@ -355,8 +338,10 @@ class PartitionRun {
       out_.note("warning: the " + std::string(method_title(m)) + " of pattern type " +
                 std::to_string(type) + " on " + std::to_string(nprocs_) +
                 " processes leaves out pattern(s) " + left_out +
-                " (no valid repetition within the budget); the type's bandwidth is over its other "
-                "patterns");
+                " (no valid repetition within the budget); " +
+                (left_out_count == static_cast<int>(runs.size())
+                     ? std::string("no pattern is left, so the type's bandwidth is 0")
+                     : std::string("the type's bandwidth is over its other patterns")));
     out_.summary({figure_name(nprocs_, m, type, "patterns_left_out"),
                   static_cast<double>(left_out_count), "patterns"});
     out_.summary({figure_name(nprocs_, m, type, "bytes"), accessed, "bytes"});
@@ -403,6 +388,12 @@ class PartitionRun {
                   {"budget", r.budget, "s"}};
     if (r.scheduled >= 0) row.values.push_back({"scheduled_time", r.scheduled, "s"});
     if (sync >= 0) row.values.push_back({"sync_time", sync, "s"});
+    if (row.measured) {
+      const auto& s = row.accurate->summary_us;
+      row.values.push_back({"t_med", s.median, "us"});
+      row.values.push_back({"ci95_low", s.median_ci.lower, "us"});
+      row.values.push_back({"ci95_high", s.median_ci.upper, "us"});
+    }
     if (r.capped) {
       const std::string wrapped =
           m != Method::Write
