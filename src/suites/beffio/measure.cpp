@@ -371,6 +371,7 @@ class PartitionRun {
     const Pattern& p = r.pattern;
     core::BenchmarkRun b = pattern_table(m, p);
     b.accurate = true;
+    b.parameters["measurement"] = "accurate";  // in the CSV too (the database adds the same)
     core::Measurement row;
     row.bytes = p.disk_chunk;
     core::fill_accurate_row(r.accurate, false, row);

@@ -716,7 +716,8 @@ int run_skampi(const RunOptions& o, int thread_level) {
   std::string plan_json;
   if (me == 0) {
     log = std::make_unique<Log>(c.logfile);
-    log->line("RUN " + c.file + " on " + std::to_string(world) + " processes");
+    log->line("RUN " + c.file + " on " + std::to_string(world) + " processes, method " +
+              info.settings["method"]);
     const std::vector<std::pair<std::string, std::string>> header = {
         {"MACHINE", c.machine},
         {"NODE", c.node},
