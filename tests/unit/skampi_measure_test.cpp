@@ -136,9 +136,9 @@ TEST(SkampiPostproc, MediansOfKnownRuns) {
     SuiteResult s;
     s.name = "S";
     s.type = 1;
-    s.rows.push_back({0, 0, 2, 0, a, 0.1, a, 0, 8, 8, true, 0, {a, a}});
-    s.rows.push_back({16, 16, 2, 0, b, 0.1, b, 0, 8, 8, true, 0, {}});
-    if (with_extra) s.rows.push_back({8, 8, 2, 0, 42, 0.1, 42, 0, 8, 8, false, 0, {}});
+    s.rows.push_back({0, 0, 2, 0, a, 0.1, a, 0, 8, 8, true, 0, {a, a}, {}, {}});
+    s.rows.push_back({16, 16, 2, 0, b, 0.1, b, 0, 8, 8, true, 0, {}, {}, {}});
+    if (with_extra) s.rows.push_back({8, 8, 2, 0, 42, 0.1, 42, 0, 8, 8, false, 0, {}, {}, {}});
     f.suites.push_back(s);
     return f;
   };

@@ -169,6 +169,26 @@ double partition_bandwidth(double write, double rewrite, double read) {
          method_weight(Method::Read) * read;
 }
 
+TypeTotals schedule_at_medians(const std::vector<Pattern>& patterns,
+                               const std::vector<double>& median_seconds, double partition_seconds,
+                               int nprocs) {
+  TypeTotals t;
+  for (std::size_t i = 0; i < patterns.size() && i < median_seconds.size(); ++i) {
+    const double median = median_seconds[i];
+    if (!(median > 0)) continue;
+    const double bytes = static_cast<double>(patterns[i].call_bytes) * nprocs;
+    if (patterns[i].time_units > 0) {
+      const double scheduled = scheduled_seconds(partition_seconds, patterns[i].time_units);
+      t.bytes += bytes / median * scheduled;
+      t.seconds += scheduled;
+    } else {
+      t.bytes += bytes;
+      t.seconds += median;
+    }
+  }
+  return t;
+}
+
 std::uint64_t parse_size(const std::string& text) {
   std::size_t used = 0;
   double value = 0;

@@ -75,6 +75,15 @@ double method_bandwidth(const std::array<double, kPatternTypes>& type_bandwidths
 // 25 % initial write, 25 % rewrite, 50 % read.
 double partition_bandwidth(double write, double rewrite, double read);
 
+// Accurate mode (--method accurate): a pattern type's bytes and seconds on its classic schedule
+// at the median call times. Every pattern with U > 0 runs its T_pattern at its median bandwidth
+// (L · nprocs / median), every U = 0 pattern makes one call in its median time; a pattern whose
+// median is not positive (no valid repetition) is left out. type_bandwidth of the result is the
+// type's b_eff_io: section 5.1's bytes over time without the opens, placements, syncs and closes.
+TypeTotals schedule_at_medians(const std::vector<Pattern>& patterns,
+                               const std::vector<double>& median_seconds, double partition_seconds,
+                               int nprocs);
+
 // "4G", "512M", "64k", "1048576": binary multiples (k = 1024); throws std::invalid_argument.
 std::uint64_t parse_size(const std::string& text);
 std::string format_size(std::uint64_t bytes);  // "2 MiB", "1 KiB + 8 B", …

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "cli/method_options.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
@@ -38,6 +39,7 @@ struct Options {
   bool disk_limit_default = true;
   std::string run_tag;
   cli::OutputOptions output;
+  cli::MethodOptions method;  // --method accurate: each pattern's calls timed as repetitions
 };
 
 void to_json(nlohmann::json& j, const Options& o) {
@@ -52,7 +54,8 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"run_tag", o.run_tag},
        {"json", o.output.json_path},
        {"csv", o.output.csv_path},
-       {"timeout", o.output.timeout_s}};
+       {"timeout", o.output.timeout_s},
+       {"method", o.method}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -68,6 +71,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("json").get_to(o.output.json_path);
   j.at("csv").get_to(o.output.csv_path);
   j.at("timeout").get_to(o.output.timeout_s);
+  j.at("method").get_to(o.method);
 }
 
 std::uint64_t detected_node_memory() {
@@ -139,7 +143,14 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "space in --io-dir)")
       ->type_name("SIZE");
   cli::add_output_options(app, o.output);
+  cli::add_method_options(app, o.method);
+  app.footer(
+      "--method accurate: every call of a pattern (of all processes) is a repetition, started "
+      "together and timed on its own, until the 95% interval of the median is within "
+      "--target-ci or the pattern's budget (the smaller of --budget and its T_pattern) is "
+      "spent; bandwidths come from the medians. See docs/beffio.md.");
   return cli::parse_command_line(app, args, [&] {
+    o.method.validate();
     if (!seconds.empty()) {
       char* end = nullptr;
       o.seconds = std::strtod(seconds.c_str(), &end);
@@ -185,24 +196,49 @@ std::string number_text(double v) {
 std::map<std::string, std::string> settings_record(const Options& o, std::size_t m_part) {
   std::string partitions;
   for (int n : o.partitions) partitions += (partitions.empty() ? "" : ",") + std::to_string(n);
-  return {{"T_s", number_text(o.seconds)},
-          {"partitions", partitions},
-          {"io_dir", o.io_dir},
-          {"file_prefix", "b_eff_io_" + o.run_tag},
-          {"memory_per_node_bytes",
-           std::to_string(o.node_memory) + (o.node_memory_detected ? " (detected)" : " (given)")},
-          {"M_PART_bytes", std::to_string(m_part)},
-          {"fs_cache_bytes",
-           o.fs_cache < 0 ? "memory of the partition's nodes" : std::to_string(o.fs_cache)},
-          {"disk_limit_bytes", std::to_string(o.disk_limit) +
-                                   (o.disk_limit_default ? " (half the free space)" : " (given)")},
-          {"time_units_total", std::to_string(kTimeUnitsTotal)},
-          {"termination",
-           "time-driven patterns in geometric batches, one MPI_Allreduce(MAX) of the elapsed time "
-           "per batch; types 3 and 4 size-driven"},
-          {"weights", "type 0 double; write 25 %, rewrite 25 %, read 50 %"},
-          {"timeout_s", number_text(o.output.timeout_s)},
-          {"timer", "MPI_Wtime"}};
+  std::map<std::string, std::string> record = {
+      {"T_s", number_text(o.seconds)},
+      {"partitions", partitions},
+      {"io_dir", o.io_dir},
+      {"file_prefix", "b_eff_io_" + o.run_tag},
+      {"memory_per_node_bytes",
+       std::to_string(o.node_memory) + (o.node_memory_detected ? " (detected)" : " (given)")},
+      {"M_PART_bytes", std::to_string(m_part)},
+      {"fs_cache_bytes",
+       o.fs_cache < 0 ? "memory of the partition's nodes" : std::to_string(o.fs_cache)},
+      {"disk_limit_bytes", std::to_string(o.disk_limit) +
+                               (o.disk_limit_default ? " (half the free space)" : " (given)")},
+      {"time_units_total", std::to_string(kTimeUnitsTotal)},
+      {"termination",
+       "time-driven patterns in geometric batches, one MPI_Allreduce(MAX) of the elapsed time "
+       "per batch; types 3 and 4 size-driven"},
+      {"weights", "type 0 double; write 25 %, rewrite 25 %, read 50 %"},
+      {"timeout_s", number_text(o.output.timeout_s)},
+      {"timer", "MPI_Wtime"}};
+  record["method"] = o.method.accurate() ? "accurate" : "classic";
+  record["method_description"] =
+      o.method.accurate()
+          ? o.method.describe() +
+                "; a repetition is one call of every process; per pattern at most the smaller "
+                "of the budget and its T_pattern (U = 0: one time unit)"
+          : "classic: b_eff_io's (time-driven patterns, bytes over the open-to-close time)";
+  if (o.method.accurate()) {
+    const auto a = o.method.settings();
+    record["termination"] =
+        "accurate mode: each pattern's calls repeated until the 95% interval of the median is "
+        "within the target or the pattern's budget is spent; types 3 and 4 as planned from the "
+        "initial write's slots";
+    record["weights"] =
+        "type: T_pattern at the median bandwidth (U = 0: one call at the median time); type 0 "
+        "double; write 25 %, rewrite 25 %, read 50 %";
+    record["synchronisation"] = core::sync_method_name(a.sync);
+    record["time_definition"] = a.global_time ? "global" : "max-local";
+    record["target_ci_percent"] = number_text(o.method.target_ci_percent);
+    record["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
+    record["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
+    record["budget_s"] = number_text(a.stopping.budget_s);
+  }
+  return record;
 }
 
 class NullReporter : public core::Reporter {};
@@ -254,6 +290,7 @@ int run(const std::string& serialized, int thread_level,
       plan.nodes = usage[0];
       plan.fs_cache = o.fs_cache >= 0 ? static_cast<std::uint64_t>(o.fs_cache)
                                       : o.node_memory * static_cast<std::uint64_t>(usage[0]);
+      if (o.method.accurate()) plan.accurate = o.method.settings();
       if (root) {
         out.note("partition: " + std::to_string(nprocs) + " processes on " +
                  std::to_string(usage[0]) + " node(s), at most " + std::to_string(usage[1]) +

@@ -10,11 +10,25 @@
 //    types 0–2 (definition.cpp), the last pattern fills the segment.
 //  - writes end every pattern with MPI_File_sync.
 // Nothing is reported inside the clock: per-pattern times are gathered after the close.
+//
+// Accurate mode (--method accurate) keeps the files, the layout and the calls, but times each
+// pattern's calls one by one through the core (core/accurate.hpp): a repetition is one call of
+// every process (collective or not), started together; the core repeats it until the median's
+// 95 % interval is within the target or the pattern's budget (the smaller of --budget and its
+// T_pattern, one time unit for U = 0) is spent. A pattern's region holds a fixed number of call
+// positions ("slots": its share of the disk limit in the initial write of types 0–2, the planned
+// repetitions in the segment of types 3 and 4, the write's slots in rewrite and read); a
+// repetition past them places the pattern at its region's start again (wrap-around), inside that
+// repetition. The closing MPI_File_sync of a write is timed on its own, after the repetitions.
+// Bandwidth = bytes of one repetition / median; a type's bandwidth is the classic schedule at the
+// medians (schedule_at_medians in definition.hpp).
 #include "suites/beffio/measure.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <numeric>
 
 #include "core/buffers.hpp"
@@ -33,6 +47,11 @@ struct PatternRun {
   double seconds = 0;     // local: placing, calls, termination checks, final sync
   double scheduled = -1;  // T_pattern when time-driven
   bool capped = false;    // stopped before T_pattern: disk limit (write) or the written data
+  // Accurate mode:
+  core::AccurateResult accurate;  // complete on rank 0 of the partition
+  long slots = 0;                 // call positions of the region the calls cycled through
+  double budget = 0;              // seconds of repetitions at most
+  double sync_seconds = 0;        // local: the closing MPI_File_sync of a write
 };
 
 std::string format_bytes(double bytes) {
@@ -50,6 +69,8 @@ class PartitionRun {
     for (int t = 0; t < kPatternTypes; ++t) {
       patterns_[t] = patterns_of_type(t, plan.m_part);
       calls_[t].assign(patterns_[t].size(), 0);
+      written_slots_[t].assign(patterns_[t].size(), 0);
+      pattern_count_ += patterns_[t].size();
     }
     auto bytes = core::AlignedBytes::try_allocate(plan.m_part);
     if (!bytes)
@@ -96,12 +117,24 @@ class PartitionRun {
     watchdog_.arm(std::string(method_title(m)) + " of pattern type " + std::to_string(type) +
                   " on " + std::to_string(nprocs_) + " processes");
 
+    for (auto& [budget, meter] : meters_) meter->new_table();
     MPI_Barrier(plan_.comm);
     const double opened = MPI_Wtime();
     open_type_file(f, path);
     std::uint64_t region = 0;
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const Pattern& p = patterns[i];
+      if (plan_.accurate) {
+        PatternRun r = repeated(f, p, region, slots_for(m, type, i));
+        if (m == Method::Write) {
+          if (type < 3) calls_[type][i] = r.slots;  // the region is what the write covered
+          written_slots_[type][i] = r.slots;
+          written_ += static_cast<std::uint64_t>(r.slots) * p.call_bytes * nprocs_;
+        }
+        region += region_bytes(p, calls_[type][i], nprocs_);
+        runs.push_back(std::move(r));
+        continue;
+      }
       PatternRun r = type >= 3 || p.time_units == 0 ? fixed(f, p, region, calls_for_size(type, i))
                                                     : timed(f, p, region, m, calls_[type][i]);
       if (m == Method::Write) {
@@ -116,6 +149,61 @@ class PartitionRun {
     const double open_to_close = MPI_Wtime() - opened;
     watchdog_.disarm();
     report_type(m, type, runs, open_to_close);
+  }
+
+  // Accurate mode: the call positions of a pattern's region. The initial write of types 0–2 gives
+  // each of the 43 patterns an equal share of the disk limit (at least one call, as in classic
+  // mode); types 3 and 4 have the segment's planned repetitions; rewrite and read cycle through
+  // what the write covered.
+  long slots_for(Method m, int type, std::size_t i) const {
+    if (m != Method::Write) return std::max(1L, written_slots_[type][i]);
+    if (type >= 3) return std::max(1L, calls_[type][i]);
+    const std::uint64_t per_call =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(patterns_[type][i].call_bytes) *
+                                       static_cast<std::uint64_t>(nprocs_));
+    const std::uint64_t share = plan_.disk_limit / std::max<std::size_t>(1, pattern_count_);
+    return static_cast<long>(
+        std::clamp<std::uint64_t>(share / per_call, 1, std::uint64_t{1} << 40));
+  }
+
+  // One meter per distinct budget (the core's settings are fixed per meter); created collectively
+  // in the same order on every process.
+  core::AccurateMeter& meter(double budget) {
+    auto it = meters_.find(budget);
+    if (it == meters_.end()) {
+      core::AccurateSettings s = *plan_.accurate;
+      s.stopping.budget_s = budget;
+      it = meters_.emplace(budget, std::make_unique<core::AccurateMeter>(plan_.comm, s)).first;
+    }
+    return *it->second;
+  }
+
+  // Accurate mode: the pattern's calls as repetitions of the core, cycling through `slots` call
+  // positions of its region.
+  PatternRun repeated(TypeFile& f, const Pattern& p, std::uint64_t region, long slots) {
+    PatternRun r;
+    r.pattern = p;
+    if (p.time_units > 0) r.scheduled = scheduled_seconds(plan_.seconds, p.time_units);
+    r.budget = std::min(plan_.accurate->stopping.budget_s,
+                        scheduled_seconds(plan_.seconds, std::max(1, p.time_units)));
+    core::AccurateMeter& timer = meter(r.budget);
+    place_pattern(f, p, region);
+    long calls = 0;
+    auto repetition = [&](int) {
+      if (calls > 0 && calls % slots == 0) place_pattern(f, p, region);  // wrap around
+      access_once(f, p);
+      ++calls;
+    };
+    r.accurate = timer.measure(repetition);
+    r.calls = calls;
+    r.slots = std::min(calls, slots);
+    r.capped = calls > slots;
+    if (f.method != Method::Read) {
+      const double start = MPI_Wtime();
+      sync_writes(f);
+      r.sync_seconds = MPI_Wtime() - start;
+    }
+    return r;
   }
 
   long calls_for_size(int type, std::size_t i) const {
@@ -192,6 +280,7 @@ class PartitionRun {
   // After the close: every process's pattern times to rank 0, which reports the rows and the
   // type's figures.
   void report_type(Method m, int type, const std::vector<PatternRun>& runs, double open_to_close) {
+    if (plan_.accurate) return report_accurate_type(m, type, runs, open_to_close);
     std::vector<double> local = {open_to_close};
     for (const auto& r : runs) local.push_back(r.seconds);
     std::vector<double> all(rank_ == 0 ? local.size() * nprocs_ : 0);
@@ -204,6 +293,7 @@ class PartitionRun {
     for (int q = 0; q < nprocs_ && rank_ == 0; ++q)
       totals.seconds = std::max(totals.seconds, all[q * local.size()]);
     totals_[index(m)][type] = totals;
+    accessed_[index(m)][type] = totals.bytes;
     if (rank_ != 0) return;
     for (std::size_t i = 0; i < runs.size(); ++i)
       report_pattern(m, runs[i], all, local.size(), i + 1);
@@ -212,9 +302,56 @@ class PartitionRun {
     out_.summary({figure_name(nprocs_, m, type, "b_eff_io"), type_bandwidth(totals), "MiB/s"});
   }
 
-  void report_pattern(Method m, const PatternRun& r, const std::vector<double>& all,
-                      std::size_t stride, std::size_t column) {
-    const Pattern& p = r.pattern;
+  void report_accurate_type(Method m, int type, const std::vector<PatternRun>& runs,
+                            double open_to_close) {
+    // The syncs' and the open-to-close times of every process to rank 0, after the close.
+    std::vector<double> local = {open_to_close};
+    for (const auto& r : runs) local.push_back(r.sync_seconds);
+    std::vector<double> slowest(local.size());
+    MPI_Reduce(local.data(), slowest.data(), static_cast<int>(local.size()), MPI_DOUBLE, MPI_MAX, 0,
+               plan_.comm);
+    double accessed = 0;
+    for (const auto& r : runs)
+      accessed +=
+          static_cast<double>(r.calls) * static_cast<double>(r.pattern.call_bytes) * nprocs_;
+    // The type's bandwidth: its classic schedule at the medians (definition.hpp).
+    std::vector<Pattern> patterns;
+    std::vector<double> medians;
+    for (const auto& r : runs) {
+      patterns.push_back(r.pattern);
+      medians.push_back(r.accurate.seconds);
+    }
+    const TypeTotals totals = schedule_at_medians(patterns, medians, plan_.seconds, nprocs_);
+    totals_[index(m)][type] = totals;
+    accessed_[index(m)][type] = accessed;
+    if (rank_ != 0) return;
+    std::string left_out;
+    int left_out_count = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      report_accurate_pattern(m, runs[i], m == Method::Read ? -1 : slowest[i + 1]);
+      if (runs[i].accurate.seconds <= 0) {
+        left_out += (left_out.empty() ? "" : ", ") + std::to_string(runs[i].pattern.number);
+        ++left_out_count;
+      }
+    }
+    if (left_out_count > 0)
+      out_.note("warning: the " + std::string(method_title(m)) + " of pattern type " +
+                std::to_string(type) + " on " + std::to_string(nprocs_) +
+                " processes leaves out pattern(s) " + left_out +
+                " (no valid repetition within the budget); " +
+                (left_out_count == static_cast<int>(runs.size())
+                     ? std::string("no pattern is left, so the type's bandwidth is 0")
+                     : std::string("the type's bandwidth is over its other patterns")));
+    out_.summary({figure_name(nprocs_, m, type, "patterns_left_out"),
+                  static_cast<double>(left_out_count), "patterns"});
+    out_.summary({figure_name(nprocs_, m, type, "bytes"), accessed, "bytes"});
+    out_.summary({figure_name(nprocs_, m, type, "seconds"), slowest[0], "s"});
+    out_.summary({figure_name(nprocs_, m, type, "scheduled_bytes"), totals.bytes, "bytes"});
+    out_.summary({figure_name(nprocs_, m, type, "scheduled_seconds"), totals.seconds, "s"});
+    out_.summary({figure_name(nprocs_, m, type, "b_eff_io"), type_bandwidth(totals), "MiB/s"});
+  }
+
+  core::BenchmarkRun pattern_table(Method m, const Pattern& p) const {
     core::BenchmarkRun b;
     b.name = "b_eff_io";
     b.family = p.type == 2 || p.type == 3 ? "parallel_transfer" : "collective";
@@ -226,6 +363,58 @@ class PartitionRun {
                     {"access_method", method_name(m)},
                     {"pattern_type", std::to_string(p.type)},
                     {"pattern", std::to_string(p.number)}};
+    return b;
+  }
+
+  // Rank 0: one pattern's row from the core's result; sync < 0: not a write.
+  void report_accurate_pattern(Method m, const PatternRun& r, double sync) {
+    const Pattern& p = r.pattern;
+    core::BenchmarkRun b = pattern_table(m, p);
+    b.accurate = true;
+    b.parameters["measurement"] = "accurate";  // in the CSV too (the database adds the same)
+    core::Measurement row;
+    row.bytes = p.disk_chunk;
+    core::fill_accurate_row(r.accurate, false, row);
+    const double per_repetition = static_cast<double>(p.call_bytes) * nprocs_;
+    const double median_s = row.measured ? row.headline_us() * 1e-6 : 0;
+    const double bandwidth = median_s > 0 ? per_repetition / median_s / kMiBd : 0;
+    row.mbytes_per_sec = bandwidth;
+    row.values = {{"bandwidth", bandwidth, "MiB/s"},
+                  {"bytes_per_repetition", per_repetition, "bytes"},
+                  {"bytes_accessed", static_cast<double>(r.calls) * per_repetition, "bytes"},
+                  {"memory_chunk", static_cast<double>(p.call_bytes), "bytes"},
+                  {"time_units", static_cast<double>(p.time_units), "U"},
+                  {"calls", static_cast<double>(r.calls), "calls per process"},
+                  {"slots", static_cast<double>(r.slots), "call positions"},
+                  {"budget", r.budget, "s"}};
+    if (r.scheduled >= 0) row.values.push_back({"scheduled_time", r.scheduled, "s"});
+    if (sync >= 0) row.values.push_back({"sync_time", sync, "s"});
+    if (row.measured) {
+      const auto& s = row.accurate->summary_us;
+      row.values.push_back({"t_med", s.median, "us"});
+      row.values.push_back({"ci95_low", s.median_ci.lower, "us"});
+      row.values.push_back({"ci95_high", s.median_ci.upper, "us"});
+    }
+    if (r.capped) {
+      const std::string wrapped =
+          m != Method::Write
+              ? "cycled through the initial write's " + std::to_string(r.slots) + " call positions"
+          : p.type >= 3
+              ? "cycled through its " + std::to_string(r.slots) + " call positions in the segment"
+              : "cycled through " + std::to_string(r.slots) +
+                    " call positions (its share of the disk-space limit)";
+      row.note += (row.note.empty() ? "" : "; ") + wrapped;
+    }
+    out_.benchmark_started(b);
+    out_.row(b, row);
+    b.rows.push_back(row);
+    out_.benchmark_finished(b);
+  }
+
+  void report_pattern(Method m, const PatternRun& r, const std::vector<double>& all,
+                      std::size_t stride, std::size_t column) {
+    const Pattern& p = r.pattern;
+    core::BenchmarkRun b = pattern_table(m, p);
     core::Measurement row;
     row.bytes = p.disk_chunk;
     row.repetitions = static_cast<int>(std::min<long>(r.calls, 2147483647L));
@@ -258,7 +447,7 @@ class PartitionRun {
     double bytes = 0;
     for (int t = 0; t < kPatternTypes; ++t) {
       bw[t] = type_bandwidth(totals_[index(m)][t]);
-      bytes += totals_[index(m)][t].bytes;
+      bytes += accessed_[index(m)][t];
     }
     method_bw_[index(m)] = method_bandwidth(bw);
     if (rank_ != 0) return;
@@ -291,10 +480,16 @@ class PartitionRun {
   int rank_ = 0, nprocs_ = 1;
   std::array<std::vector<Pattern>, kPatternTypes> patterns_;
   std::array<std::vector<long>, kPatternTypes> calls_;  // agreed calls of the initial write
+  // Accurate mode: the call positions the initial write covered (rewrite and read cycle through
+  // them), the number of patterns, and a meter per budget.
+  std::array<std::vector<long>, kPatternTypes> written_slots_;
+  std::size_t pattern_count_ = 0;
+  std::map<double, std::unique_ptr<core::AccurateMeter>> meters_;
   std::uint64_t written_ = 0;  // bytes the initial write put into the files (all processes)
   std::uint64_t segment_ = 0;
   core::AlignedBytes buffer_;
-  std::array<std::array<TypeTotals, kPatternTypes>, 3> totals_{};
+  std::array<std::array<TypeTotals, kPatternTypes>, 3> totals_{};  // what the bandwidths use
+  std::array<std::array<double, kPatternTypes>, 3> accessed_{};    // bytes really accessed
   std::array<double, 3> method_bw_{};
 };
 

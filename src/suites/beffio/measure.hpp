@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "core/accurate.hpp"
 #include "core/reporter.hpp"
 #include "core/watchdog.hpp"
 
@@ -22,6 +24,10 @@ struct PartitionPlan {
   std::uint64_t disk_limit = 0;   // bytes the initial write may put into the files (all processes)
   std::uint64_t fs_cache = 0;     // bytes of file system cache to compare with (0: no check)
   int nodes = 1;
+  // --method accurate: every pattern's calls are repetitions timed by the core (see measure.cpp
+  // and docs/beffio.md); the budget of a pattern is the smaller of the settings' and its share
+  // of T.
+  std::optional<core::AccurateSettings> accurate;
 };
 
 // The whole benchmark on one partition; reports (rank 0 of the partition, which is world rank 0)

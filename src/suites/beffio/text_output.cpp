@@ -18,6 +18,15 @@ void TextReporter::run_started(const core::RunInfo& info) {
   for (const auto& [host, ranks] : info.ranks_per_host)
     hosts += fmt::format("{}{} ({} ranks)", hosts.empty() ? "" : ", ", host, ranks);
   fmt::print(out_, "# Processes: {} on {}\n", info.world_size, hosts);
+  if (const auto it = info.settings.find("method_description"); it != info.settings.end())
+    fmt::print(out_, "# Method: {}\n", it->second);
+  if (const auto it = info.settings.find("method"); it != info.settings.end())
+    accurate_ = it->second == "accurate";
+  if (accurate_)
+    fmt::print(out_,
+               "#   reps = valid repetitions (one call of every process each), invalid = started "
+               "late or overran their window;\n#   t_med = their median in microseconds, "
+               "ci95_lo..ci95_hi its 95% interval; MiB/s = bytes of a repetition / t_med\n");
   fmt::print(out_, "# Settings:\n");
   for (const auto& [name, value] : info.settings) fmt::print(out_, "#   {} = {}\n", name, value);
   fmt::print(out_,
@@ -36,16 +45,31 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
     const int type = std::stoi(p.at("pattern_type"));
     std::string method = p.at("access_method");
     if (method == "write") method = "initial write";
-    table_title_ = fmt::format("## {} processes, {}, pattern type {} ({})", p.at("partition"),
-                               method, type, type_title(type));
-    table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
-        "No.", "l", "L", "U", "T_sched[s]", "calls", "bytes", "t[s]", "MiB/s", "note"});
+    table_title_ = fmt::format("## {} processes, {}, pattern type {} ({}){}", p.at("partition"),
+                               method, type, type_title(type), b.accurate ? ", accurate" : "");
+    table_ = std::make_unique<output::TextTable>(
+        b.accurate ? std::vector<std::string>{"No.", "l", "L", "U", "budget[s]", "reps", "invalid",
+                                              "t_med[us]", "ci95_lo[us]", "ci95_hi[us]", "MiB/s",
+                                              "stop", "note"}
+                   : std::vector<std::string>{"No.", "l", "L", "U", "T_sched[s]", "calls", "bytes",
+                                              "t[s]", "MiB/s", "note"});
   }
   auto number = [&](const char* name, int decimals) {
     const auto* v = m.value(name);
     return v ? format_number(v->value, decimals) : std::string("-");
   };
   const auto* memory = m.value("memory_chunk");
+  if (m.accurate) {
+    const auto& a = *m.accurate;
+    const auto& s = a.summary_us;
+    table_->add_row({p.at("pattern"), format_size(m.bytes),
+                     memory ? format_size(static_cast<std::uint64_t>(memory->value)) : "-",
+                     number("time_units", 0), number("budget", 3), std::to_string(a.valid),
+                     std::to_string(a.late + a.overrun), format_number(s.median, 1),
+                     format_number(s.median_ci.lower, 1), format_number(s.median_ci.upper, 1),
+                     number("bandwidth", 2), a.stop_reason, m.note});
+    return;
+  }
   table_->add_row({p.at("pattern"), format_size(m.bytes),
                    memory ? format_size(static_cast<std::uint64_t>(memory->value)) : "-",
                    number("time_units", 0), number("scheduled_time", 3),
@@ -81,6 +105,17 @@ void TextReporter::summary(const core::NamedValue& v) {
   if (key.nprocs == 0) {
     fmt::print(out_, "\n# b_eff_io = {} MiB/s (the maximum over the partitions)\n",
                format_number(v.value, 3));
+  } else if (key.type >= 0 && accurate_) {
+    const Method m = kMethods[static_cast<std::size_t>(key.method)];
+    fmt::print(out_,
+               "  type {}: T_pattern at the median bandwidths (U = 0: one call): {} bytes in {} s "
+               "= {} MiB/s ({} bytes accessed; {} s from open to close)\n",
+               key.type,
+               format_number(figure(figure_name(key.nprocs, m, key.type, "scheduled_bytes")), 0),
+               format_number(figure(figure_name(key.nprocs, m, key.type, "scheduled_seconds")), 4),
+               format_number(v.value, 3),
+               format_number(figure(figure_name(key.nprocs, m, key.type, "bytes")), 0),
+               format_number(figure(figure_name(key.nprocs, m, key.type, "seconds")), 4));
   } else if (key.type >= 0) {
     const Method m = kMethods[static_cast<std::size_t>(key.method)];
     fmt::print(out_, "  type {} total: {} bytes in {} s from open to close: {} MiB/s\n", key.type,

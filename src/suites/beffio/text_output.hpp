@@ -33,6 +33,7 @@ class TextReporter : public core::Reporter {
   std::string table_title_;
   std::unique_ptr<output::TextTable> table_;
   std::map<std::string, double> figures_;
+  bool accurate_ = false;  // --method accurate: the tables show medians
 };
 
 }  // namespace mpiscope::beffio

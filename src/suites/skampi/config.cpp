@@ -140,6 +140,12 @@ class Parser {
         need_value();
         c.cachewarmup = static_cast<int>(parse_int(value, line_no, vcol, "@CACHEWARMUP"));
         if (c.cachewarmup < 0) throw ConfigError(file_, line_no, vcol, "@CACHEWARMUP must be >= 0");
+      } else if (key == "method") {
+        need_value();
+        c.method = lower(value);
+        if (c.method == "imb") c.method = "classic";
+        if (c.method != "classic" && c.method != "accurate")
+          throw ConfigError(file_, line_no, vcol, "@METHOD must be classic or accurate");
       } else if (key.rfind("basetype", 0) == 0 && key.size() > 8) {
         const int n = static_cast<int>(
             parse_int(key.substr(8), line_no, col + 9, "the number of a @BASETYPEn"));
@@ -577,6 +583,7 @@ std::string to_json(const Config& c) {
   j["logfile"] = c.logfile;
   j["postproc"] = c.postproc;
   j["cachewarmup"] = c.cachewarmup;
+  j["method"] = c.method;
   for (const auto& [n, b] : c.basetypes) {
     nlohmann::json items = nlohmann::json::array();
     for (const auto& i : b.items) items.push_back({i.count, i.offset, i.type});
@@ -627,6 +634,7 @@ Config config_from_json(const std::string& text) {
   c.logfile = j["logfile"];
   c.postproc = j["postproc"];
   c.cachewarmup = j["cachewarmup"];
+  c.method = j["method"];
   for (const auto& [n, items] : j["basetypes"].items()) {
     BaseType b;
     for (const auto& i : items)

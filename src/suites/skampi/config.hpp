@@ -73,6 +73,7 @@ struct Config {
   std::string outfile = "skampi.out", logfile = "skampi.log";
   bool postproc = false;
   int cachewarmup = 4;
+  std::string method;  // @METHOD classic|accurate (empty: not given; --method overrides)
   std::map<int, BaseType> basetypes;  // @BASETYPEn; 1 is MPI_CHAR unless given
   std::vector<SuiteSpec> suites;
 };

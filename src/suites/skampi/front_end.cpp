@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/frontend.hpp"
+#include "cli/method_options.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
@@ -38,6 +39,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
   std::string config_path = ".skampi", outfile, logfile;
   long memory_kb = 0;
   cli::OutputOptions output;
+  cli::MethodOptions method;
   app.add_option("config", config_path, "The configuration file (default: .skampi)")
       ->type_name("CONFIG");
   app.add_option("--outfile", outfile, "Output file instead of the configuration's @OUTFILE")
@@ -48,13 +50,21 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
       ->type_name("KBYTES")
       ->check(CLI::PositiveNumber);
   cli::add_output_options(app, output);
-  app.footer("Subcommand: skampi postproc -o OUT FILE... (medians of repeated runs)");
+  cli::add_method_options(app, method);
+  app.footer(
+      "--method accurate times each point's operation repetition by repetition (synchronised "
+      "starts, median and its 95% interval, the core's stopping rule) instead of SKaMPI's "
+      "standard-error rule; the master-worker pattern and MPI_Buffer_attach keep SKaMPI's "
+      "method. @METHOD in the configuration's preamble sets it too; --method wins.\n"
+      "Subcommand: skampi postproc -o OUT FILE... (medians of repeated runs)");
   return cli::parse_command_line(app, args, [&] {
     Config c = read_config(config_path);
     if (!outfile.empty()) c.outfile = outfile;
     if (!logfile.empty()) c.logfile = logfile;
     if (memory_kb > 0) c.memory_kb = memory_kb;
     resolve_limits(c, world_size);
+    if (app.count("--method") == 0 && !c.method.empty()) method.method = c.method;
+    method.validate();
     cli::check_output_options(output);
     for (const auto& path : {c.outfile, c.logfile}) {
       std::ofstream probe(path, std::ios::app);
@@ -64,7 +74,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
                           {"config", nlohmann::json::parse(to_json(c))},
                           {"json", output.json_path},
                           {"csv", output.csv_path},
-                          {"timeout", output.timeout_s}}
+                          {"timeout", output.timeout_s},
+                          {"method", method}}
         .dump();
   });
 }
@@ -87,6 +98,7 @@ int skampi_main(int argc, char** argv, const std::string& program,
     o.output.json_path = j["json"];
     o.output.csv_path = j["csv"];
     o.output.timeout_s = j["timeout"];
+    j.at("method").get_to(o.method);
     o.command_line = command_line;
     return run_skampi(o, thread_level);
   };

@@ -16,12 +16,83 @@ const char* kColumns =
     "defects "
     "node_times_us";
 
-std::string num(double v) {
+std::string num(double v, int digits = 6) {
   char b[64];
-  std::snprintf(b, sizeof b, "%.6g", v);
+  std::snprintf(b, sizeof b, "%.*g", digits, v);
   return b;
 }
+
+bool accurate_suite(const SuiteResult& r) {
+  const auto it = r.params.find("method");
+  return it != r.params.end() && it->second == "accurate";
+}
 }  // namespace
+
+const char* const kAccurateColumns =
+    "ci95_low_us ci95_high_us ci_confidence min_us p05_us p25_us p75_us p95_us p99_us max_us "
+    "mean_us outliers late overrun stop_reason sync time_definition fell_back window_us "
+    "clock_offset_max_us clock_drift_max";
+
+std::string format_row(const PointRow& p, int digits) {
+  std::string nodes;
+  for (double t : p.node_times_us) nodes += (nodes.empty() ? "" : ",") + num(t, digits);
+  std::string s = std::to_string(p.argument) + " " + std::to_string(p.bytes) + " " +
+                  std::to_string(p.nprocs) + " " + std::to_string(p.chunks) + " " +
+                  num(p.t_us, digits) + " " + num(p.stderr_us, digits) + " " +
+                  num(p.raw_us, digits) + " " + num(p.empty_us, digits) + " " +
+                  std::to_string(p.repetitions) + " " + std::to_string(p.used) + " " +
+                  (p.converged ? "1" : "0") + " " + std::to_string(p.defects) + " " +
+                  (nodes.empty() ? "-" : nodes);
+  if (p.accurate) {
+    const auto& a = *p.accurate;
+    const auto& m = a.summary_us;
+    for (double v : {m.median_ci.lower, m.median_ci.upper, m.median_ci.confidence, m.min, m.p05,
+                     m.p25, m.p75, m.p95, m.p99, m.max, m.mean})
+      s += " " + num(v, digits);
+    s += " " + std::to_string(m.outliers) + " " + std::to_string(a.late) + " " +
+         std::to_string(a.overrun) + " " + a.stop_reason + " " + a.sync + " " + a.time_definition +
+         " " + (a.fell_back ? "1" : "0") + " " + num(a.window_us, digits) + " " +
+         num(a.clock_offset_max_us, digits) + " " + num(a.clock_drift_max, digits);
+  }
+  return s;
+}
+
+bool parse_row(const std::string& line, bool accurate, PointRow& p) {
+  std::istringstream row(line);
+  int conv = 0;
+  std::string nodes;
+  if (!(row >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >> p.raw_us >>
+        p.empty_us >> p.repetitions >> p.used >> conv >> p.defects >> nodes))
+    return false;
+  p.converged = conv != 0;
+  if (nodes != "-") {
+    std::stringstream ns(nodes);
+    std::string x;
+    while (std::getline(ns, x, ',')) p.node_times_us.push_back(std::stod(x));
+  }
+  if (!accurate) return true;
+  core::AccurateStats a;
+  auto& m = a.summary_us;
+  int fell_back = 0;
+  if (!(row >> m.median_ci.lower >> m.median_ci.upper >> m.median_ci.confidence >> m.min >> m.p05 >>
+        m.p25 >> m.p75 >> m.p95 >> m.p99 >> m.max >> m.mean >> m.outliers >> a.late >> a.overrun >>
+        a.stop_reason >> a.sync >> a.time_definition >> fell_back >> a.window_us >>
+        a.clock_offset_max_us >> a.clock_drift_max))
+    return true;  // a merged (postproc) row: medians over runs, no statistics of repetitions
+  m.median_ci.available = m.median_ci.confidence > 0;
+  m.median = p.t_us;
+  m.n = static_cast<std::size_t>(p.used);
+  a.valid = p.used;
+  a.attempted = p.repetitions;
+  a.fell_back = fell_back != 0;
+  p.accurate = a;
+  if (a.fell_back)
+    p.note =
+        "window sync: too many repetitions started late or overran their window; measured "
+        "with " +
+        a.sync + " instead";
+  return true;
+}
 
 std::string format_header(const std::vector<std::pair<std::string, std::string>>& header) {
   std::string s = std::string(kMagic) + " " + std::to_string(kOutputFormatVersion) + "\n";
@@ -38,17 +109,12 @@ std::string format_suite(const SuiteResult& r) {
   s += "@VARIATION " + r.variation + "\n";
   s += "@ARGUMENT_UNIT " + r.argument_unit + "\n";
   for (const auto& [k, v] : r.params) s += "@PARAM " + k + " " + v + "\n";
-  s += std::string("@COLUMNS ") + kColumns + "\n";
-  for (const auto& p : r.rows) {
-    std::string nodes;
-    for (double t : p.node_times_us) nodes += (nodes.empty() ? "" : ",") + num(t);
-    s += std::to_string(p.argument) + " " + std::to_string(p.bytes) + " " +
-         std::to_string(p.nprocs) + " " + std::to_string(p.chunks) + " " + num(p.t_us) + " " +
-         num(p.stderr_us) + " " + num(p.raw_us) + " " + num(p.empty_us) + " " +
-         std::to_string(p.repetitions) + " " + std::to_string(p.used) + " " +
-         (p.converged ? "1" : "0") + " " + std::to_string(p.defects) + " " +
-         (nodes.empty() ? "-" : nodes) + "\n";
-  }
+  s += std::string("@COLUMNS ") + kColumns +
+       (std::any_of(r.rows.begin(), r.rows.end(), [](const PointRow& p) { return p.accurate; })
+            ? std::string(" ") + kAccurateColumns
+            : std::string()) +
+       "\n";
+  for (const auto& p : r.rows) s += format_row(p) + "\n";
   s += "@END_SUITE " + r.name + "\n";
   return s;
 }
@@ -111,20 +177,10 @@ OutputFile parse_output(const std::string& text, const std::string& name) {
       continue;
     }
     if (!in_suite) fail("data outside a suite block");
-    std::istringstream row(line);
     PointRow p;
-    int conv = 0;
-    std::string nodes;
-    if (!(row >> p.argument >> p.bytes >> p.nprocs >> p.chunks >> p.t_us >> p.stderr_us >>
-          p.raw_us >> p.empty_us >> p.repetitions >> p.used >> conv >> p.defects >> nodes)) {
+    if (!parse_row(line, accurate_suite(cur), p)) {
       if (in.peek() == EOF) break;  // a torn last line
       fail("malformed data row");
-    }
-    p.converged = conv != 0;
-    if (nodes != "-") {
-      std::stringstream ns(nodes);
-      std::string x;
-      while (std::getline(ns, x, ',')) p.node_times_us.push_back(std::stod(x));
     }
     cur.rows.push_back(p);
   }
@@ -167,6 +223,11 @@ OutputFile postprocess(const std::vector<OutputFile>& runs) {
             merged = s;
             merged.rows.clear();
           }
+          const auto method = [](const SuiteResult& x) {
+            const auto it = x.params.find("method");
+            return it == x.params.end() ? std::string("classic") : it->second;
+          };
+          if (method(s) != method(merged)) merged.params["method"] = "mixed";
           for (const auto& p : s.rows) by_arg[p.argument].push_back(&p);
         }
     for (const auto& [arg, ps] : by_arg) {
@@ -185,6 +246,8 @@ OutputFile postprocess(const std::vector<OutputFile>& runs) {
       m.converged = std::all_of(ps.begin(), ps.end(), [](auto* p) { return p->converged; });
       m.defects = 0;
       for (auto* p : ps) m.defects += p->defects;
+      m.accurate.reset();  // a median over runs, not a statistic of one run's repetitions
+      m.note.clear();
       for (std::size_t k = 0; k < m.node_times_us.size(); ++k) {
         std::vector<double> v;
         for (auto* p : ps)

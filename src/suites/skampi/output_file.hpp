@@ -4,8 +4,11 @@
 // perhaps a torn tail, which the reader drops); that is what restart and the post-processor read.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/result.hpp"
 
 namespace mpiscope::skampi {
 
@@ -22,7 +25,16 @@ struct PointRow {
   bool converged = false;
   long defects = 0;
   std::vector<double> node_times_us;  // Node_Times = yes: every participant's own mean
+  // Accurate mode (the suite's @PARAM method is accurate): the statistics over the valid
+  // repetitions; t_us and raw_us are then their median, empty_us 0, stderr_us sigma/sqrt(n) of
+  // the valid repetitions, repetitions the attempted ones, used the valid ones, and the block
+  // has the extra columns kAccurateColumns.
+  std::optional<core::AccurateStats> accurate;
+  std::string note;  // not in the file (a window fall-back's note is rebuilt when read back)
 };
+
+// The columns an accurate suite's rows have after node_times_us.
+extern const char* const kAccurateColumns;
 
 struct SuiteResult {
   std::string name;
@@ -43,6 +55,10 @@ struct OutputFile {
 std::string format_header(const std::vector<std::pair<std::string, std::string>>& header);
 std::string format_suite(const SuiteResult& s);
 std::string format_end();
+// One data row as the file holds it (`digits` significant digits), and back; `accurate` reads
+// the extra columns. parse_row returns false for a malformed (torn) row.
+std::string format_row(const PointRow& p, int digits = 6);
+bool parse_row(const std::string& line, bool accurate, PointRow& p);
 // Throws std::runtime_error naming the file and line for a malformed file (torn tails excepted).
 OutputFile parse_output(const std::string& text, const std::string& name);
 OutputFile read_output(const std::string& path);

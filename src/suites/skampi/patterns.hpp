@@ -2,6 +2,8 @@
 // for one measurement point (communicator, message length, chunks, datatypes): sample() is one
 // timed repetition on the calling process, empty() the pattern's empty measurement that is
 // subtracted (4.1), verify() one untimed exchange that checks the bytes the datatypes moved.
+// repetition() is what accurate mode (core/accurate.hpp) times instead of sample(): the
+// operation alone, on every process of the communicator, without SKaMPI's timing or barriers.
 #pragma once
 #include <mpi.h>
 
@@ -19,6 +21,11 @@ class Kernel {
   virtual double empty() = 0;   // the same timing around nothing (collectives: the barrier)
   // Wrong data bytes seen by the timing process (rank 0 of the communicator); 0 elsewhere.
   virtual long verify() { return 0; }
+  // Accurate mode: the operation of one sample once, a complete operation on every process of
+  // the communicator (only when accurate_unavailable(instance) is nullptr).
+  virtual void repetition();
+  // Accurate mode: untimed clean-up after a point's repetitions (Comm_split's communicators).
+  virtual void after_repetitions() {}
 };
 
 struct KernelSetup {
@@ -30,6 +37,18 @@ struct KernelSetup {
 };
 
 std::unique_ptr<Kernel> make_kernel(const InstanceInfo& instance, const KernelSetup& setup);
+
+// Why accurate mode cannot time the instance's repetitions (then the suite keeps SKaMPI's
+// method), or nullptr when it can: master-worker's workers are released after the master's
+// timed region, so one repetition is not a complete operation on every process; a second
+// MPI_Buffer_attach needs the detach that SKaMPI leaves out of the timing.
+const char* accurate_unavailable(const InstanceInfo& instance);
+
+// MPI_Comm_split (type 22) in accurate mode keeps every repetition's new communicator until the
+// point ends (freeing it is not part of what is timed), and MPI libraries have a limited number
+// of communicator contexts: at most this many repetitions per point (a window fall-back may
+// double them, plus the pilot's).
+constexpr int kMaxCommSplitRepetitions = 500;
 
 // Bytes of message buffer one process needs at a point (checked against @MEMORY).
 long buffer_bytes(const InstanceInfo& instance, long span, int nprocs);

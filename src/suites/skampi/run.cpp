@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "core/accurate.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
@@ -52,6 +53,12 @@ std::pair<long, long> base_size_extent(const BaseType& b) {
     end = std::max(end, i.offset + i.count * sizes.at(i.type));
   }
   return {size, end};
+}
+
+// Accurate mode applies to a suite when it was asked for and the pattern's repetition is a
+// complete operation on every process (patterns.hpp); otherwise SKaMPI's method measures it.
+bool measured_accurately(const SuiteSpec& s, const cli::MethodOptions& method) {
+  return method.accurate() && accurate_unavailable(*find_instance(s.type)) == nullptr;
 }
 
 int participants(const InstanceInfo& inst, const SuiteSpec& s, long arg, int world) {
@@ -132,6 +139,12 @@ void resolve_limits(Config& c, int world) {
 
 namespace {
 
+std::string number_text(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
   char b[64];
@@ -190,16 +203,23 @@ std::pair<int, int> slowest_pair() {
 
 class SuiteRunner {
  public:
-  SuiteRunner(const Config& c, const SuiteSpec& s, std::pair<int, int> pair, core::Watchdog& wd)
+  SuiteRunner(const Config& c, const SuiteSpec& s, std::pair<int, int> pair, core::Watchdog& wd,
+              const cli::MethodOptions& method)
       : c_(c),
         s_(s),
         inst_(*find_instance(s.type)),
         pair_(pair),
         wd_(wd),
-        base_(effective_base(c, s)) {
+        base_(effective_base(c, s)),
+        method_(method),
+        accurate_(measured_accurately(s, method)) {
     world_ = mpi::world_size();
     me_ = mpi::world_rank();
     unit_ = lcm_unit(s.multiple_of, base_.size());
+    if (s.type == 22) {  // Comm_split: see kMaxCommSplitRepetitions
+      method_.max_repetitions = std::min(method_.max_repetitions, kMaxCommSplitRepetitions);
+      method_.min_repetitions = std::min(method_.min_repetitions, method_.max_repetitions);
+    }
   }
 
   SuiteResult run() {
@@ -218,9 +238,17 @@ class SuiteRunner {
     r.params["recv_datatype"] = std::to_string(s_.recv_datatype);
     r.params["scale"] = scale_name(s_.scale);
     r.params["standard_error"] = output::format_number(s_.standard_error, 4);
-    r.params["cut_quantile"] = output::format_number(s_.cut_quantile, 3);
-    r.params["repetitions"] =
-        std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
+    r.params["method"] = accurate_ ? "accurate" : "classic";
+    if (accurate_) {
+      // The core's stopping rule replaces Min/Max_Repetition, Cut_Quantile and
+      // Time_Measurement; Standard_error remains the refinement's threshold.
+      r.params["accurate_settings"] = method_.describe();
+    } else {
+      r.params["cut_quantile"] = output::format_number(s_.cut_quantile, 3);
+      r.params["repetitions"] =
+          std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
+      if (method_.accurate()) r.params["method_note"] = accurate_unavailable(inst_);
+    }
     if (inst_.pattern == Pattern::kPingPong)
       r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
     const auto started = std::chrono::steady_clock::now();
@@ -276,6 +304,48 @@ class SuiteRunner {
         .first->second.get();
   }
 
+  // The accurate-mode meter of the point's communicator (collective on first use).
+  core::AccurateMeter& meter_for(int p, MPI_Comm comm) {
+    const int key = inst_.pattern == Pattern::kPingPong ? -1 : p;
+    auto it = meters_.find(key);
+    if (it == meters_.end())
+      it = meters_.emplace(key, std::make_unique<core::AccurateMeter>(comm, method_.settings()))
+               .first;
+    return *it->second;
+  }
+
+  // Accurate mode on the point's communicator: the operation alone, repeated by the core until
+  // the median is known (or a limit); rank 0 of the communicator returns the row as the output
+  // file writes it (full precision) and its note on a second line.
+  std::string accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
+    for (int w = 0; w < c_.cachewarmup; ++w) kernel.repetition();  // @CACHEWARMUP, untimed
+    auto repetition = [&](int) { kernel.repetition(); };
+    // The ping-pong's time is the round trip, as SKaMPI reports it (time factor 1).
+    const core::AccurateResult a = meter_for(row.nprocs, comm).measure(repetition, 1.0);
+    kernel.after_repetitions();
+    const long defects = kernel.verify();
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0) return {};
+    PointRow p = row;
+    core::Measurement m;
+    core::fill_accurate_row(a, false, m);
+    p.accurate = m.accurate;
+    p.t_us = p.raw_us = m.accurate->summary_us.median;
+    p.empty_us = 0;
+    if (!a.samples.empty()) {  // SKaMPI's sigma/sqrt(n), over the valid repetitions
+      const double n = static_cast<double>(a.samples.size()), mean = m.accurate->summary_us.mean;
+      double sq = 0;
+      for (double x : a.samples) sq += (x * 1e6 - mean) * (x * 1e6 - mean);
+      p.stderr_us = std::sqrt(sq / n) / std::sqrt(n);
+    }
+    p.repetitions = a.attempted;
+    p.used = m.accurate->valid;
+    p.converged = a.stop == core::StopReason::Converged;
+    p.defects = defects;
+    return format_row(p, 17) + "\n" + m.note;
+  }
+
   PointRow point(long arg) {
     PointRow row;
     row.argument = arg;
@@ -289,6 +359,22 @@ class SuiteRunner {
     const MPI_Comm comm = comm_for(row.nprocs);
     const int root = inst_.pattern == Pattern::kPingPong ? pair_.first : 0;
     std::vector<double> packed(9 + static_cast<std::size_t>(row.nprocs), 0.0);
+    if (accurate_) {
+      std::string text;
+      if (comm != MPI_COMM_NULL) {
+        core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
+        KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
+        text = accurate_point(*make_kernel(inst_, k), comm, row);
+      }
+      text = mpi::broadcast(text, root, MPI_COMM_WORLD);
+      wd_.disarm();
+      const auto newline = text.find('\n');
+      PointRow measured;
+      if (!parse_row(text.substr(0, newline), true, measured))
+        throw std::logic_error("skampi: a measured row does not read back: " + text);
+      measured.note = text.substr(newline + 1);
+      return measured;
+    }
     if (comm != MPI_COMM_NULL) {
       core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
       KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
@@ -346,10 +432,13 @@ class SuiteRunner {
   std::pair<int, int> pair_;
   core::Watchdog& wd_;
   BaseDatatype base_;
+  cli::MethodOptions method_;
+  bool accurate_;
   int world_ = 1, me_ = 0;
   long unit_ = 1;
   std::map<int, mpi::Comm> comms_;
   std::map<int, PointMeasurement> empty_;
+  std::map<int, std::unique_ptr<core::AccurateMeter>> meters_;  // freed before comms_
 };
 
 // ---- Reporting: the result model and the readable text on stdout ----
@@ -365,10 +454,44 @@ core::BenchmarkRun benchmark_of(const SuiteResult& s, int world) {
   b.parameters["operation"] = s.operation;
   b.parameters["variation"] = s.variation;
   b.parameters["argument_unit"] = s.argument_unit;
+  b.accurate = s.params.count("method") && s.params.at("method") == "accurate";
   return b;
 }
 
+// Accurate mode: the row is the median over the valid repetitions and its statistics.
+core::Measurement accurate_measurement_of(const PointRow& p, const std::string& unit) {
+  core::Measurement m;
+  const auto& a = *p.accurate;
+  const auto& s = a.summary_us;
+  m.accurate = a;
+  m.bytes = static_cast<std::size_t>(p.bytes);
+  m.measured = a.valid > 0;
+  m.repetitions = a.valid;
+  m.t_min_us = s.min;
+  m.t_max_us = s.max;
+  m.t_avg_us = s.mean;
+  m.values = {{"argument", static_cast<double>(p.argument), unit},
+              {"nprocs", static_cast<double>(p.nprocs), "processes"},
+              {"chunks", static_cast<double>(p.chunks), "chunks"},
+              {"t", p.t_us, "us"},
+              {"ci95_low", s.median_ci.lower, "us"},
+              {"ci95_high", s.median_ci.upper, "us"},
+              {"standard_error", p.stderr_us, "us"},
+              {"invalid_repetitions", static_cast<double>(a.late + a.overrun), "repetitions"},
+              {"converged", p.converged ? 1.0 : 0.0, "bool"},
+              {"defects", static_cast<double>(p.defects), "bytes"}};
+  std::vector<std::string> notes;
+  if (!p.note.empty()) notes.push_back(p.note);
+  if (a.valid == 0 && p.note.empty()) notes.push_back("no valid repetition");
+  if (a.valid > 0 && !p.converged)
+    notes.push_back("stopped by the " + a.stop_reason +
+                    " before the 95% interval of the median was within the target");
+  for (const auto& n : notes) m.note += (m.note.empty() ? "" : "; ") + n;
+  return m;
+}
+
 core::Measurement measurement_of(const PointRow& p, const std::string& unit) {
+  if (p.accurate) return accurate_measurement_of(p, unit);
   core::Measurement m;
   m.bytes = static_cast<std::size_t>(p.bytes);
   m.repetitions = p.repetitions;
@@ -395,6 +518,12 @@ class TextReporter : public core::Reporter {
     std::printf("# mpiscope skampi: %s\n# %d processes, MPI %s, %s\n",
                 i.settings.at("config").c_str(), i.world_size, i.mpi_version.c_str(),
                 i.date.c_str());
+    std::printf("# Method: %s\n", i.settings.at("method_description").c_str());
+    if (i.settings.at("method") == "accurate")
+      std::printf(
+          "#   t_med = median over the valid repetitions (microseconds), ci95_lo..ci95_hi its "
+          "95%% confidence interval;\n#   valid = repetitions in the statistics, invalid = "
+          "started late or overran their window; nothing is subtracted\n");
     for (const auto& [k, v] : i.settings) std::printf("#   %s: %s\n", k.c_str(), v.c_str());
     std::fflush(stdout);
   }
@@ -404,6 +533,15 @@ class TextReporter : public core::Reporter {
                 p.at("type").c_str(), p.at("operation").c_str(), b.family.c_str(),
                 p.at("variation").c_str(),
                 p.count("pair") ? (", pair " + p.at("pair")).c_str() : "");
+    row_notes_.clear();
+    if (b.accurate) {
+      std::printf("# Method: accurate\n");
+      table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
+          "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t_med [us]",
+          "ci95_lo [us]", "ci95_hi [us]", "t_min [us]", "valid", "invalid", "stop"});
+      return;
+    }
+    if (p.count("method_note")) std::printf("# Method: classic: %s\n", p.at("method_note").c_str());
     table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
         "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t [us]", "stderr [us]",
         "raw [us]", "empty [us]", "reps", "used", "ok", "node times [us]"});
@@ -414,6 +552,18 @@ class TextReporter : public core::Reporter {
         if (x.name == n) return x.value;
       return 0.0;
     };
+    if (m.accurate) {
+      const auto& a = *m.accurate;
+      const auto& s = a.summary_us;
+      const std::string argument = std::to_string(static_cast<long>(v("argument")));
+      table_->add_row(
+          {argument, std::to_string(m.bytes), std::to_string(static_cast<int>(v("nprocs"))),
+           output::format_number(s.median, 3), output::format_number(s.median_ci.lower, 3),
+           output::format_number(s.median_ci.upper, 3), output::format_number(s.min, 3),
+           std::to_string(a.valid), std::to_string(a.late + a.overrun), a.stop_reason});
+      if (!m.note.empty()) row_notes_.push_back("argument " + argument + ": " + m.note);
+      return;
+    }
     std::string nodes;
     for (double t : m.rank_times_us)
       nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);
@@ -427,6 +577,7 @@ class TextReporter : public core::Reporter {
   }
   void benchmark_finished(const core::BenchmarkRun&) override {
     table_->print(stdout, "  ");
+    for (const auto& n : row_notes_) std::printf("# %s\n", n.c_str());
     std::fflush(stdout);
   }
   void note(const std::string& n) override {
@@ -440,10 +591,13 @@ class TextReporter : public core::Reporter {
 
  private:
   std::unique_ptr<output::TextTable> table_;
+  std::vector<std::string> row_notes_;
 };
 
 void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
   const auto b = benchmark_of(s, world);
+  if (s.params.count("method_note"))
+    rep.note("suite " + s.name + ": " + s.params.at("method_note"));
   rep.benchmark_started(b);
   for (const auto& p : s.rows) rep.row(b, measurement_of(p, s.argument_unit));
   rep.benchmark_finished(b);
@@ -464,7 +618,7 @@ struct Plan {
 
 // Rank 0: what an earlier, interrupted run left in the output file decides what runs now.
 Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::string>>& header,
-               Log& log) {
+               const cli::MethodOptions& method, Log& log) {
   Plan plan;
   namespace fs = std::filesystem;
   OutputFile old;
@@ -484,8 +638,17 @@ Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::st
   if (resume) {
     plan.crashed = old.torn_suite;
     for (const auto& s : old.suites) {
-      const bool in_config =
-          std::any_of(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
+      const auto spec =
+          std::find_if(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
+      const bool in_config = spec != c.suites.end();
+      // A suite finished with the other method is measured again (its block is dropped).
+      const std::string old_method = s.params.count("method") ? s.params.at("method") : "classic";
+      if (in_config &&
+          old_method != (measured_accurately(*spec, method) ? "accurate" : "classic")) {
+        log.line("restart: suite " + s.name + " was measured with the " + old_method +
+                 " method and is measured again");
+        continue;
+      }
       if (in_config && s.name != plan.crashed) {
         plan.done.push_back(s);
         text += format_suite(s);
@@ -522,6 +685,22 @@ int run_skampi(const RunOptions& o, int thread_level) {
   info.settings["memory_kb"] = std::to_string(c.memory_kb);
   info.settings["cachewarmup"] = std::to_string(c.cachewarmup);
   info.settings["postproc"] = c.postproc ? "yes" : "no";
+  info.settings["method"] = o.method.accurate() ? "accurate" : "classic";
+  info.settings["method_description"] =
+      o.method.accurate()
+          ? o.method.describe() +
+                "; master-worker and MPI_Buffer_attach suites keep SKaMPI's method"
+          : "classic: SKaMPI's (barrier-synchronised samples, the mean after Cut_Quantile minus "
+            "the empty measurement, until its standard error is below Standard_error)";
+  if (o.method.accurate()) {
+    const auto a = o.method.settings();
+    info.settings["synchronisation"] = core::sync_method_name(a.sync);
+    info.settings["time_definition"] = a.global_time ? "global" : "max-local";
+    info.settings["target_ci_percent"] = number_text(o.method.target_ci_percent);
+    info.settings["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
+    info.settings["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
+    info.settings["budget_s"] = number_text(a.stopping.budget_s);
+  }
   for (const auto& [k, v] :
        std::vector<std::pair<std::string, std::string>>{{"machine", c.machine},
                                                         {"node", c.node},
@@ -537,7 +716,8 @@ int run_skampi(const RunOptions& o, int thread_level) {
   std::string plan_json;
   if (me == 0) {
     log = std::make_unique<Log>(c.logfile);
-    log->line("RUN " + c.file + " on " + std::to_string(world) + " processes");
+    log->line("RUN " + c.file + " on " + std::to_string(world) + " processes, method " +
+              info.settings["method"]);
     const std::vector<std::pair<std::string, std::string>> header = {
         {"MACHINE", c.machine},
         {"NODE", c.node},
@@ -551,7 +731,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
         {"DATE", info.date_iso},
         {"CONFIG", c.file},
         {"MPISCOPE", info.mpiscope_version}};
-    plan = make_plan(c, header, *log);
+    plan = make_plan(c, header, o.method, *log);
     plan_json = nlohmann::json(plan.to_run).dump();
   }
   plan_json = mpi::broadcast(plan_json, 0, MPI_COMM_WORLD);
@@ -584,7 +764,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
       append(c.outfile, "@BEGIN_SUITE " + spec.name + "\n");  // torn if this suite crashes
       std::fprintf(stderr, "skampi: suite %s\n", spec.name.c_str());
     }
-    SuiteRunner runner(c, spec, pair, watchdog);
+    SuiteRunner runner(c, spec, pair, watchdog, o.method);
     const SuiteResult result = runner.run();
     if (me == 0) {
       // Replace the torn marker by the whole block.

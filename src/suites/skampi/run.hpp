@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/method_options.hpp"
 #include "cli/suite_cli.hpp"
 #include "suites/skampi/config.hpp"
 #include "suites/skampi/output_file.hpp"
@@ -18,6 +19,7 @@ void resolve_limits(Config& c, int world_size);
 struct RunOptions {
   Config config;
   cli::OutputOptions output;
+  cli::MethodOptions method;  // --method accurate: the core's repetitions replace SKaMPI's rule
   std::vector<std::string> command_line;
 };
 
