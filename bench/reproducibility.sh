@@ -3,6 +3,7 @@
 # IMB mode and in accurate mode. For each point and mode: the five results, their max/min ratio
 # (the run-to-run spread a user sees), and the wall time of the five launches.
 #   bench/reproducibility.sh [BUILD_DIR] [LAUNCHER]      (defaults: build, mpirun.openmpi)
+#   ACCURATE_ARGS="--budget 0.2 --target-ci 5" bench/reproducibility.sh   (accurate mode's options)
 # The result of a launch is t_max (PingPong: t) in IMB mode and the median in accurate mode.
 set -euo pipefail
 build=${1:-build}
@@ -17,13 +18,15 @@ printf '4\n1048576\n' > "$work/allreduce"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for mode in imb accurate; do
+  extra=()
+  if [[ $mode == accurate && -n ${ACCURATE_ARGS:-} ]]; then read -ra extra <<< "$ACCURATE_ARGS"; fi
   start=$(date +%s.%N)
   for launch in 1 2 3 4 5; do
     for bench in PingPong Allreduce; do
       lengths=$work/pingpong
       [[ $bench == Allreduce ]] && lengths=$work/allreduce
       timeout 600 "$launcher" $oversubscribe -np 2 "$build/bin/mpiscope" imb-mpi1 "$bench" \
-        -msglen "$lengths" --method "$mode" --no-db --json "$work/$mode-$bench-$launch.json" > /dev/null
+        -msglen "$lengths" --method "$mode" ${extra[@]+"${extra[@]}"} --no-db --json "$work/$mode-$bench-$launch.json" > /dev/null
     done
   done
   end=$(date +%s.%N)

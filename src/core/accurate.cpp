@@ -240,7 +240,8 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     }
   }
   if (root)
-    out.level_shift = detect_level_shift(out.samples, 2 * s.stopping.target_relative_half_width);
+    out.level_shift = detect_level_shift(
+        out.samples, std::max(kLevelShiftMinimum, 2 * s.stopping.target_relative_half_width));
   // Every rank learns the fallback and the median (t_pure of non-blocking I/O needs it).
   double shared[4] = {out.samples.empty() ? 0.0 : quantile(out.samples, 0.5),
                       out.fell_back ? 1.0 : 0.0, window, static_cast<double>(per_sample)};

@@ -38,6 +38,9 @@ struct AccurateSettings {
 // that a sample lasts that long (at most 1000), Hoefler & Belli's rule on timer precision.
 // `requested` > 0 is the user's choice and wins.
 constexpr double kTimerFloorFactor = 100;
+// A point's halves must differ by this fraction (or twice --target-ci, if larger) to be reported
+// as a change of speed: a 4 MiB PingPong drifts by 5-8 % within a second on a quiet VM.
+constexpr double kLevelShiftMinimum = 0.10;
 int repetitions_per_sample(double repetition_s, double timer_floor_s, int requested);
 
 // What one point produced; complete on rank 0 of the communicator, `seconds` on every rank.
