@@ -84,6 +84,30 @@ TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
   EXPECT_NE(error_of({"NoSuchBench"}).find("unknown benchmark 'NoSuchBench'"), std::string::npos);
 }
 
+// Accurate mode's options, each bad value named (the integration test launches one case per
+// path: the shared method options, an IMB conflict, a count).
+TEST(Options, BadAccurateModeOptionsAreRejectedWithTheOptionNamed) {
+  const std::vector<std::string> accurate = {"--method", "accurate"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), accurate.begin(), accurate.end());
+    return error_of(more);
+  };
+  EXPECT_NE(error_of({"--method", "fast"}).find("--method"), std::string::npos);
+  EXPECT_NE(with({"--sync", "none"}).find("--sync"), std::string::npos);
+  EXPECT_NE(with({"--target-ci", "0"}).find("--target-ci"), std::string::npos);
+  EXPECT_NE(with({"--min-reps", "3"}).find("--min-reps"), std::string::npos);
+  EXPECT_NE(with({"--min-reps", "30", "--max-reps", "20"}).find("--max-reps"), std::string::npos);
+  EXPECT_NE(with({"--budget", "0"}).find("--budget"), std::string::npos);
+  EXPECT_NE(with({"--sync", "own-barrier", "--time-def", "global"}).find("--time-def"),
+            std::string::npos);
+  EXPECT_NE(with({"-multi", "0"}).find("Multi"), std::string::npos);
+  EXPECT_NE(with({"-time", "1"}).find("-time"), std::string::npos);
+  EXPECT_NE(with({"--reps-per-sample", "0"}).find("--reps-per-sample"), std::string::npos);
+  EXPECT_NE(with({"--reps-per-sample", "many"}).find("--reps-per-sample"), std::string::npos);
+  EXPECT_EQ(with({"--reps-per-sample", "16", "--sync", "mpi-barrier"}), "");
+  EXPECT_EQ(error_of({"--method", "classic"}), "");
+}
+
 TEST(LengthsFile, ReadsLengthsCommentsAndSuffixes) {
   const auto path = temp_file("# lengths\n0\n100\n\n  1000 \n4k\n1M\n");
   EXPECT_EQ(read_lengths_file(path), (std::vector<std::size_t>{0, 100, 1000, 4096, 1048576}));
