@@ -19,32 +19,14 @@
 #include <sstream>
 #include <thread>
 
+#include "beffio_checks.hpp"
 #include "harness.hpp"
 
 using namespace harness;
 using nlohmann::json;
+using namespace beffio_checks;
 
 namespace {
-
-constexpr double kMiB = 1048576.0;
-const char* const kMethods[] = {"write", "rewrite", "read"};
-
-std::string fresh_dir(const std::string& name) {
-  const auto dir = temp_dir() + "/" + name;
-  mkdir(dir.c_str(), 0755);
-  return dir;
-}
-
-double summary(const json& doc, const std::string& name) {
-  for (const auto& s : doc.at("summary"))
-    if (s.at("name") == name) return s.at("value").get<double>();
-  ADD_FAILURE() << "no summary figure " << name;
-  return std::nan("");
-}
-
-double value(const json& row, const std::string& name) {
-  return row.at("values").at(name).at("value").get<double>();
-}
 
 // One pattern's row as measured.
 struct Row {

@@ -82,6 +82,22 @@ std::optional<core::AccurateResult> measure_pair_accurately(const PairStep& step
   return step.meter->measure(repetition);
 }
 
+// One point of a pair test by the run's method: PRESTA's sample (classic) or accurate mode's
+// repetitions (`accurate`).
+struct PairPoint {
+  PairSample classic;
+  std::optional<core::AccurateResult> accurate;
+};
+template <class Kernel>
+PairPoint measure_pair_point(const PairStep& step, bool barrier, bool accurate, Kernel&& kernel) {
+  PairPoint p;
+  if (accurate)
+    p.accurate = measure_pair_accurately(step, barrier, kernel);
+  else
+    p.classic = time_pair_sample(step, barrier, kernel);
+  return p;
+}
+
 // Keeps the compute phase's result alive.
 void keep(double value);
 

@@ -44,13 +44,8 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
     if (step.active) d.kernel(side, 1);
     c.watchdog.arm(fmt::format("{} {}, {} processes, {} bytes", latency ? "laten" : "com", d.name,
                                step.processes, size));
-    auto kernel = [&] { d.kernel(side, o.ops); };
-    PairSample s;
-    std::optional<core::AccurateResult> r;
-    if (c.accurate)
-      r = measure_pair_accurately(step, o.barrier, kernel);
-    else
-      s = time_pair_sample(step, o.barrier, kernel);
+    const PairPoint p =
+        measure_pair_point(step, o.barrier, c.accurate.has_value(), [&] { d.kernel(side, o.ops); });
     c.watchdog.disarm();
     if (!c.root) continue;
     const double senders = d.both_send ? step.processes : static_cast<double>(step.pairs.size());
@@ -59,8 +54,8 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
     f.ops_per_rank = o.ops;
     f.latency = latency;
     const auto bytes = static_cast<std::size_t>(size);
-    const core::Measurement m =
-        r ? accurate_pair_row(c, *r, bytes, f) : pair_row(c, s, bytes, o.ops, f);
+    const core::Measurement m = p.accurate ? accurate_pair_row(c, *p.accurate, bytes, f)
+                                           : pair_row(c, p.classic, bytes, o.ops, f);
     all &= m.measured;
     b.rows.push_back(m);
     c.out.row(b, m);

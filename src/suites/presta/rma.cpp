@@ -149,13 +149,8 @@ int run_rma(RunContext& c) {
         // Not timed: one epoch to open the window's access paths.
         if (step.active) rma_epochs(side, v.op, 1, 1);
         c.watchdog.arm(fmt::format("rma {}, {} processes, {} bytes", v.name, processes, size));
-        auto kernel = [&] { rma_epochs(side, v.op, o.ops, o.epochs); };
-        PairSample s;
-        std::optional<core::AccurateResult> r;
-        if (c.accurate)
-          r = measure_pair_accurately(step, o.barrier, kernel);
-        else
-          s = time_pair_sample(step, o.barrier, kernel);
+        const PairPoint p = measure_pair_point(step, o.barrier, c.accurate.has_value(),
+                                               [&] { rma_epochs(side, v.op, o.ops, o.epochs); });
         c.watchdog.disarm();
         if (!c.root) continue;
         const double initiators =
@@ -165,8 +160,8 @@ int run_rma(RunContext& c) {
         f.ops_per_rank = static_cast<double>(o.epochs) * o.ops;
         f.epochs = o.epochs;
         const auto bytes = static_cast<std::size_t>(size);
-        const core::Measurement m =
-            r ? accurate_pair_row(c, *r, bytes, f) : pair_row(c, s, bytes, o.epochs, f);
+        const core::Measurement m = p.accurate ? accurate_pair_row(c, *p.accurate, bytes, f)
+                                               : pair_row(c, p.classic, bytes, o.epochs, f);
         all &= m.measured;
         b.rows.push_back(m);
         c.out.row(b, m);
