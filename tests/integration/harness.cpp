@@ -39,6 +39,10 @@ bool is_openmpi() {
   return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi";
 }
 
+std::string mpi_library_name() {
+  return MPISCOPE_MPI_LIBRARY_NAME;
+}
+
 std::string bin_dir() {
   const char* override_dir = std::getenv("MPISCOPE_TEST_BIN_DIR");
   return override_dir != nullptr && *override_dir != 0 ? override_dir : MPISCOPE_BIN_DIR;

@@ -68,6 +68,9 @@ std::string write_file(const std::string& dir, const std::string& name, const st
 std::string read_file(const std::string& path);
 int count_of(const std::string& haystack, const std::string& needle);
 std::vector<std::string> lines_of(const std::string& text);
+// The one place that names the MPI library under test: its launcher's flavour (Open MPI's
+// mpirun or another, CMake's MPISCOPE_MPI_FLAVOR) and the name its version string contains.
 bool is_openmpi();
+std::string mpi_library_name();  // e.g. "Open MPI", "MPICH" (CMake: MPISCOPE_MPI_LIBRARY_NAME)
 
 }  // namespace harness
