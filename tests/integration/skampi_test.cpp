@@ -223,6 +223,32 @@ TEST(SkampiRun, DatatypesMoveTheRightBytes) {
   EXPECT_NE(bad.out.find("wrong bytes received"), std::string::npos);
 }
 
+// Fixed_linear's Stepwidth is an increment in bytes, whatever the base type: each point is then
+// rounded to the base type's size, and End_Argument down to it (never a length beyond the range).
+TEST(SkampiRun, FixedLinearStepsInBytesAndStaysWithinTheRange) {
+  const auto dir = temp_dir();
+  const std::string linear =
+      "  Type = 1;\n  Scale = Fixed_linear;\n  Start_Argument = 100;\n  Stepwidth = 300;\n";
+  const auto path = write_file(
+      dir, "linear.skampi",
+      "@MEMORY 4096\n@BASETYPE1 MPI_CHAR\n@BASETYPE2 MPI_DOUBLE\n@MEASUREMENTS\n" +
+          suite("Char", linear + "  Basetype_Number = 1;\n  End_Argument = 1000;\n") +
+          suite("Double", linear + "  Basetype_Number = 2;\n  End_Argument = 1000;\n") +
+          suite("DoubleEnd1001", linear + "  Basetype_Number = 2;\n  End_Argument = 1001;\n"));
+  const auto r = run_mpi(2, run_args(path, dir), "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const OutputFile f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 3u);
+  auto lengths = [](const Suite& s) {
+    std::vector<long> v;
+    for (const auto& p : s.rows) v.push_back(p.argument);
+    return v;
+  };
+  EXPECT_EQ(lengths(f.suites[0]), (std::vector<long>{100, 400, 700, 1000}));
+  EXPECT_EQ(lengths(f.suites[1]), (std::vector<long>{104, 408, 704, 1000}));
+  EXPECT_EQ(lengths(f.suites[2]), (std::vector<long>{104, 408, 704, 1000}));
+}
+
 TEST(SkampiRun, CrashedRunResumesWithoutRepeatingFinishedSuites) {
   const auto dir = temp_dir();
   const std::string body =

@@ -107,7 +107,10 @@ void resolve_limits(Config& c, int world) {
                      std::to_string(need(*s.end, p) / 1024) +
                      " KBytes of buffers per process, more than @MEMORY " +
                      std::to_string(c.memory_kb));
+        // Lengths are whole multiples of Multiple_of × the base type's size: Start_Argument rounds
+        // up and End_Argument down to one, so that no length outside the range is measured.
         s.start = (s.start + unit - 1) / unit * unit;
+        s.end = *s.end / unit * unit;
         if (*s.end < s.start)
           throw fail("no message length between Start_Argument and End_Argument");
         break;
@@ -270,8 +273,9 @@ class SuiteRunner {
     if (s_.variation == Variation::kNone)
       grid = {0};
     else if (s_.scale == Scale::kFixedLinear)
-      grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)) * lim.multiple,
-                         lim.multiple);
+      // Stepwidth is the increment in the argument's own unit (bytes, processes, chunks); each
+      // length is then rounded to the suite's multiple.
+      grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)), lim.multiple);
     else
       grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
     // Refinement only along the length axis with Dynamic_log (section 4.2).
