@@ -206,11 +206,23 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   r.a_us = median_of(ta);
   r.b_us = median_of(tb);
   r.ratio = r.a_us > 0 ? r.b_us / r.a_us : (r.b_us > 0 ? INFINITY : 1.0);
+  // The gate asks more than "slower beyond the noise": slower than A's times multiplied by the
+  // limit, beyond the noise. Identical launches then fail only when their noise alone separates
+  // B from A by more than the limit.
+  const bool gate = s.fail_above_percent >= 0;
+  const double limit = 1.0 + std::max(0.0, s.fail_above_percent) / 100.0;
+  bool over_limit = false;
   if (smallest_rank_test_p(pa.size(), pb.size()) <= s.significance) {
     r.basis = NoiseBasis::kRankTest;
     const RankTest t = rank_test(ta, tb);
     r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
     r.beyond = r.ratio != 1 && r.p_value <= s.significance;
+    if (gate) {
+      std::vector<double> scaled = ta;
+      for (double& v : scaled) v *= limit;
+      r.limit_p_value = rank_test(scaled, tb).p_slower;
+      over_limit = r.limit_p_value <= s.significance;
+    }
   } else if (pa.size() == 1 && pb.size() == 1 && pa[0].ci && pb[0].ci) {
     r.basis = NoiseBasis::kIntervals;
     // Each interval also covers its run's median, so that a median outside its own interval
@@ -218,14 +230,15 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     const double alo = std::min(pa[0].ci->low, r.a_us), ahi = std::max(pa[0].ci->high, r.a_us);
     const double blo = std::min(pb[0].ci->low, r.b_us), bhi = std::max(pb[0].ci->high, r.b_us);
     r.beyond = blo > ahi || bhi < alo;
+    over_limit = blo > ahi * limit;
   } else {
     r.basis = NoiseBasis::kNoiseFloor;
     rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
     const double floor = 1.0 + s.noise_floor_percent / 100.0;
     r.beyond = r.ratio > floor || r.ratio < 1.0 / floor;
+    over_limit = r.beyond;
   }
-  r.slowdown_over_limit = s.fail_above_percent >= 0 &&
-                          r.ratio > 1.0 + s.fail_above_percent / 100.0 && r.ratio > 1 && r.beyond;
+  r.slowdown_over_limit = gate && r.ratio > limit && over_limit;
   return r;
 }
 
@@ -316,6 +329,12 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
       "); with one run per side, the medians' 95% intervals (accurate mode, test CI) apart, "
       "else a change above the noise floor of " +
       floor + " %\n";
+  if (s.fail_above_percent >= 0) {
+    const std::string factor = output::format_number(1.0 + s.fail_above_percent / 100.0, 3);
+    out += "# limit: SLOWDOWN when B/A > " + factor + " and B is slower than A x " + factor +
+           " beyond the noise (the same rank test against A's times x " + factor +
+           "; B's interval above A's x " + factor + "; else the noise floor)\n";
+  }
   std::string current;
   std::unique_ptr<output::TextTable> table;
   auto flush = [&] {

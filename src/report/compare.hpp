@@ -62,9 +62,13 @@ struct ComparedRow {
   double a_us = 0, b_us = 0;           // the median over those runs of each run's time
   double ratio = 0;                    // b / a
   NoiseBasis basis = NoiseBasis::kNoiseFloor;
-  double p_value = 1;                // kRankTest: the one-sided p in the direction of the ratio
-  bool beyond = false;               // the difference exceeds the noise
-  bool slowdown_over_limit = false;  // ratio above 1 + fail_above/100 and beyond the noise
+  double p_value = 1;        // kRankTest: the one-sided p in the direction of the ratio
+  double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
+  bool beyond = false;       // the difference exceeds the noise
+  // Slower than 1 + fail_above/100 beyond the noise: several runs, the rank test of B against
+  // A's times x (1 + fail_above/100); one accurate run, B's interval above A's x (1 + ...); else
+  // B/A above both the limit and the noise floor.
+  bool slowdown_over_limit = false;
 };
 
 struct Comparison {
