@@ -36,8 +36,8 @@ for ((c = 1; c <= comparisons; ++c)); do
   [[ $status == 3 ]] && alarms=$((alarms + 1))
   [[ $single == 3 ]] && single_alarms=$((single_alarms + 1))
   # The largest B/A of the comparison, to see how close the gate came.
-  worst=$(awk '$NF == "within" || $NF == "beyond" || $(NF-1) == "beyond" || $(NF-1) == "within" \
-    { if ($4 + 0 > w) w = $4 + 0 } END { printf "%.3f", w }' "$work/c$c.txt")
+  worst=$(awk 'NF >= 8 && $7 ~ /^p=/ { if ($4 + 0 > w) w = $4 + 0 } END { printf "%.3f", w }' \
+    "$work/c$c.txt")
   echo "comparison $c: 5 vs 5 exit $status (largest B/A $worst), 1 vs 1 exit $single"
   [[ $status == 3 ]] && grep -E 'SLOWDOWN|^# [A-Z]' "$work/c$c.txt" | grep -B1 SLOWDOWN || true
 done

@@ -331,7 +331,7 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
       floor + " %\n";
   if (s.fail_above_percent >= 0) {
     const std::string factor = output::format_number(1.0 + s.fail_above_percent / 100.0, 3);
-    out += "# limit: SLOWDOWN when B/A > " + factor + " and B is slower than A x " + factor +
+    out += "# limit: a row fails when B/A > " + factor + " and B is slower than A x " + factor +
            " beyond the noise (the same rank test against A's times x " + factor +
            "; B's interval above A's x " + factor + "; else the noise floor)\n";
   }

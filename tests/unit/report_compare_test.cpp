@@ -103,7 +103,16 @@ TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
   EXPECT_NEAR(c.rows[0].p_value, 1.0 / 252, 1e-12);
   EXPECT_TRUE(c.rows[0].beyond);
   EXPECT_TRUE(c.rows[0].slowdown_over_limit);
+  // Against A x 1.1 = {11, 13.2, 10.45, 11.22, 12.1}, B's ranks are 5, 7, 8, 9, 10: p = 2/252.
+  EXPECT_NEAR(c.rows[0].limit_p_value, 2.0 / 252, 1e-12);
   EXPECT_FALSE(report::compare_runs(a, slow, limit(50)).rows[0].slowdown_over_limit);
+  // 11 % slower, clearly beyond the noise, but not clearly more than 10 % slower: no slowdown.
+  const auto tight = runs_of(1, {10, 10.1, 10.2, 10.3, 10.4});
+  c = report::compare_runs(tight, runs_of(10, {11.1, 11.2, 11.3, 11.4, 11.5}), limit(10));
+  EXPECT_GT(c.rows[0].ratio, 1.1);
+  EXPECT_TRUE(c.rows[0].beyond);
+  EXPECT_GT(c.rows[0].limit_p_value, 0.025);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
   // Reversed, it is faster beyond the noise, never a slowdown.
   c = report::compare_runs(slow, a, limit(10));
   EXPECT_TRUE(c.rows[0].beyond);
