@@ -217,11 +217,10 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     const RankTest t = rank_test(ta, tb);
     r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
     r.beyond = r.ratio != 1 && r.p_value <= s.significance;
-    if (gate) {
+    if (gate) {  // decided over all rows at once: apply_gate_to_tested_rows
       std::vector<double> scaled = ta;
       for (double& v : scaled) v *= limit;
       r.limit_p_value = rank_test(scaled, tb).p_slower;
-      over_limit = r.limit_p_value <= s.significance;
     }
   } else if (pa.size() == 1 && pb.size() == 1 && pa[0].ci && pb[0].ci) {
     r.basis = NoiseBasis::kIntervals;
@@ -255,7 +254,38 @@ void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSetti
   }
 }
 
+// Holm's step-down procedure over the rows the rank test judged: the chance that identical
+// launches fail the gate in any row stays below gate_level, however many rows there are. (Each
+// row at gate_level alone would fail 8 rows of identical launches in up to 1 comparison in 8.)
+void apply_gate_to_tested_rows(Comparison& c, const CompareSettings& s) {
+  std::vector<ComparedRow*> tested;
+  for (auto& r : c.rows)
+    if (r.basis == NoiseBasis::kRankTest) tested.push_back(&r);
+  if (tested.empty() || s.fail_above_percent < 0) return;
+  std::stable_sort(tested.begin(), tested.end(), [](const ComparedRow* x, const ComparedRow* y) {
+    return x->limit_p_value < y->limit_p_value;
+  });
+  const double limit = 1.0 + s.fail_above_percent / 100.0;
+  const std::size_t m = tested.size();
+  c.gate_rows = m;
+  for (const auto* r : tested)
+    if (smallest_rank_test_p(r->a_runs, r->b_runs) > s.gate_level / static_cast<double>(m))
+      c.gate_too_weak = true;
+  for (std::size_t k = 0; k < m; ++k) {
+    if (tested[k]->limit_p_value > s.gate_level / static_cast<double>(m - k)) break;
+    tested[k]->slowdown_over_limit = tested[k]->ratio > limit;
+  }
+}
+
 }  // namespace
+
+std::size_t runs_for_gate(std::size_t rows, double gate_level) {
+  std::size_t n = 1;
+  while (smallest_rank_test_p(n, n) >
+         gate_level / static_cast<double>(std::max<std::size_t>(1, rows)))
+    ++n;
+  return n;
+}
 
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
@@ -288,6 +318,7 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
   for (const auto& [key, modes_b] : side_b.tables)
     if (std::find(matched.begin(), matched.end(), key) == matched.end())
       for (const auto& [mode, t] : modes_b) c.only_in_b.push_back(t.label);
+  apply_gate_to_tested_rows(c, settings);
   return c;
 }
 
@@ -333,7 +364,9 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
     const std::string factor = output::format_number(1.0 + s.fail_above_percent / 100.0, 3);
     out += "# limit: a row fails when B/A > " + factor + " and B is slower than A x " + factor +
            " beyond the noise (the same rank test against A's times x " + factor +
-           "; B's interval above A's x " + factor + "; else the noise floor)\n";
+           ", at the level " + output::format_number(s.gate_level, 3) +
+           " for all such rows together (Holm); B's interval above A's x " + factor +
+           "; else the noise floor)\n";
   }
   std::string current;
   std::unique_ptr<output::TextTable> table;
@@ -365,6 +398,12 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   for (const auto& t : c.only_in_a) out += "\n# only in A: " + t;
   for (const auto& t : c.only_in_b) out += "\n# only in B: " + t;
   if (!c.only_in_a.empty() || !c.only_in_b.empty()) out += "\n";
+  if (c.gate_too_weak)
+    out += "\n# note: with " + std::to_string(c.gate_rows) +
+           " rows tested, the gate needs p <= " + output::format_number(s.gate_level, 3) + "/" +
+           std::to_string(c.gate_rows) + " in a row, which these run counts cannot give: use " +
+           std::to_string(runs_for_gate(c.gate_rows, s.gate_level)) +
+           " runs per side, or fewer rows\n";
   if (c.rank_test_too_weak)
     out += "\n# note: too few runs for the rank test to reach p <= " + level +
            " (4 runs per side suffice); those rows were judged by the noise floor\n";

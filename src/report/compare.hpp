@@ -39,12 +39,19 @@ RankTest rank_test(const std::vector<double>& a, const std::vector<double>& b);
 // The smallest one-sided p-value the rank test can give with na and nb values: 1 / C(na+nb, na).
 double smallest_rank_test_p(std::size_t na, std::size_t nb);
 
+// The runs per side the gate needs to be able to fail with `rows` rows judged by the rank test:
+// the smallest n with 1 / C(2n, n) <= gate_level / rows (5 for up to 12 rows at 0.05).
+std::size_t runs_for_gate(std::size_t rows, double gate_level);
+
 // ---- the comparison -----------------------------------------------------------------------
 
 struct CompareSettings {
   double fail_above_percent = -1;  // < 0: no limit
   double noise_floor_percent = 5;  // single runs without an interval of the median
-  double significance = 0.025;     // one-sided level of the rank test
+  double significance = 0.025;     // one-sided level of the rank test, per row (noise verdict)
+  // The gate's level over all rows the rank test judges together (Holm's procedure): the
+  // largest chance that identical launches fail --fail-above.
+  double gate_level = 0.05;
 };
 
 // How a row's difference was judged against the noise.
@@ -66,14 +73,17 @@ struct ComparedRow {
   double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
   bool beyond = false;       // the difference exceeds the noise
   // Slower than 1 + fail_above/100 beyond the noise: several runs, the rank test of B against
-  // A's times x (1 + fail_above/100); one accurate run, B's interval above A's x (1 + ...); else
-  // B/A above both the limit and the noise floor.
+  // A's times x (1 + fail_above/100), its p-values taken together over the rows at gate_level
+  // (Holm); one accurate run, B's interval above A's x (1 + ...); else B/A above both the limit
+  // and the noise floor.
   bool slowdown_over_limit = false;
 };
 
 struct Comparison {
   std::vector<ComparedRow> rows;
   std::vector<std::string> only_in_a, only_in_b;  // tables measured by one side only
+  std::size_t gate_rows = 0;                      // rows the gate judged by the rank test together
+  bool gate_too_weak = false;       // too few runs to reach gate_level / gate_rows in a row
   bool rank_test_too_weak = false;  // several runs, but too few for the rank test's level
 };
 

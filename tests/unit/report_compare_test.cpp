@@ -128,6 +128,47 @@ TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
             std::string::npos);
 }
 
+// B's runs {5, 100, 100, 100, 100} against A's {1, 2, 3, 4, 5} x 1.1: B's ranks 5, 7, 8, 9, 10,
+// p = 2/252 = 0.0079. One such row fails the gate (0.0079 <= 0.05); eight such rows do not,
+// since Holm's procedure asks 0.05/8 = 0.00625 of the smallest: one row as suspicious as that
+// among eight is what identical launches give now and then. Full separation (1/252) in eight
+// rows still fails.
+TEST(ReportCompare, TheGateHoldsItsLevelOverAllRowsTogether) {
+  auto runs = [](int first_id, const std::vector<double>& times, std::size_t rows) {
+    std::vector<db::StoredRun> out;
+    for (double t : times) {
+      std::vector<core::Measurement> ms;
+      for (std::size_t k = 0; k < rows; ++k) ms.push_back(row(k + 1, t, t, t));
+      out.push_back(run_with(first_id++, ms));
+    }
+    return out;
+  };
+  const std::vector<double> a = {1, 2, 3, 4, 5}, b = {5, 100, 100, 100, 100};
+  auto one = report::compare_runs(runs(1, a, 1), runs(10, b, 1), limit(10));
+  EXPECT_NEAR(one.rows[0].limit_p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(one.rows[0].slowdown_over_limit);
+  const auto eight = report::compare_runs(runs(1, a, 8), runs(10, b, 8), limit(10));
+  ASSERT_EQ(eight.rows.size(), 8u);
+  EXPECT_EQ(eight.gate_rows, 8u);
+  EXPECT_FALSE(eight.gate_too_weak);
+  for (const auto& r : eight.rows) {
+    EXPECT_TRUE(r.beyond);  // each row alone is slower beyond the noise
+    EXPECT_FALSE(r.slowdown_over_limit);
+  }
+  const auto separated =
+      report::compare_runs(runs(1, a, 8), runs(10, {100, 100, 100, 100, 100}, 8), limit(10));
+  for (const auto& r : separated.rows) EXPECT_TRUE(r.slowdown_over_limit);
+  // 13 rows need 6 runs per side: 5 cannot reach 0.05/13, and the output says so.
+  const auto many = report::compare_runs(runs(1, a, 13), runs(10, b, 13), limit(10));
+  EXPECT_TRUE(many.gate_too_weak);
+  EXPECT_EQ(report::runs_for_gate(13, 0.05), 6u);
+  EXPECT_EQ(report::runs_for_gate(12, 0.05), 5u);
+  EXPECT_EQ(report::runs_for_gate(1, 0.05), 3u);
+  EXPECT_NE(report::render_comparison(runs(1, a, 13), runs(10, b, 13), many, limit(10))
+                .find("use 6 runs per side"),
+            std::string::npos);
+}
+
 TEST(ReportCompare, OneRunPerSideUsesTheMedianIntervalElseTheNoiseFloor) {
   // Classic rows: the ranks' [t_min, t_max] are ignored; 4 % is within the 5 % floor, 20 % is not.
   const auto a = run_with(1, {row(8, 1, 10, 5), row(16, 9, 10, 9.5), row(32, 1, 10, 5)});
