@@ -53,8 +53,13 @@ TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
 
   const auto delayed = run_plain({"compare", "--db", db, ids(a), ids(slow), "--fail-above", "10"});
   EXPECT_EQ(delayed.exit_code, 3) << delayed.out << delayed.err;
-  // PingPong's 4 rows: every run of the delayed set is slower, p = 1/252.
-  EXPECT_EQ(count_of(delayed.out, "p=0.0040  beyond  SLOWDOWN"), 4) << delayed.out;
+  // PingPong's rows, where every run of the delayed set is slower (p = 1/252; on a crowded
+  // machine a time-sliced launch of A can be slower still at some length), never Allreduce's.
+  const auto allreduce = delayed.out.find("# Allreduce");
+  ASSERT_NE(allreduce, std::string::npos) << delayed.out;
+  EXPECT_GE(count_of(delayed.out.substr(0, allreduce), "p=0.0040  beyond  SLOWDOWN"), 2)
+      << delayed.out;
+  EXPECT_EQ(count_of(delayed.out.substr(allreduce), "SLOWDOWN"), 0) << delayed.out;
   // "last-N" still names runs, alone or in lists.
   const auto tail =
       run_plain({"compare", "--db", db, "last-14,last-11", "last-1,last-4", "--fail-above", "10"});
