@@ -71,12 +71,86 @@ int world_size_of(const StoredRun& run) {
 
 // ---- IMB ----------------------------------------------------------------------------------
 
+// IMB's Mbytes/sec are 2^20 bytes per second up to IMB 2017 (IMB 3.x prints them so, and so
+// do mpiscope's IMB 3.1 tables) and 10^6 bytes per second from IMB 2018 on (its IMB_output.c
+// divides by 1e6). The version comes from the title: "Intel (R) MPI Benchmark Suite V3.2.4,
+// MPI-1 part", "Intel(R) MPI Benchmarks 2021.3, MPI-1 part", "mpiscope 1.0, IMB 3.1 compatible
+// tables (MPI-1 part)".
+struct ImbVersion {
+  std::string name;  // "3.2.4", "2021.3", "mpiscope (IMB 3.1 tables)"; empty: not recognised
+  bool decimal_megabytes = false;
+};
+
+ImbVersion imb_version_of(const std::string& title) {
+  if (title.rfind("mpiscope", 0) == 0) return {"mpiscope (IMB 3.1 tables)", false};
+  static const std::regex version(
+      R"(MPI Benchmark(?:s| Suite)\s+V?(\d+)((?:\.\d+)*(?: Update \d+)?))");
+  std::smatch m;
+  if (!std::regex_search(title, m, version)) return {};
+  return {m[1].str() + m[2].str(), std::stoi(m[1].str()) >= 2018};
+}
+
+bool is_imb_title(const std::string& line) {
+  return line.find("MPI Benchmarks") != std::string::npos ||
+         line.find("MPI Benchmark Suite") != std::string::npos ||
+         (line.find("IMB") != std::string::npos && line.find("part") != std::string::npos);
+}
+
+// Intel's IMB-IO spells the file pointer with a capital (S_Write_Indv), mpiscope in lower case
+// (S_Write_indv), as the IMB guide's tables do; imports take mpiscope's spelling so that both
+// land in one table of the report and of compare.
+std::string io_name_as_mpiscope_spells_it(const std::string& name) {
+  static const std::regex io(R"(^([SPC]_I?(?:Write|Read)_)(Indv|Expl|Shared|Priv)$)");
+  std::smatch m;
+  if (!std::regex_match(name, m, io)) return name;
+  return m[1].str() + core::to_lower(m[2].str());
+}
+
+bool is_io_read(const std::string& name) {
+  static const std::regex read(R"(^[SPC]_I?Read_)");
+  return std::regex_search(name, read);
+}
+
 std::string imb_suite_of(const std::string& title) {
   if (title.find("MPI-1") != std::string::npos || title.find("MPI1") != std::string::npos)
     return "imb-mpi1";
-  if (title.find("EXT") != std::string::npos) return "imb-ext";
+  if (title.find("EXT") != std::string::npos || title.find("MPI-2") != std::string::npos)
+    return "imb-ext";
   if (title.find("IO") != std::string::npos) return "imb-io";
   return "imb";
+}
+
+// Stores every Mbytes/sec in the model's MiB/s (2^20 bytes per second), keeping a 10^6 figure
+// as printed beside it, and gives IMB-IO's tables mpiscope's names and modes.
+void normalise_imb_units_and_names(StoredRun& run) {
+  const ImbVersion version = imb_version_of(run.info.suite_title);
+  auto& settings = run.info.settings;
+  settings["imb_version"] = version.name.empty() ? "not recognised" : version.name;
+  if (version.decimal_megabytes) {
+    settings["imported_mbytes_per_sec"] = "10^6 bytes/s as printed, stored as MiB/s (2^20)";
+  } else {
+    settings["imported_mbytes_per_sec"] = "2^20 bytes/s as printed (MiB/s), stored unchanged";
+    if (version.name.empty())
+      run.notes.push_back(
+          "IMB version not recognised (no title line): Mbytes/sec taken as 2^20 bytes/s, as IMB "
+          "3.x prints them; IMB 2018 and later print 10^6 bytes/s");
+  }
+  constexpr double kMiBPerMB = 1e6 / 1048576.0;
+  for (auto& b : run.benchmarks) {
+    if (run.info.suite == "imb-io") {
+      b.name = io_name_as_mpiscope_spells_it(b.name);
+      if (is_io_read(b.name)) b.mode.clear();  // IMB-IO reads run one way; Intel calls it AGGREGATE
+    }
+    if (!version.decimal_megabytes) continue;
+    for (auto& m : b.rows) {
+      if (!m.mbytes_per_sec) continue;
+      m.values.push_back(
+          {"imb_bandwidth", *m.mbytes_per_sec, "MB/s (10^6 bytes per second, as printed)"});
+      *m.mbytes_per_sec *= kMiBPerMB;
+      for (auto& g : m.groups)
+        if (g.mbytes_per_sec) *g.mbytes_per_sec *= kMiBPerMB;
+    }
+  }
 }
 
 }  // namespace
@@ -98,7 +172,7 @@ Format detect_format(const std::string& text) {
     if (line.rfind("# OSU ", 0) == 0) return Format::kOsu;
     if (line.rfind("# SKaMPI", 0) == 0 || line.rfind("# begin result", 0) == 0)
       return Format::kSkampi;
-    if (line.rfind("# Benchmarking ", 0) == 0 || line.find("MPI Benchmarks") != std::string::npos)
+    if (line.rfind("# Benchmarking ", 0) == 0 || line.find("MPI Benchmark") != std::string::npos)
       return Format::kImb;
   }
   throw ImportError(
@@ -116,10 +190,11 @@ StoredRun parse_imb_text(const std::string& text) {
   std::string value;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
-    if (line.find("MPI Benchmarks") != std::string::npos ||
-        (line.find("IMB") != std::string::npos && line.find("part") != std::string::npos)) {
+    if (!line.empty() && line[0] == '#' && is_imb_title(line)) {
       if (info.suite_title.empty()) {
-        info.suite_title = trim(line.substr(1));
+        // Current IMB-IO prints its title without a line end ("MPI-IO partn#-----").
+        info.suite_title = trim(line.substr(1, line.find('#', 1) - 1));
+        if (info.suite_title.ends_with("partn")) info.suite_title.pop_back();
         info.suite = imb_suite_of(info.suite_title);
       }
     } else if (header_value(line, "Date", value)) {
@@ -226,7 +301,7 @@ StoredRun parse_imb_text(const std::string& text) {
           else if (col == "t_avg[usec]")
             m.t_avg_us = v;
           else if (col == "Mbytes/sec")
-            m.mbytes_per_sec = v;
+            m.mbytes_per_sec = v;  // converted below once the whole title is known
           else if (col == "defects")
             m.defects = v;
           else if (col == "t_pure[usec]")
@@ -256,6 +331,7 @@ StoredRun parse_imb_text(const std::string& text) {
     }
   }
   if (run.benchmarks.empty()) throw ImportError("no IMB table ('# Benchmarking …') found");
+  normalise_imb_units_and_names(run);
   info.world_size = world_size_of(run);
   for (const auto& b : run.benchmarks)
     if (std::find(info.benchmarks.begin(), info.benchmarks.end(), b.name) == info.benchmarks.end())

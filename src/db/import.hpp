@@ -2,7 +2,9 @@
 // stored beside new ones: IMB text output (IMB 3.x-2021 and mpiscope's own IMB tables), the OSU
 // micro-benchmarks' text output, and SKaMPI 5 output files. The formats are described in
 // docs/results-db.md; every figure is stored as the file prints it, with its unit, except OSU's
-// MB/s (10^6 bytes per second), which is converted to the model's MiB/s and also kept as printed.
+// and IMB 2018+'s MB/s (10^6 bytes per second, IMB's version read from its title), which are
+// converted to the model's MiB/s and also kept as printed; IMB-IO's names and read modes take
+// mpiscope's spelling.
 #pragma once
 
 #include <stdexcept>

@@ -1,6 +1,7 @@
 // The subcommands that work on the results database: import, runs, report, compare. None of
 // them measures anything, so none starts MPI: they run directly, without a launcher.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "cli/frontend.hpp"
 #include "cli/registry.hpp"
+#include "core/text.hpp"
 #include "db/import.hpp"
 #include "db/results_db.hpp"
 #include "output/files.hpp"
@@ -207,38 +209,70 @@ int report_main(int argc, char** argv, const std::string& program,
   });
 }
 
+// "3,4,5", "last-2,last-1,last": the runs of one side of a comparison, each once.
+std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs) {
+  std::vector<std::int64_t> ids;
+  for (const auto& spec : core::split(specs, ',')) {
+    const auto id = resolve_run(database, core::trim(spec));
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      throw CommandError("run " + std::to_string(id) + " is given twice in '" + specs + "'");
+    ids.push_back(id);
+  }
+  // The rank test's exact distribution grows with the square of the number of runs.
+  constexpr std::size_t kMostRuns = 100;
+  if (ids.size() > kMostRuns)
+    throw CommandError("'" + specs + "': at most " + std::to_string(kMostRuns) + " runs per side");
+  std::vector<db::StoredRun> runs;
+  for (auto id : ids) runs.push_back(database.load_run(id));
+  return runs;
+}
+
+std::string ids_of(const std::vector<db::StoredRun>& runs) {
+  std::string s;
+  for (const auto& r : runs) s += (s.empty() ? "" : ",") + std::to_string(r.id);
+  return s;
+}
+
 int compare_main(int argc, char** argv, const std::string& program,
                  const std::vector<std::string>&) {
   CLI::App app(
-      "Compares two stored runs: for every benchmark table and message length the ratio "
-      "B/A of the reported time, and whether the difference is larger than the spread "
-      "the runs measured. With --fail-above it is a regression gate: exit 3 when B is "
-      "slower than A by more than PERCENT beyond the measured spread.",
+      "Compares two sets of stored runs: for every benchmark table and message length the "
+      "ratio B/A of the reported time, and whether the difference is larger than the "
+      "run-to-run noise (several runs per side: a rank test on the runs' times; one run: "
+      "accurate mode's interval of the median, else a noise floor). With --fail-above it is "
+      "a regression gate: exit 3 when B is slower than A by more than PERCENT beyond the "
+      "noise.",
       program);
   std::string db_path, a, b;
-  double fail_above = -1;
-  app.add_option("RUN_A", a, "The reference run: an id ('mpiscope runs'), last or last-N")
+  CompareSettings settings;
+  app.add_option("RUN_A", a,
+                 "The reference: a run id ('mpiscope runs'), last or last-N, or several "
+                 "separated by commas (3,4,5)")
       ->required();
-  app.add_option("RUN_B", b, "The run compared with it")->required();
+  app.add_option("RUN_B", b, "The runs compared with it, in the same form")->required();
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
-  app.add_option("--fail-above", fail_above,
-                 "Exit 3 if some row of B is slower than A by more than PERCENT (and beyond the "
-                 "measured spread, where one is recorded)")
+  app.add_option("--fail-above", settings.fail_above_percent,
+                 "Exit 3 if some row of B is slower than A by more than PERCENT and beyond "
+                 "the run-to-run noise")
       ->type_name("PERCENT")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--noise-floor", settings.noise_floor_percent,
+                 "The change taken as noise when one run per side and no interval of the "
+                 "median decide")
+      ->type_name("PERCENT")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(db_path);
-    const auto run_a = database.load_run(resolve_run(database, a));
-    const auto run_b = database.load_run(resolve_run(database, b));
-    const auto c = compare_runs(run_a, run_b, fail_above);
-    std::fputs(render_comparison(run_a, run_b, c, fail_above).c_str(), stdout);
+    const auto runs_a = load_side(database, a);
+    const auto runs_b = load_side(database, b);
+    const auto c = compare_runs(runs_a, runs_b, settings);
+    std::fputs(render_comparison(runs_a, runs_b, c, settings).c_str(), stdout);
     if (c.rows.empty()) {
       std::fprintf(stderr,
-                   "%s: error: runs %lld and %lld have no benchmark table and length in "
-                   "common\n",
-                   program.c_str(), static_cast<long long>(run_a.id),
-                   static_cast<long long>(run_b.id));
+                   "%s: error: runs %s and %s have no benchmark table and length in common\n",
+                   program.c_str(), ids_of(runs_a).c_str(), ids_of(runs_b).c_str());
       return static_cast<int>(cli::kUsage);
     }
     for (const auto& r : c.rows)
@@ -261,7 +295,7 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "report", "Write an HTML page of plots of the stored runs", {}, 65, report_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "compare",
-    "Compare two stored runs (ratio B/A per benchmark and length)",
+    "Compare two stored runs or sets of runs (ratio B/A per benchmark and length)",
     {},
     70,
     compare_main});

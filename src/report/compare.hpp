@@ -1,6 +1,8 @@
-// `mpiscope compare`: two stored runs side by side, per benchmark table and message length, as
-// the ratio B/A of the reported time, with whether the difference is larger than the spread the
-// runs themselves measured.
+// `mpiscope compare`: two sets of stored runs side by side, per benchmark table and message
+// length, as the ratio B/A of the reported time, with whether the difference is larger than the
+// run-to-run noise: from the variation between runs when each side has several (an exact
+// Wilcoxon-Mann-Whitney rank test), else from accurate mode's interval of the median, else from
+// a fixed noise floor (docs/results-db.md).
 #pragma once
 
 #include <optional>
@@ -11,38 +13,90 @@
 
 namespace mpiscope::report {
 
-// The time a run reports for a row: t_max (IMB's figure, the slowest rank), else t_avg (OSU's
-// and SKaMPI's only figure), else t_min; NaN when the row has none.
+// The time a run reports for a row: the median (accurate mode), else t_max (IMB's figure, the
+// slowest rank), else t_avg (OSU's and SKaMPI's only figure), else t_min; NaN when it has none.
 double reported_time_us(const core::Measurement& m);
 
-// The interval a row's time is known to within, from what the run measured: [t_min, t_max] over
-// the ranks when they differ, else the 25-75 % quantiles of the kept samples, else the time
-// +/- 2 standard errors (SKaMPI); nullopt when the source recorded no spread.
+// Accurate mode's 95 % interval of the median, the only interval a single run records that
+// bears on run-to-run noise ([t_min, t_max] across ranks or repetitions does not); nullopt
+// otherwise.
 struct Interval {
   double low = 0, high = 0;
 };
-std::optional<Interval> measured_spread(const core::Measurement& m);
+std::optional<Interval> median_interval(const core::Measurement& m);
+
+// ---- statistics ---------------------------------------------------------------------------
+
+double median_of(std::vector<double> values);  // NaN for none
+
+// The exact permutation distribution of the Wilcoxon-Mann-Whitney rank sum of `b` among all
+// values (ties get mid-ranks): the one-sided p-values that B is stochastically larger (slower)
+// and smaller (faster) than A. Both are 1 when either side is empty.
+struct RankTest {
+  double p_slower = 1, p_faster = 1;
+};
+RankTest rank_test(const std::vector<double>& a, const std::vector<double>& b);
+// The smallest one-sided p-value the rank test can give with na and nb values: 1 / C(na+nb, na).
+double smallest_rank_test_p(std::size_t na, std::size_t nb);
+
+// The runs per side the gate needs to be able to fail with `rows` rows judged by the rank test:
+// the smallest n with 1 / C(2n, n) <= gate_level / rows (5 for up to 12 rows at 0.05).
+std::size_t runs_for_gate(std::size_t rows, double gate_level);
+
+// ---- the comparison -----------------------------------------------------------------------
+
+struct CompareSettings {
+  double fail_above_percent = -1;  // < 0: no limit
+  double noise_floor_percent = 5;  // single runs without an interval of the median
+  double significance = 0.025;     // one-sided level of the rank test, per row (noise verdict)
+  // The gate's level over all rows the rank test judges together (Holm's procedure): the
+  // largest chance that identical launches fail --fail-above.
+  double gate_level = 0.05;
+};
+
+// How a row's difference was judged against the noise.
+enum class NoiseBasis {
+  kRankTest,    // several runs per side: the rank test on the per-run times
+  kIntervals,   // one run per side, both accurate: the medians' 95 % intervals
+  kNoiseFloor,  // otherwise: |B/A - 1| against the noise floor
+};
 
 struct ComparedRow {
-  std::string table;  // "PingPong, 2 processes" (+ mode and parameters)
+  std::string table;  // "PingPong, 2 processes" (+ mode and parameters), as A's runs name it
   std::size_t bytes = 0;
   bool sized = true;
-  double a_us = 0, b_us = 0;
-  double ratio = 0;                  // b / a
-  std::optional<bool> beyond;        // the two spreads do not overlap; nullopt: no spread known
-  bool slowdown_over_limit = false;  // ratio above 1 + fail_above/100 and not within the spread
+  std::size_t a_runs = 0, b_runs = 0;  // runs of each side that measured the row
+  double a_us = 0, b_us = 0;           // the median over those runs of each run's time
+  double ratio = 0;                    // b / a
+  NoiseBasis basis = NoiseBasis::kNoiseFloor;
+  double p_value = 1;        // kRankTest: the one-sided p in the direction of the ratio
+  double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
+  bool beyond = false;       // the difference exceeds the noise
+  // Slower than 1 + fail_above/100 beyond the noise: several runs, the rank test of B against
+  // A's times x (1 + fail_above/100), its p-values taken together over the rows at gate_level
+  // (Holm); one accurate run, B's interval above A's x (1 + ...); else B/A above both the limit
+  // and the noise floor.
+  bool slowdown_over_limit = false;
 };
 
 struct Comparison {
   std::vector<ComparedRow> rows;
-  std::vector<std::string> only_in_a, only_in_b;  // tables measured by one run only
+  std::vector<std::string> only_in_a, only_in_b;  // tables measured by one side only
+  std::size_t gate_rows = 0;                      // rows the gate judged by the rank test together
+  bool gate_too_weak = false;       // too few runs to reach gate_level / gate_rows in a row
+  bool rank_test_too_weak = false;  // several runs, but too few for the rank test's level
 };
 
-// fail_above_percent < 0: no limit.
-Comparison compare_runs(const db::StoredRun& a, const db::StoredRun& b, double fail_above_percent);
+// Each side is one or more runs (repetitions of the same measurement). Tables match on the
+// benchmark name (case-insensitive: Intel's S_Write_Indv is mpiscope's S_Write_indv), process
+// count and parameters other than the measuring method (classic and accurate runs compare, each
+// by its own time); on the mode when both sides measured the benchmark in several modes.
+Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
+                        const CompareSettings& settings);
 // The readable tables (one per benchmark table) and a closing verdict.
-std::string render_comparison(const db::StoredRun& a, const db::StoredRun& b, const Comparison& c,
-                              double fail_above_percent);
+std::string render_comparison(const std::vector<db::StoredRun>& a,
+                              const std::vector<db::StoredRun>& b, const Comparison& c,
+                              const CompareSettings& settings);
 // The MPI library's first line up to its first comma, blanks collapsed ("MPICH Version: 4.0.2").
 std::string short_library_name(const std::string& mpi_library);
 // "3 (imb-mpi1, Open MPI v4.1.4, 2024-05-01T10:00:00)"

@@ -76,12 +76,15 @@ TEST(ReportCli, CompareGivesRatiosAndGatesOnSlowdowns) {
   EXPECT_EQ(count_of(reversed.out, "SLOWDOWN"), 1) << reversed.out;
   EXPECT_EQ(ratio_of(reversed.out, osu, "1"), "2.000") << reversed.out;
 
-  // IMB tables: 4 processes at 16 bytes doubled, with the [t_min, t_max] ranges apart.
+  // IMB tables, one run per side: Allreduce at 4 processes and PingPong at 16 bytes doubled,
+  // beyond the 5 % noise floor; PingPong's 4 bytes (x 1.5) not above the limit.
   const auto imb = run_plain({"compare", "--db", db, "3", "last", "--fail-above", "50"});
   EXPECT_EQ(imb.exit_code, 3) << imb.out;
   EXPECT_EQ(ratio_of(imb.out, "Allreduce, 4 processes", "16"), "2.000") << imb.out;
   EXPECT_EQ(ratio_of(imb.out, "Allreduce, 4 processes", "8"), "1.000") << imb.out;
-  EXPECT_EQ(count_of(imb.out, "beyond  SLOWDOWN"), 1) << imb.out;
+  EXPECT_EQ(ratio_of(imb.out, "PingPong, 2 processes", "16"), "2.000") << imb.out;
+  EXPECT_EQ(count_of(imb.out, "floor 5.0%  beyond  SLOWDOWN"), 2) << imb.out;
+  EXPECT_EQ(count_of(imb.out, "  slower\n"), 1) << imb.out;
 
   const auto bad = run_plain({"compare", "--db", db, "1", "99"});
   EXPECT_EQ(bad.exit_code, 2);

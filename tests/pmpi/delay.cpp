@@ -1,6 +1,7 @@
 // A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
 //  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
-//    those calls, so that a test can check that accurate mode measures it within its interval;
+//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Send), so that a test can check that accurate mode
+//    measures it within its interval, or that compare flags a slowdown;
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
 //    a machine that changes speed in the middle of a measurement;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
@@ -80,4 +81,12 @@ extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype 
 extern "C" int MPI_Barrier(MPI_Comm comm) {
   trace("MPI_Barrier", 0, -1);
   return PMPI_Barrier(comm);
+}
+
+extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int dest, int tag,
+                        MPI_Comm comm) {
+  static const double delay = delay_of("MPI_Send");
+  static long calls = 0;
+  spin(delay_now(delay, calls));
+  return PMPI_Send(buffer, count, type, dest, tag, comm);
 }

@@ -44,7 +44,11 @@ TEST(DbImport, ImbTextGivesEveryTableWithItsColumns) {
   EXPECT_EQ(pp.rows[3].repetitions, 1000);
   EXPECT_DOUBLE_EQ(pp.rows[3].t_max_us, 0.64);  // t[usec] is IMB's t_max
   EXPECT_TRUE(std::isnan(pp.rows[3].t_min_us));
-  EXPECT_DOUBLE_EQ(pp.rows[3].mbytes_per_sec.value(), 23.84);
+  // IMB 2021 prints 25.00 Mbytes/sec (10^6 bytes/s); stored as 23.84 MiB/s, and as printed.
+  EXPECT_NEAR(pp.rows[3].mbytes_per_sec.value(), 25.0 / 1.048576, 1e-9);
+  ASSERT_NE(pp.rows[3].value("imb_bandwidth"), nullptr);
+  EXPECT_DOUBLE_EQ(pp.rows[3].value("imb_bandwidth")->value, 25.0);
+  EXPECT_EQ(r.info.settings.at("imb_version"), "2021.3");
 
   const auto& ar = table(r, "Allreduce", 4);
   ASSERT_EQ(ar.rows.size(), 4u);
@@ -57,6 +61,59 @@ TEST(DbImport, ImbTextGivesEveryTableWithItsColumns) {
   EXPECT_FALSE(barrier.sized);
   ASSERT_EQ(barrier.rows.size(), 1u);
   EXPECT_DOUBLE_EQ(barrier.rows[0].t_avg_us, 1.90);
+}
+
+// IMB 3.x prints Mbytes/sec as 2^20 bytes/s, the unit the database stores: kept unchanged. The
+// versions come from each banner as IMB prints it.
+TEST(DbImport, ImbBandwidthUnitFollowsTheVersionInTheBanner) {
+  const auto old = db::import_file(sample("imb3_pingpong.txt"));
+  EXPECT_EQ(old.info.settings.at("imb_version"), "3.2.4");
+  const auto& pp = table(old, "PingPong", 2);
+  ASSERT_EQ(pp.rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(pp.rows[1].mbytes_per_sec.value(), 23.84);
+  EXPECT_EQ(pp.rows[1].value("imb_bandwidth"), nullptr);
+
+  auto banner = [](const std::string& title) {
+    return db::parse_imb_text("#----\n#    " + title +
+                              "\n#----\n# Benchmarking PingPong\n# #processes = 2\n#----\n"
+                              "       #bytes #repetitions      t[usec]   Mbytes/sec\n"
+                              "      1000000         1000         1.00   1000000.00\n");
+  };
+  auto stored = [&](const std::string& title) {
+    return banner(title).benchmarks.at(0).rows.at(0).mbytes_per_sec.value();
+  };
+  const double mib = 1e12 / 1048576.0;  // 10^6 MB/s (10^6) in MiB/s
+  EXPECT_NEAR(stored("Intel (R) MPI Benchmarks 2018, MPI-1 part    "), mib, 1e-6);
+  EXPECT_NEAR(stored("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part"), mib, 1e-6);
+  EXPECT_NEAR(stored("Intel(R) MPI Benchmarks 2021.11, MPI-1 part"), mib, 1e-6);
+  EXPECT_DOUBLE_EQ(stored("Intel (R) MPI Benchmark Suite V3.1, MPI-1 part    "), 1e6);
+  EXPECT_DOUBLE_EQ(stored("mpiscope 1.0.0, IMB 3.1 compatible tables (MPI-1 part)    "), 1e6);
+  EXPECT_EQ(
+      banner("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part").info.settings.at("imb_version"),
+      "2019 Update 6");
+  // No title at all: taken as 2^20, and the run says so.
+  const auto bare = db::parse_imb_text(
+      "# Benchmarking PingPong\n# #processes = 2\n#----\n"
+      "       #bytes #repetitions      t[usec]   Mbytes/sec\n"
+      "            8         1000         1.00         7.63\n");
+  EXPECT_DOUBLE_EQ(bare.benchmarks.at(0).rows.at(0).mbytes_per_sec.value(), 7.63);
+  ASSERT_EQ(bare.notes.size(), 1u);
+  EXPECT_NE(bare.notes[0].find("not recognised"), std::string::npos);
+}
+
+// Current IMB-IO: its title runs into the dash line ("MPI-IO partn#---"), it spells the file
+// pointer S_Write_Indv and calls its reads AGGREGATE; imports take mpiscope's names and modes.
+TEST(DbImport, ImbIoTablesTakeMpiscopesNamesAndModes) {
+  const auto r = db::import_file(sample("imb_io_2021.txt"));
+  EXPECT_EQ(r.info.suite, "imb-io");
+  EXPECT_EQ(r.info.suite_title, "Intel(R) MPI Benchmarks 2021.7, MPI-IO part");
+  ASSERT_EQ(r.benchmarks.size(), 3u);
+  EXPECT_EQ(r.benchmarks[0].name, "S_Write_indv");
+  EXPECT_EQ(r.benchmarks[0].mode, "aggregate");
+  EXPECT_EQ(r.benchmarks[1].mode, "non-aggregate");
+  EXPECT_EQ(r.benchmarks[2].name, "S_Read_indv");
+  EXPECT_EQ(r.benchmarks[2].mode, "");
+  EXPECT_NEAR(r.benchmarks[2].rows[2].mbytes_per_sec.value(), 16.0 / 1.048576, 1e-9);
 }
 
 TEST(DbImport, OsuTablesConvertMegabytesAndKeepThePrintedValue) {

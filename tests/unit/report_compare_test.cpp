@@ -1,4 +1,5 @@
-// compare: ratios B/A, the measured-spread verdict and the regression limit on known inputs.
+// compare: the rank test's exact p-values, ratios B/A, the noise verdicts (rank test, intervals
+// of the median, noise floor), the regression limit and the matching of tables on known inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,84 +21,230 @@ core::Measurement row(std::size_t bytes, double tmin, double tmax, double tavg) 
   return m;
 }
 
-db::StoredRun run_with(int id, std::vector<core::Measurement> rows, int nprocs = 4) {
+core::Measurement accurate_row(std::size_t bytes, double median, double low, double high) {
+  auto m = row(bytes, low / 2, high * 2, median);
+  m.values = {{"median_us", median, "microseconds"},
+              {"ci95_low_us", low, "microseconds"},
+              {"ci95_high_us", high, "microseconds"}};
+  return m;
+}
+
+db::StoredRun run_with(int id, std::vector<core::Measurement> rows, int nprocs = 4,
+                       const std::string& name = "Allreduce", const std::string& mode = "") {
   db::StoredRun r;
   r.id = id;
   r.info.suite = "imb-mpi1";
   core::BenchmarkRun b;
-  b.name = "Allreduce";
+  b.name = name;
   b.nprocs = nprocs;
+  b.mode = mode;
   b.rows = std::move(rows);
   r.benchmarks.push_back(b);
   return r;
 }
 
+// One run per value: each run's Allreduce at 8 bytes takes that long (t_max).
+std::vector<db::StoredRun> runs_of(int first_id, const std::vector<double>& times) {
+  std::vector<db::StoredRun> runs;
+  for (double t : times) runs.push_back(run_with(first_id++, {row(8, t / 2, t, t)}));
+  return runs;
+}
+
+report::CompareSettings limit(double percent) {
+  report::CompareSettings s;
+  s.fail_above_percent = percent;
+  return s;
+}
+
 }  // namespace
 
-TEST(ReportCompare, RatiosAndSpreadVerdictsOnKnownRows) {
-  // 8 bytes: B's range [3, 4] lies above A's [1, 2]: slower beyond the spread, ratio 4/2.
-  // 16 bytes: ranges [1, 3] and [2, 3.3] overlap: 10 % slower but within the spread.
-  // 32 bytes: B faster, ranges apart.
-  const auto a = run_with(1, {row(8, 1, 2, 1.5), row(16, 1, 3, 2), row(32, 10, 12, 11)});
-  const auto b = run_with(2, {row(8, 3, 4, 3.5), row(16, 2, 3.3, 2.5), row(32, 4, 6, 5)});
-  const auto c = report::compare_runs(a, b, 50);
-  ASSERT_EQ(c.rows.size(), 3u);
-  EXPECT_DOUBLE_EQ(c.rows[0].ratio, 2.0);
-  EXPECT_TRUE(c.rows[0].beyond.value());
-  EXPECT_TRUE(c.rows[0].slowdown_over_limit);
-  EXPECT_NEAR(c.rows[1].ratio, 1.1, 1e-12);
-  EXPECT_FALSE(c.rows[1].beyond.value());
-  EXPECT_FALSE(c.rows[1].slowdown_over_limit);
-  EXPECT_DOUBLE_EQ(c.rows[2].ratio, 0.5);
-  EXPECT_TRUE(c.rows[2].beyond.value());
-  EXPECT_FALSE(c.rows[2].slowdown_over_limit);
-  // A higher limit lets the doubling pass; no limit flags nothing.
-  EXPECT_FALSE(report::compare_runs(a, b, 150).rows[0].slowdown_over_limit);
-  EXPECT_FALSE(report::compare_runs(a, b, -1).rows[0].slowdown_over_limit);
+TEST(ReportCompare, RankTestGivesTheExactPermutationPValues) {
+  // 3 against 3, B entirely above A: 1 arrangement of C(6,3) = 20 is as extreme.
+  auto t = report::rank_test({1, 2, 3}, {4, 5, 6});
+  EXPECT_DOUBLE_EQ(t.p_slower, 1.0 / 20);
+  EXPECT_DOUBLE_EQ(t.p_faster, 1.0);
+  t = report::rank_test({4, 5, 6}, {1, 2, 3});
+  EXPECT_DOUBLE_EQ(t.p_faster, 1.0 / 20);
+  // B's ranks {3, 5, 6} sum to 14; rank sums >= 14 of 3 of 6: {4,5,6}=15, {3,5,6}=14: 2 of 20.
+  t = report::rank_test({1, 2, 4}, {3, 5, 6});
+  EXPECT_DOUBLE_EQ(t.p_slower, 2.0 / 20);
+  // Ties share mid-ranks: all equal, every arrangement has the same sum.
+  t = report::rank_test({7, 7}, {7, 7});
+  EXPECT_DOUBLE_EQ(t.p_slower, 1.0);
+  EXPECT_DOUBLE_EQ(t.p_faster, 1.0);
+  // 5 against 5 separated: 1 / 252, the smallest p it can give.
+  t = report::rank_test({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
+  EXPECT_DOUBLE_EQ(t.p_slower, 1.0 / 252);
+  EXPECT_DOUBLE_EQ(report::smallest_rank_test_p(5, 5), 1.0 / 252);
+  EXPECT_DOUBLE_EQ(report::smallest_rank_test_p(4, 4), 1.0 / 70);
+  EXPECT_DOUBLE_EQ(report::smallest_rank_test_p(1, 1), 0.5);
+  EXPECT_TRUE(std::isnan(report::median_of({})));
+  EXPECT_DOUBLE_EQ(report::median_of({3, 1, 2, 10}), 2.5);
 }
 
-TEST(ReportCompare, WithoutARecordedSpreadTheLimitAloneDecides) {
-  auto osu = [](int id, double t) {
-    auto m = row(4, NAN, NAN, t);  // OSU: the average only
-    return run_with(id, {m}, 2);
-  };
-  const auto c = report::compare_runs(osu(1, 2.0), osu(2, 3.0), 40);
+TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
+  // Noisy but alike: medians 10.2 and 10.3, interleaved values: within the noise.
+  const auto a = runs_of(1, {10, 12, 9.5, 10.2, 11});
+  const auto alike = runs_of(10, {10.3, 9.8, 11.5, 10.1, 12.5});
+  auto c = report::compare_runs(a, alike, limit(10));
   ASSERT_EQ(c.rows.size(), 1u);
-  EXPECT_DOUBLE_EQ(c.rows[0].a_us, 2.0);  // t_avg stands in for the missing t_max
-  EXPECT_DOUBLE_EQ(c.rows[0].ratio, 1.5);
-  EXPECT_FALSE(c.rows[0].beyond.has_value());
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kRankTest);
+  EXPECT_EQ(c.rows[0].a_runs, 5u);
+  EXPECT_DOUBLE_EQ(c.rows[0].a_us, 10.2);
+  EXPECT_DOUBLE_EQ(c.rows[0].b_us, 10.3);
+  EXPECT_FALSE(c.rows[0].beyond);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  // One slow outlier run in B lifts no median and fails nothing.
+  c = report::compare_runs(a, runs_of(10, {10.3, 9.8, 40, 10.1, 10.4}), limit(10));
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  // Every run of B slower by 30 %: p = 1/252, a slowdown over 10 % but not over 50 %.
+  const auto slow = runs_of(10, {13.5, 13.0, 14.2, 13.3, 15.0});
+  c = report::compare_runs(a, slow, limit(10));
+  EXPECT_NEAR(c.rows[0].p_value, 1.0 / 252, 1e-12);
+  EXPECT_TRUE(c.rows[0].beyond);
   EXPECT_TRUE(c.rows[0].slowdown_over_limit);
-  EXPECT_FALSE(report::compare_runs(osu(1, 2.0), osu(2, 3.0), 60).rows[0].slowdown_over_limit);
+  // Against A x 1.1 = {11, 13.2, 10.45, 11.22, 12.1}, B's ranks are 5, 7, 8, 9, 10: p = 2/252.
+  EXPECT_NEAR(c.rows[0].limit_p_value, 2.0 / 252, 1e-12);
+  EXPECT_FALSE(report::compare_runs(a, slow, limit(50)).rows[0].slowdown_over_limit);
+  // 11 % slower, clearly beyond the noise, but not clearly more than 10 % slower: no slowdown.
+  const auto tight = runs_of(1, {10, 10.1, 10.2, 10.3, 10.4});
+  c = report::compare_runs(tight, runs_of(10, {11.1, 11.2, 11.3, 11.4, 11.5}), limit(10));
+  EXPECT_GT(c.rows[0].ratio, 1.1);
+  EXPECT_TRUE(c.rows[0].beyond);
+  EXPECT_GT(c.rows[0].limit_p_value, 0.025);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  // Reversed, it is faster beyond the noise, never a slowdown.
+  c = report::compare_runs(slow, a, limit(10));
+  EXPECT_TRUE(c.rows[0].beyond);
+  EXPECT_LT(c.rows[0].ratio, 1);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  // 2 against 2 can never reach p <= 0.025: the noise floor decides, and the output says so.
+  const auto two_a = runs_of(1, {10, 10.5}), two_b = runs_of(10, {13, 13.5});
+  c = report::compare_runs(two_a, two_b, limit(10));
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNoiseFloor);
+  EXPECT_TRUE(c.rank_test_too_weak);
+  EXPECT_TRUE(c.rows[0].slowdown_over_limit);
+  EXPECT_NE(report::render_comparison(two_a, two_b, c, limit(10)).find("too few runs"),
+            std::string::npos);
 }
 
-TEST(ReportCompare, SamplesAndStandardErrorsGiveTheSpread) {
-  auto m = row(0, 5, 5, 5);  // one figure over the ranks
-  EXPECT_FALSE(report::measured_spread(m).has_value());
-  core::SampleSummary s;
-  s.n = 10;
-  s.p25 = 4.5;
-  s.p75 = 5.5;
-  m.samples_us = s;
-  const auto q = report::measured_spread(m);
-  ASSERT_TRUE(q);
-  EXPECT_DOUBLE_EQ(q->low, 4.5);
-  EXPECT_DOUBLE_EQ(q->high, 5.5);
-  auto sk = row(4, NAN, NAN, 6.0);
-  sk.values.push_back({"std_error", 0.25, "microseconds"});
-  const auto e = report::measured_spread(sk);
-  ASSERT_TRUE(e);
-  EXPECT_DOUBLE_EQ(e->low, 5.5);
-  EXPECT_DOUBLE_EQ(e->high, 6.5);
+// B's runs {5, 100, 100, 100, 100} against A's {1, 2, 3, 4, 5} x 1.1: B's ranks 5, 7, 8, 9, 10,
+// p = 2/252 = 0.0079. One such row fails the gate (0.0079 <= 0.05); eight such rows do not,
+// since Holm's procedure asks 0.05/8 = 0.00625 of the smallest: one row as suspicious as that
+// among eight is what identical launches give now and then. Full separation (1/252) in eight
+// rows still fails.
+TEST(ReportCompare, TheGateHoldsItsLevelOverAllRowsTogether) {
+  auto runs = [](int first_id, const std::vector<double>& times, std::size_t rows) {
+    std::vector<db::StoredRun> out;
+    for (double t : times) {
+      std::vector<core::Measurement> ms;
+      for (std::size_t k = 0; k < rows; ++k) ms.push_back(row(k + 1, t, t, t));
+      out.push_back(run_with(first_id++, ms));
+    }
+    return out;
+  };
+  const std::vector<double> a = {1, 2, 3, 4, 5}, b = {5, 100, 100, 100, 100};
+  auto one = report::compare_runs(runs(1, a, 1), runs(10, b, 1), limit(10));
+  EXPECT_NEAR(one.rows[0].limit_p_value, 2.0 / 252, 1e-12);
+  EXPECT_TRUE(one.rows[0].slowdown_over_limit);
+  const auto eight = report::compare_runs(runs(1, a, 8), runs(10, b, 8), limit(10));
+  ASSERT_EQ(eight.rows.size(), 8u);
+  EXPECT_EQ(eight.gate_rows, 8u);
+  EXPECT_FALSE(eight.gate_too_weak);
+  for (const auto& r : eight.rows) {
+    EXPECT_TRUE(r.beyond);  // each row alone is slower beyond the noise
+    EXPECT_FALSE(r.slowdown_over_limit);
+  }
+  const auto separated =
+      report::compare_runs(runs(1, a, 8), runs(10, {100, 100, 100, 100, 100}, 8), limit(10));
+  for (const auto& r : separated.rows) EXPECT_TRUE(r.slowdown_over_limit);
+  // 13 rows need 6 runs per side: 5 cannot reach 0.05/13, and the output says so.
+  const auto many = report::compare_runs(runs(1, a, 13), runs(10, b, 13), limit(10));
+  EXPECT_TRUE(many.gate_too_weak);
+  EXPECT_EQ(report::runs_for_gate(13, 0.05), 6u);
+  EXPECT_EQ(report::runs_for_gate(12, 0.05), 5u);
+  EXPECT_EQ(report::runs_for_gate(1, 0.05), 3u);
+  EXPECT_NE(report::render_comparison(runs(1, a, 13), runs(10, b, 13), many, limit(10))
+                .find("use 6 runs per side"),
+            std::string::npos);
+}
+
+TEST(ReportCompare, OneRunPerSideUsesTheMedianIntervalElseTheNoiseFloor) {
+  // Classic rows: the ranks' [t_min, t_max] are ignored; 4 % is within the 5 % floor, 20 % is not.
+  const auto a = run_with(1, {row(8, 1, 10, 5), row(16, 9, 10, 9.5), row(32, 1, 10, 5)});
+  const auto b = run_with(2, {row(8, 1, 10.4, 5), row(16, 11.9, 12, 12), row(32, 1, 8, 4)});
+  auto c = report::compare_runs({a}, {b}, limit(10));
+  ASSERT_EQ(c.rows.size(), 3u);
+  for (const auto& r : c.rows) EXPECT_EQ(r.basis, report::NoiseBasis::kNoiseFloor);
+  EXPECT_NEAR(c.rows[0].ratio, 1.04, 1e-12);
+  EXPECT_FALSE(c.rows[0].beyond);
+  EXPECT_TRUE(c.rows[1].beyond);  // 10 -> 12: 20 %
+  EXPECT_TRUE(c.rows[1].slowdown_over_limit);
+  EXPECT_TRUE(c.rows[2].beyond);
+  EXPECT_FALSE(c.rows[2].slowdown_over_limit);
+  EXPECT_FALSE(c.rank_test_too_weak);
+  auto wide = limit(10);
+  wide.noise_floor_percent = 25;
+  EXPECT_FALSE(report::compare_runs({a}, {b}, wide).rows[1].slowdown_over_limit);
+  EXPECT_FALSE(report::compare_runs({a}, {b}, limit(-1)).rows[1].slowdown_over_limit);
+
+  // Accurate rows: the medians' intervals decide. 20 % slower with overlapping intervals is
+  // within the noise; 20 % with separated intervals is a slowdown.
+  const auto acc_a = run_with(1, {accurate_row(8, 10, 9, 11.5), accurate_row(16, 10, 9.8, 10.2)});
+  const auto acc_b = run_with(2, {accurate_row(8, 12, 11, 13), accurate_row(16, 12, 11.8, 12.2)});
+  c = report::compare_runs({acc_a}, {acc_b}, limit(10));
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kIntervals);
+  EXPECT_DOUBLE_EQ(c.rows[0].a_us, 10);  // the median, not t_max
+  EXPECT_FALSE(c.rows[0].beyond);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  EXPECT_TRUE(c.rows[1].beyond);
+  EXPECT_TRUE(c.rows[1].slowdown_over_limit);
+}
+
+TEST(ReportCompare, ClassicAndAccurateRunsOfOneBenchmarkCompare) {
+  auto classic = run_with(1, {row(8, 1, 10, 5)});
+  auto accurate = run_with(2, {accurate_row(8, 10.2, 10, 10.4)});
+  accurate.benchmarks[0].parameters["measurement"] = "accurate";
+  const auto c = report::compare_runs({classic}, {accurate}, limit(10));
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.only_in_a.empty());
+  EXPECT_DOUBLE_EQ(c.rows[0].a_us, 10);    // classic: t_max
+  EXPECT_DOUBLE_EQ(c.rows[0].b_us, 10.2);  // accurate: the median
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNoiseFloor);
+  EXPECT_EQ(c.rows[0].table, "Allreduce, 4 processes");
+}
+
+TEST(ReportCompare, IoNamesMatchWhateverTheCaseAndSingleModesMatchWhateverTheirName) {
+  // Intel's S_Read_Indv in its one mode (AGGREGATE) against mpiscope's S_Read_indv (no mode).
+  auto intel = run_with(1, {row(16, 2, 2, 2)}, 1, "S_Read_Indv", "aggregate");
+  auto ours = run_with(2, {row(16, 2, 2, 2)}, 1, "S_Read_indv", "");
+  auto c = report::compare_runs({intel}, {ours}, limit(10));
+  EXPECT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.only_in_a.empty() && c.only_in_b.empty());
+  // Writes in both modes on both sides pair by mode.
+  auto both = [](int id, double agg, double nonagg) {
+    auto r = run_with(id, {row(16, agg, agg, agg)}, 1, "S_Write_indv", "aggregate");
+    auto n = r.benchmarks[0];
+    n.mode = "non-aggregate";
+    n.rows[0].t_max_us = nonagg;
+    r.benchmarks.push_back(n);
+    return r;
+  };
+  c = report::compare_runs({both(1, 4, 40)}, {both(2, 4, 40)}, limit(10));
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.rows[0].ratio, 1.0);
+  EXPECT_DOUBLE_EQ(c.rows[1].ratio, 1.0);
 }
 
 TEST(ReportCompare, TablesOfOneRunOnlyAreListedNotCompared) {
   auto a = run_with(1, {row(8, 1, 2, 1.5)}, 4);
   auto b = run_with(2, {row(8, 1, 2, 1.5)}, 8);
-  const auto c = report::compare_runs(a, b, 10);
+  const auto c = report::compare_runs({a}, {b}, limit(10));
   EXPECT_TRUE(c.rows.empty());
   ASSERT_EQ(c.only_in_a.size(), 1u);
   EXPECT_EQ(c.only_in_a[0], "Allreduce, 4 processes");
   ASSERT_EQ(c.only_in_b.size(), 1u);
-  const auto text = report::render_comparison(a, b, c, 10);
+  const auto text = report::render_comparison({a}, {b}, c, limit(10));
   EXPECT_NE(text.find("only in B: Allreduce, 8 processes"), std::string::npos) << text;
 }

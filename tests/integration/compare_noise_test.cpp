@@ -1,0 +1,110 @@
+// compare against run-to-run noise, with real launches recorded in a real SQLite file: identical
+// launches pass the regression gate, a planted delay fails it, classic and accurate runs of one
+// benchmark compare, and Intel's IMB-IO tables match mpiscope's.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace harness;
+
+namespace {
+
+std::string sample(const std::string& name) {
+  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
+}
+
+// "1,3,5": the ids of the runs recorded as the given launches (1-based, in launch order).
+std::string ids(const std::vector<int>& launches) {
+  std::string s;
+  for (int id : launches) s += (s.empty() ? "" : ",") + std::to_string(id);
+  return s;
+}
+
+}  // namespace
+
+// 5 launches against 5 identical ones pass --fail-above 10; 5 launches whose every MPI_Send
+// waits 20 us more (the project's PMPI library) fail it, in PingPong's rows only. The three sets
+// are launched interleaved so that the machine's load changes reach them alike.
+TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/n.db";
+  const std::string wrapper = with_pmpi_library(dir);
+  const std::vector<std::string> args = {
+      "imb-mpi1", "PingPong", "Allreduce", "-msglen", write_file(dir, "l", "0\n4\n64\n1024\n"),
+      "-iter",    "400",      "--db",      db};
+  std::vector<int> a, b, slow;
+  int launch = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (auto* set : {&a, &b, &slow}) {
+      const auto r =
+          run_mpi(2, args, set == &slow ? "MPISCOPE_DELAY=MPI_Send=20" : "", 120, wrapper);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      set->push_back(++launch);
+    }
+  }
+  const auto same = run_plain({"compare", "--db", db, ids(a), ids(b), "--fail-above", "10"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_EQ(count_of(same.out, "SLOWDOWN"), 0) << same.out;
+  EXPECT_EQ(count_of(same.out, " 5:5 "), 8) << same.out;  // 2 tables x 4 lengths, 5 runs each
+  EXPECT_EQ(count_of(same.out, "#    run "), 8) << same.out;
+
+  const auto delayed = run_plain({"compare", "--db", db, ids(a), ids(slow), "--fail-above", "10"});
+  EXPECT_EQ(delayed.exit_code, 3) << delayed.out << delayed.err;
+  // PingPong's rows, where every run of the delayed set is slower (p = 1/252; on a crowded
+  // machine a time-sliced launch of A can be slower still at some length), never Allreduce's.
+  const auto allreduce = delayed.out.find("# Allreduce");
+  ASSERT_NE(allreduce, std::string::npos) << delayed.out;
+  EXPECT_GE(count_of(delayed.out.substr(0, allreduce), "p=0.0040  beyond  SLOWDOWN"), 2)
+      << delayed.out;
+  EXPECT_EQ(count_of(delayed.out.substr(allreduce), "SLOWDOWN"), 0) << delayed.out;
+  // "last-N" still names runs, alone or in lists.
+  const auto tail =
+      run_plain({"compare", "--db", db, "last-14,last-11", "last-1,last-4", "--fail-above", "10"});
+  EXPECT_NE(tail.exit_code, 2) << tail.err;
+  EXPECT_EQ(count_of(tail.out, " 2:2 "), 8) << tail.out;
+  EXPECT_EQ(count_of(tail.out, "too few runs for the rank test"), 1) << tail.out;
+  const auto twice = run_plain({"compare", "--db", db, "1,1", "2"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_EQ(count_of(twice.err, "run 1 is given twice"), 1) << twice.err;
+}
+
+// A classic and an accurate run of the same benchmark, lengths and process count compare row by
+// row, each by its own time (t_max, the median).
+TEST(CompareNoise, ClassicAndAccurateRunsOfOneBenchmarkCompare) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/m.db";
+  const auto lengths = write_file(dir, "l", "4\n1024\n");
+  const auto classic =
+      run_mpi(2, {"imb-mpi1", "PingPong", "-msglen", lengths, "-iter", "200", "--db", db});
+  ASSERT_EQ(classic.exit_code, 0) << classic.err;
+  const auto accurate = run_mpi(2, {"imb-mpi1", "PingPong", "-msglen", lengths, "--method",
+                                    "accurate", "--budget", "2", "--db", db});
+  ASSERT_EQ(accurate.exit_code, 0) << accurate.err;
+  const auto c = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_EQ(count_of(c.out, "# PingPong, 2 processes\n"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, " 1:1 "), 2) << c.out;
+  EXPECT_EQ(count_of(c.out, "only in"), 0) << c.out;
+}
+
+// Intel's IMB-IO output (S_Write_Indv in both modes, S_Read_Indv as AGGREGATE) imported beside a
+// real mpiscope imb-io run: every table pairs with mpiscope's, none is left over.
+TEST(CompareNoise, IntelIoTablesMatchMpiscopesRows) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/io.db";
+  const auto r =
+      run_mpi(2, {"imb-io", "S_Write_indv", "S_Read_indv", "-msglen",
+                  write_file(dir, "l", "16\n32\n"), "-iter", "4,1,2", "--io-dir", dir, "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(run_plain({"import", "--db", db, sample("imb_io_2021.txt")}).exit_code, 0);
+  const auto c = run_plain({"compare", "--db", db, "2", "1"});
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_EQ(count_of(c.out, "only in"), 0) << c.out;
+  EXPECT_EQ(count_of(c.out, "# S_Write_indv, 1 process, mode aggregate\n"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, "# S_Write_indv, 1 process, mode non-aggregate\n"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, "# S_Read_indv, 1 process\n"), 1) << c.out;
+  EXPECT_EQ(count_of(c.out, " 1:1 "), 6) << c.out;
+}
