@@ -34,6 +34,12 @@ void on_signal(int sig) {
   std::raise(sig);
 }
 
+bool registered(const char* path) {
+  for (int i = 0; i < kMaxFiles; ++i)
+    if (in_use[i] && std::strcmp(paths[i], path) == 0) return true;
+  return false;
+}
+
 void set_entry(const char* path, bool used) {
   for (int i = 0; i < kMaxFiles; ++i) {
     if (used && !in_use[i]) {
@@ -125,6 +131,7 @@ void add(const std::string& path) {
 
 void remove(const std::string& path) {
   std::lock_guard lock(table_mutex);
+  if (!registered(path.c_str())) return;  // not created by this run (or already removed)
   unlink(path.c_str());
   set_entry(path.c_str(), false);
   tell_reaper('-', path);

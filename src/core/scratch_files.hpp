@@ -12,7 +12,8 @@ namespace mpiscope::core::scratch_files {
 // the process as it would have.
 void install_signal_cleanup();
 void add(const std::string& path);
-// Deletes the file (if it exists) and forgets it.
+// Deletes the file and forgets it, if it is registered: a name this run did not register (a file
+// that was there before, a second release) is never deleted.
 void remove(const std::string& path);
 // Forgets it without deleting (another rank deletes a shared file).
 void forget(const std::string& path);
