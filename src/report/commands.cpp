@@ -191,8 +191,9 @@ int report_main(int argc, char** argv, const std::string& program,
       ->type_name("FILE");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    output::check_writable(
-        out);  // the report it replaces stays as it is until the new one is whole
+    // Checked without touching it: the report it replaces stays as it is until the new one is
+    // whole.
+    output::check_writable(out);
     auto database = open_for_reading(db_path);
     std::vector<std::int64_t> ids;
     for (const auto& s : run_specs) ids.push_back(resolve_run(database, s));
