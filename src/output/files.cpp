@@ -67,6 +67,8 @@ ReplacementFile::ReplacementFile(std::string path) : path_(std::move(path)) {
     committed_ = true;
   } else {
     fd_ = core::scratch_files::create_unique(replacement_prefix(path_), temporary_);
+    // Registered, so that a process killed before the rename leaves no temporary file.
+    if (fd_ >= 0) core::scratch_files::add(temporary_);
   }
   if (fd_ < 0) fail(errno);
 }
@@ -76,7 +78,7 @@ ReplacementFile::~ReplacementFile() {
     std::fclose(stream_);
   else if (fd_ >= 0)
     ::close(fd_);
-  if (!committed_ && !temporary_.empty()) unlink(temporary_.c_str());
+  if (!committed_ && !temporary_.empty()) core::scratch_files::remove(temporary_);
 }
 
 void ReplacementFile::fail(int error) const {
@@ -129,6 +131,7 @@ void ReplacementFile::commit() {
   if (fsync(fd_) != 0) fail(errno);
   if (std::rename(temporary_.c_str(), path_.c_str()) != 0) fail(errno);
   committed_ = true;
+  core::scratch_files::forget(temporary_);
 }
 
 void ReplacementFile::close() {

@@ -25,10 +25,11 @@ void check_writable(const std::string& path);
 
 // The file that will replace `path`. It is created with a random name in the same directory
 // (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 less the umask) and renamed over `path` by commit();
-// destroyed uncommitted, it is removed and `path` is left as it was. A `path` that exists and is
-// neither a regular file nor a symbolic link (a device such as /dev/null or /dev/full, a FIFO) is
-// written directly instead. Every write, the flush and the close are checked: a failure throws
-// OutputError with the reason of the call that failed.
+// destroyed uncommitted, or when the process dies before the rename (it is a registered scratch
+// file, core/scratch_files.hpp), it is removed and `path` is left as it was. A `path` that exists
+// and is neither a regular file nor a symbolic link (a device such as /dev/null or /dev/full, a
+// FIFO) is written directly instead. Every write, the flush and the close are checked: a failure
+// throws OutputError with the reason of the call that failed.
 class ReplacementFile {
  public:
   explicit ReplacementFile(std::string path);
