@@ -42,8 +42,8 @@ void add_output_options(CLI::App& app, OutputOptions& o) {
 }
 
 void check_output_options(const OutputOptions& o) {
-  if (!o.json_path.empty()) output::ensure_writable(o.json_path);
-  if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+  if (!o.json_path.empty()) output::check_writable(o.json_path);
+  if (!o.csv_path.empty()) output::check_writable(o.csv_path);
   if (!o.no_db && !o.db_path.empty()) output::check_db_path(o.db_path);
   parsed_db_choice.db_path = o.db_path;
   parsed_db_choice.no_db = o.no_db;

@@ -48,4 +48,10 @@ void maybe_hang(std::string_view benchmark, std::size_t bytes) {
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+std::string planted_run_tag() {
+  for (const auto& item : planted())
+    if (item[0] == "run-tag" && item.size() == 2) return item[1];
+  return "";
+}
+
 }  // namespace mpiscope::core::fault

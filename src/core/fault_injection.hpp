@@ -3,10 +3,13 @@
 //   alloc-fail:R          buffer allocation fails on world rank R
 //   corrupt:R             rank R flips one received byte before -check verifies it
 //   hang:NAME:BYTES:R     rank R stops responding when NAME starts timing BYTES-byte messages
+//   run-tag:TAG           the run's scratch-file tag is TAG instead of a random one, so that a
+//                         test can plant files at the names the run will use
 // Documented in docs/testing.md.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace mpiscope::core::fault {
@@ -15,5 +18,7 @@ bool allocation_should_fail();
 bool corrupt_received_data();
 // Never returns if a hang is planted for this benchmark and size on this rank.
 void maybe_hang(std::string_view benchmark, std::size_t bytes);
+// The planted run tag, or empty.
+std::string planted_run_tag();
 
 }  // namespace mpiscope::core::fault

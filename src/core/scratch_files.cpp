@@ -2,13 +2,18 @@
 
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <mutex>
+#include <random>
+#include <stdexcept>
+
+#include "core/fault_injection.hpp"
 
 namespace mpiscope::core::scratch_files {
 
@@ -27,6 +32,12 @@ void on_signal(int sig) {
     if (in_use[i]) unlink(paths[i]);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+bool registered(const char* path) {
+  for (int i = 0; i < kMaxFiles; ++i)
+    if (in_use[i] && std::strcmp(paths[i], path) == 0) return true;
+  return false;
 }
 
 void set_entry(const char* path, bool used) {
@@ -120,6 +131,7 @@ void add(const std::string& path) {
 
 void remove(const std::string& path) {
   std::lock_guard lock(table_mutex);
+  if (!registered(path.c_str())) return;  // not created by this run (or already removed)
   unlink(path.c_str());
   set_entry(path.c_str(), false);
   tell_reaper('-', path);
@@ -141,11 +153,42 @@ void remove_all() {
     }
 }
 
+std::string random_token() {
+  std::random_device source;  // the CPU's or the kernel's random source, never a seed
+  char text[17];
+  std::snprintf(text, sizeof text, "%08x%08x", source(), source());
+  return text;
+}
+
 std::string unique_run_tag() {
-  char host[64] = {};
-  gethostname(host, sizeof host - 1);
-  return std::string(host) + "-" + std::to_string(getpid()) + "-" +
-         std::to_string(static_cast<long long>(std::time(nullptr)));
+  const std::string planted = fault::planted_run_tag();
+  return planted.empty() ? random_token() : planted;
+}
+
+int create_unique(const std::string& prefix, std::string& created) {
+  // A collision with a random name is rare; a few attempts bound a directory full of them.
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const std::string path = prefix + random_token();
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      created = path;
+      return fd;
+    }
+    if (errno != EEXIST) return -1;
+  }
+  return -1;  // errno is EEXIST
+}
+
+void check_io_dir(const std::string& dir) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw std::runtime_error("--io-dir '" + dir + "' is not a directory");
+  std::string probe;
+  const int fd = create_unique(dir + "/.mpiscope-probe-", probe);
+  if (fd < 0)
+    throw std::runtime_error("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
 }
 
 }  // namespace mpiscope::core::scratch_files

@@ -12,13 +12,27 @@ namespace mpiscope::core::scratch_files {
 // the process as it would have.
 void install_signal_cleanup();
 void add(const std::string& path);
-// Deletes the file (if it exists) and forgets it.
+// Deletes the file and forgets it, if it is registered: a name this run did not register (a file
+// that was there before, a second release) is never deleted.
 void remove(const std::string& path);
 // Forgets it without deleting (another rank deletes a shared file).
 void forget(const std::string& path);
 void remove_all();
 
-// A tag that makes this run's file names unique: host, process id and time of rank 0.
+// A tag that makes this run's file names unique and unguessable: 16 hexadecimal digits from
+// std::random_device, drawn by rank 0 and broadcast with the options.
+// MPISCOPE_FAULT=run-tag:TAG fixes it, for the tests that plant files at the coming names.
 std::string unique_run_tag();
+// 16 random hexadecimal digits.
+std::string random_token();
+
+// Creates a new file `prefix` + random_token() (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 less the
+// umask), trying other names while one exists; returns its descriptor and sets `created`, or
+// returns -1 with errno set. A name that exists is never opened, followed or removed.
+int create_unique(const std::string& prefix, std::string& created);
+
+// --io-dir: a directory where this process can create a file, tried for real (access() passes
+// root on a read-only mount or /proc); throws std::runtime_error saying why not.
+void check_io_dir(const std::string& dir);
 
 }  // namespace mpiscope::core::scratch_files

@@ -213,27 +213,38 @@ void ResultsDb::check_schema() {
                   "; this mpiscope reads up to version " + std::to_string(kSchemaVersion));
 }
 
-void ResultsDb::ensure_schema() {
-  // WAL lets readers and one writer proceed together; NORMAL synchronisation keeps every
-  // committed transaction after a crash of the process (only a power loss may lose the last).
-  // The busy timeout also covers this switch, which needs the file to itself for a moment.
+// Throws unless the file is empty (new) or an mpiscope database of a schema this build writes.
+// Only reads: a refused file is left exactly as it was.
+void ResultsDb::refuse_foreign() {
+  std::int64_t v = 0, tables = 0;
   try {
-    auto mode = conn_.prepare("PRAGMA journal_mode = WAL");
-    mode.step();
+    v = single_integer(conn_, "PRAGMA user_version");
+    tables = single_integer(conn_, "SELECT count(*) FROM sqlite_master");
   } catch (const DbError& e) {
     throw DbError("'" + conn_.path() + "' is not an mpiscope results database (" + e.what() + ")");
   }
-  conn_.exec("PRAGMA synchronous = NORMAL");
-  Transaction t(conn_);  // IMMEDIATE: two first writers do not both create the schema
-  const auto v = single_integer(conn_, "PRAGMA user_version");
-  if (v == 0) {
-    if (single_integer(conn_, "SELECT count(*) FROM sqlite_master") != 0)
-      throw DbError("'" + conn_.path() + "' is an SQLite database but not an mpiscope one");
-    conn_.exec(kSchemaV1);
-    conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
-  } else if (v > kSchemaVersion) {
+  if (v == 0 && tables != 0)
+    throw DbError("'" + conn_.path() + "' is an SQLite database but not an mpiscope one");
+  if (v > kSchemaVersion)
     throw DbError("'" + conn_.path() + "' has schema version " + std::to_string(v) +
                   "; this mpiscope writes version " + std::to_string(kSchemaVersion));
+}
+
+void ResultsDb::ensure_schema() {
+  refuse_foreign();
+  // WAL lets readers and one writer proceed together; NORMAL synchronisation keeps every
+  // committed transaction after a crash of the process (only a power loss may lose the last).
+  // The busy timeout also covers this switch, which needs the file to itself for a moment.
+  {
+    auto mode = conn_.prepare("PRAGMA journal_mode = WAL");
+    mode.step();
+  }
+  conn_.exec("PRAGMA synchronous = NORMAL");
+  Transaction t(conn_);  // IMMEDIATE: two first writers do not both create the schema
+  refuse_foreign();      // again under the write lock: another program may have been first
+  if (single_integer(conn_, "PRAGMA user_version") == 0) {
+    conn_.exec(kSchemaV1);
+    conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   }
   t.commit();
 }

@@ -78,6 +78,7 @@ class ResultsDb {
   const std::string& path() const { return conn_.path(); }
 
  private:
+  void refuse_foreign();
   void ensure_schema();
   void check_schema();
   std::int64_t insert_run(const core::RunInfo& info, const std::string& source,

@@ -1,18 +1,65 @@
 #include "db/sqlite.hpp"
 
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 namespace mpiscope::db {
 
+namespace {
+// Why this process cannot change the file or create files beside it (SQLite's -wal and -shm), or
+// 0 when it can.
+int write_barrier(const std::string& path) {
+  if (access(path.c_str(), W_OK) != 0 && errno != ENOENT) return errno;
+  const auto dir = std::filesystem::path(path).parent_path();
+  return access(dir.empty() ? "." : dir.c_str(), W_OK) == 0 ? 0 : errno;
+}
+
+// An SQLite URI for `path` with `query`: '?', '#' and '%' of the name are escaped.
+std::string uri_of(const std::string& path, const std::string& query) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '?' || c == '#' || c == '%') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      uri += escaped;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?" + query;
+}
+}  // namespace
+
 Connection::Connection(const std::string& path, Mode mode, int busy_timeout_ms) : path_(path) {
-  const int flags =
+  int flags =
       mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  std::string name = path;
+  const int barrier = write_barrier(path);
+  // A database no one can write through this path (a read-only file, directory or file system)
+  // is read as immutable: SQLite then needs no -shm beside it (which it could not create in a
+  // read-only directory) and leaves none behind.
+  if (mode == Mode::kReadOnly && barrier != 0) {
+    name = uri_of(path, "immutable=1");
+    flags |= SQLITE_OPEN_URI;
+  }
+  const int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string reason = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
     db_ = nullptr;
     throw DbError("cannot open database '" + path + "': " + reason);
+  }
+  // SQLite opens a file it cannot write read-only without a word; a writer must know.
+  if (mode == Mode::kReadWrite && (barrier != 0 || sqlite3_db_readonly(db_, "main") == 1)) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw DbError("cannot write the database '" + path +
+                  "': " + std::strerror(barrier != 0 ? barrier : EACCES));
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
@@ -45,7 +92,7 @@ std::int64_t Connection::last_insert_id() const {
 
 Statement::Statement(Connection& c, const std::string& sql) : conn_(&c) {
   if (sqlite3_prepare_v2(c.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-    c.fail("cannot prepare '" + sql + "'");
+    c.fail("cannot prepare a statement");
 }
 
 Statement::~Statement() {
@@ -86,7 +133,7 @@ bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  conn_->fail(std::string("cannot execute '") + sqlite3_sql(stmt_) + "'");
+  conn_->fail("a statement failed");
 }
 
 void Statement::run() {

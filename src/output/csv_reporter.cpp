@@ -2,11 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-
-#include "output/files.hpp"
-
 namespace mpiscope::output {
 
 namespace {
@@ -20,14 +15,7 @@ std::string number(const std::optional<double>& v) {
 }
 }  // namespace
 
-CsvReporter::CsvReporter(const std::string& path) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw OutputError("cannot write '" + path + "': " + std::strerror(errno));
-}
-
-CsvReporter::~CsvReporter() {
-  if (file_) std::fclose(file_);
-}
+CsvReporter::CsvReporter(const std::string& path) : out_(path), file_(out_.stream()) {}
 
 void CsvReporter::run_started(const core::RunInfo& i) {
   suite_ = i.suite;
@@ -47,7 +35,7 @@ void CsvReporter::run_started(const core::RunInfo& i) {
              "suite,benchmark,family,mode,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
              "t_avg_us,mbytes_per_sec,defects,measured,note,t_pure_us,t_cpu_us,overlap_percent,"
              "parameters,values\n");
-  std::fflush(file_);
+  out_.commit();
 }
 
 void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
@@ -70,12 +58,12 @@ void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
   line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   if (b.multi && m.groups.size() > 1)
     for (std::size_t g = 0; g < m.groups.size(); ++g) line(std::to_string(g), m.groups[g]);
-  std::fflush(file_);
+  out_.flush();
 }
 
 void CsvReporter::summary(const core::NamedValue& v) {
   fmt::print(file_, "# summary: {} = {:.6g} {}\n", v.name, v.value, v.unit);
-  std::fflush(file_);
+  out_.flush();
 }
 
 }  // namespace mpiscope::output

@@ -1,25 +1,14 @@
 #include "output/json_reporter.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstring>
-
-#include "output/files.hpp"
 
 namespace mpiscope::output {
 
 using nlohmann::json;
 
-JsonReporter::JsonReporter(std::string path) : path_(std::move(path)) {
-  fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
-}
+JsonReporter::JsonReporter(std::string path) : file_(std::move(path)) {}
 
-JsonReporter::~JsonReporter() {
-  if (fd_ >= 0) close(fd_);
-}
+JsonReporter::~JsonReporter() = default;
 
 json JsonReporter::units() {
   return {
@@ -206,11 +195,17 @@ void JsonReporter::append(const std::string& body) {
   tail += "}\n";
   const std::string text = body + tail;
   // One positioned write of the new body and the tail: the file is never half a document.
-  if (pwrite(fd_, text.data(), text.size(), body_end_) != static_cast<ssize_t>(text.size()))
-    throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
+  if (!file_.write_at(text, body_end_)) {
+    const int error = errno;
+    // The old tail goes back where it was (space the file already has), then the length.
+    file_.write_at(tail_, body_end_);
+    file_.truncate(body_end_ + static_cast<long>(tail_.size()));
+    file_.fail(error);
+  }
   body_end_ += static_cast<long>(body.size());
-  if (ftruncate(fd_, body_end_ + static_cast<long>(tail.size())) != 0)
-    throw OutputError("cannot write '" + path_ + "': " + std::strerror(errno));
+  tail_ = tail;
+  if (!file_.truncate(body_end_ + static_cast<long>(tail.size()))) file_.fail(errno);
+  file_.commit();  // the first complete document replaces the file; later ones update it
 }
 
 }  // namespace mpiscope::output

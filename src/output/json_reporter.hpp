@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/reporter.hpp"
+#include "output/files.hpp"
 
 namespace mpiscope::output {
 
@@ -11,6 +12,9 @@ namespace mpiscope::output {
 // The file is a complete, valid document after every row, so an interrupted run keeps all
 // finished measurements; each update writes only the new row and the short tail after it (notes,
 // summary, completion flags) in one system call, so a run of thousands of rows stays linear.
+// The first document is written under a fresh name and renamed over the path (ReplacementFile):
+// until the run has started, an existing file stays as it was. A write that fails puts the
+// previous tail back, so the file keeps the last complete document.
 class JsonReporter : public core::Reporter {
  public:
   explicit JsonReporter(std::string path);
@@ -30,9 +34,9 @@ class JsonReporter : public core::Reporter {
  private:
   // Writes `body` at the end of the body written so far (it stays), then the tail.
   void append(const std::string& body);
-  std::string path_;
-  int fd_ = -1;
+  ReplacementFile file_;
   long body_end_ = 0;  // where the tail starts
+  std::string tail_;   // the tail after body_end_
   bool benchmark_open_ = false, first_benchmark_ = true, first_row_ = true;
   nlohmann::json notes_ = nlohmann::json::array(), summary_ = nlohmann::json::array();
   bool complete_ = false, all_points_ran_ = false;

@@ -193,6 +193,9 @@ int report_main(int argc, char** argv, const std::string& program,
       ->type_name("FILE");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
+    // Checked without touching it: the report it replaces stays as it is until the new one is
+    // whole.
+    output::check_writable(out);
     auto database = open_for_reading(db_path);
     std::vector<std::int64_t> ids;
     for (const auto& s : run_specs) ids.push_back(resolve_run(database, s));
@@ -201,7 +204,6 @@ int report_main(int argc, char** argv, const std::string& program,
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
     std::vector<db::StoredRun> runs;
     for (auto id : ids) runs.push_back(database.load_run(id));
-    output::ensure_writable(out);
     output::replace_file(out, render_html(runs, database.path()));
     std::printf("%s: wrote %s (%zu runs from %s)\n", program.c_str(), out.c_str(), runs.size(),
                 database.path().c_str());

@@ -1,11 +1,15 @@
 #include "harness.hpp"
 
 #include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -147,6 +151,24 @@ std::string temp_dir() {
   if (!d) throw std::runtime_error("mkdtemp failed");
   temp_dirs.made.push_back(d);
   return d;
+}
+
+SmallTmpfs::SmallTmpfs(const std::string& mount_options)
+    : path(temp_dir() + "/fs"), options(mount_options) {
+  mkdir(path.c_str(), 0755);
+  mounted = mount("tmpfs", path.c_str(), "tmpfs", 0, options.c_str()) == 0;
+  if (!mounted) error = std::string("cannot mount a tmpfs: ") + std::strerror(errno);
+}
+
+SmallTmpfs::~SmallTmpfs() {
+  if (mounted) umount2(path.c_str(), MNT_DETACH);
+}
+
+bool SmallTmpfs::remount_read_only() {
+  if (mount("tmpfs", path.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, options.c_str()) == 0)
+    return true;
+  error = std::string("cannot remount the tmpfs read-only: ") + std::strerror(errno);
+  return false;
 }
 
 std::vector<std::string> files_in(const std::string& dir) {

@@ -41,6 +41,17 @@ std::string bin_dir();
 std::string mpiscope_launch(int np);
 
 std::string temp_dir();
+// A small tmpfs mounted in a fresh folder (we run as root in CI); `error` says why it is not.
+struct SmallTmpfs {
+  explicit SmallTmpfs(const std::string& options);
+  ~SmallTmpfs();
+  SmallTmpfs(const SmallTmpfs&) = delete;
+  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+  // Makes it read-only (for root too, which permission bits do not stop); false on failure.
+  bool remount_read_only();
+  std::string path, options, error;
+  bool mounted = false;
+};
 // The names in a folder (without . and ..); empty if it cannot be read.
 std::vector<std::string> files_in(const std::string& dir);
 // Polls `done` every 100 ms for at most `seconds`; says whether it came true.

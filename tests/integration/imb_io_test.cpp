@@ -329,21 +329,6 @@ TEST(ImbIo, MultiModeGivesATablePerGroupAndLeavesNoFile) {
   }
 }
 
-// Mounts a small tmpfs (we run as root in CI); the reason when it cannot.
-struct SmallTmpfs {
-  std::string path = temp_dir() + "/fs";
-  std::string error;
-  bool mounted = false;
-  explicit SmallTmpfs(const std::string& options) {
-    mkdir(path.c_str(), 0755);
-    mounted = mount("tmpfs", path.c_str(), "tmpfs", 0, options.c_str()) == 0;
-    if (!mounted) error = std::string("cannot mount a tmpfs: ") + std::strerror(errno);
-  }
-  ~SmallTmpfs() {
-    if (mounted) umount2(path.c_str(), MNT_DETACH);
-  }
-};
-
 TEST(ImbIo, FullFileSystemIsOneClearErrorAndLeavesNoFile) {
   SmallTmpfs fs("size=256k");
   if (!fs.mounted) GTEST_SKIP() << fs.error;
@@ -386,8 +371,7 @@ TEST(ImbIo, UnwritableIoDirIsOneClearError) {
   EXPECT_LT(r.seconds, 30);
   SmallTmpfs read_only("size=64k");
   ASSERT_TRUE(read_only.mounted) << read_only.error;
-  ASSERT_EQ(mount("tmpfs", read_only.path.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, "size=64k"), 0)
-      << std::strerror(errno);
+  ASSERT_TRUE(read_only.remount_read_only()) << read_only.error;
   r = run_mpi(2, {"imb-io", "--io-dir", read_only.path}, "", 60);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;

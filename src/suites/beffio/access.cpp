@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/mpi.hpp"
+#include "core/scratch_files.hpp"
 
 namespace mpiscope::beffio {
 
@@ -17,11 +18,36 @@ std::string type_file_path(const std::string& prefix, int type, int rank) {
   return path;
 }
 
+// The initial write creates the file, exclusively: a file of that name that exists already (one
+// planted in a shared --io-dir, a symbolic link) is an error, never written through or removed.
+// Rewrite and read open the file the write created.
+int access_mode(Method m) {
+  switch (m) {
+    case Method::Write:
+      return MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR;
+    case Method::Rewrite:
+      return MPI_MODE_RDWR;
+    default:
+      return MPI_MODE_RDONLY;
+  }
+}
+
 void open_type_file(TypeFile& f, const std::string& path) {
-  const int amode = f.method == Method::Read ? MPI_MODE_RDONLY : (MPI_MODE_CREATE | MPI_MODE_RDWR);
-  const int rc = MPI_File_open(shared_file(f.type) ? f.comm : MPI_COMM_SELF, path.c_str(), amode,
-                               MPI_INFO_NULL, &f.file);
-  if (rc != MPI_SUCCESS) throw mpi::Error("cannot open " + path + ": " + mpi::error_string(rc));
+  const bool create = f.method == Method::Write;
+  if (create) core::scratch_files::add(path);  // before the file exists, for the signal clean-up
+  const int rc = MPI_File_open(shared_file(f.type) ? f.comm : MPI_COMM_SELF, path.c_str(),
+                               access_mode(f.method), MPI_INFO_NULL, &f.file);
+  if (rc != MPI_SUCCESS && create)
+    core::scratch_files::forget(path);  // not created by this run: not ours to delete
+  // A shared file: every rank has forgotten a name it did not create before any rank ends the job
+  // (a rank's reaper removes what is still registered when the rank is killed).
+  int failed = rc != MPI_SUCCESS;
+  if (create && shared_file(f.type))
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, f.comm);
+  if (rc != MPI_SUCCESS)
+    throw mpi::Error(std::string(create ? "cannot create " : "cannot open ") + path + ": " +
+                     mpi::error_string(rc));
+  if (failed) throw mpi::Error("another process could not create " + path);
   if (f.type >= 3) {
     const auto disp = static_cast<MPI_Offset>(f.segment) * f.rank;
     mpi::check(MPI_File_set_view(f.file, disp, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),

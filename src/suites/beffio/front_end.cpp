@@ -86,14 +86,6 @@ std::string default_io_dir_note() {
          "files are removed at the end, after an error and on SIGTERM)";
 }
 
-void check_io_dir(const std::string& dir) {
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw std::runtime_error("--io-dir '" + dir + "' is not a directory");
-  if (access(dir.c_str(), W_OK | X_OK) != 0)
-    throw std::runtime_error("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
-}
-
 std::uint64_t free_bytes(const std::string& dir) {
   struct statvfs s {};
   if (statvfs(dir.c_str(), &s) != 0) return 0;
@@ -164,7 +156,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                                  " is not between 1 and the " + std::to_string(world_size) +
                                  " processes of the job");
     if (o.partitions.empty()) o.partitions = {world_size};
-    check_io_dir(o.io_dir);
+    core::scratch_files::check_io_dir(o.io_dir);
     if (!node_memory.empty()) {
       o.node_memory = size_option(node_memory, "--memory-per-node");
       o.node_memory_detected = false;

@@ -110,7 +110,6 @@ class PartitionRun {
     f.segment = segment_;
     f.buffer = buffer_.data();
     const std::string path = type_file_path(plan_.file_prefix, type, rank_);
-    if (m == Method::Write) core::scratch_files::add(path);  // before the file exists
     const auto& patterns = patterns_[type];
     std::vector<PatternRun> runs;
     runs.reserve(patterns.size());

@@ -101,20 +101,6 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
 
 class NullReporter : public core::Reporter {};
 
-// Checked before anything runs, so that a bad directory is one message, not a failure per point.
-void check_io_dir(const std::string& dir) {
-  struct stat st {};
-  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw UsageError("--io-dir '" + dir + "' is not a directory");
-  // A file actually created, not access(): root passes access() on read-only modes, and a
-  // directory on a file system out of inodes or mounted read-only passes it too.
-  const std::string probe = dir + "/.mpiscope-probe-" + std::to_string(getpid());
-  const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0) throw UsageError("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
-  close(fd);
-  unlink(probe.c_str());
-}
-
 int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
         const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
@@ -169,9 +155,9 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,
                               help_text(program, benchmark_names(suite), suite.defaults)};
-    if (suite.uses_files) check_io_dir(o.io_dir);
-    if (!o.json_path.empty()) output::ensure_writable(o.json_path);
-    if (!o.csv_path.empty()) output::ensure_writable(o.csv_path);
+    if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
+    if (!o.json_path.empty()) output::check_writable(o.json_path);
+    if (!o.csv_path.empty()) output::check_writable(o.csv_path);
     if (o.no_db && !o.db_path.empty()) throw UsageError("--db and --no-db exclude each other");
     if (!o.no_db && !o.db_path.empty()) output::check_db_path(o.db_path);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};

@@ -1,6 +1,5 @@
 // `mpiscope skampi CONFIG.skampi` and `mpiscope skampi postproc -o OUT FILE...`.
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/frontend.hpp"
@@ -8,6 +7,7 @@
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
+#include "output/files.hpp"
 #include "suites/skampi/run.hpp"
 
 namespace mpiscope::skampi {
@@ -66,10 +66,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
     if (app.count("--method") == 0 && !c.method.empty()) method.method = c.method;
     method.validate();
     cli::check_output_options(output);
-    for (const auto& path : {c.outfile, c.logfile}) {
-      std::ofstream probe(path, std::ios::app);
-      if (!probe) throw std::runtime_error(path + ": cannot write this file");
-    }
+    for (const auto& path : {c.outfile, c.logfile}) output::check_writable(path);
     return nlohmann::json{{"mode", "run"},
                           {"config", nlohmann::json::parse(to_json(c))},
                           {"json", output.json_path},

@@ -157,16 +157,11 @@ std::string now_text() {
 
 class Log {
  public:
-  explicit Log(const std::string& path) : out_(path, std::ios::app) {
-    if (!out_) throw std::runtime_error(path + ": cannot write the log file");
-  }
-  void line(const std::string& s) {
-    out_ << now_text() << " " << s << "\n";
-    out_.flush();
-  }
+  explicit Log(const std::string& path) : out_(path) {}
+  void line(const std::string& s) { out_.write(now_text() + " " + s + "\n"); }
 
  private:
-  std::ofstream out_;
+  output::AppendFile out_;
 };
 
 // The pair with the largest ping-pong latency (section 3.1): every pair i < j (for more than
@@ -608,10 +603,7 @@ void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
 }
 
 void append(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::app);
-  out << text;
-  out.flush();
-  if (!out) throw std::runtime_error(path + ": cannot write the output file");
+  output::AppendFile(path).write(text);
 }
 
 struct Plan {

@@ -1,0 +1,270 @@
+// Files in shared directories and failed runs: names planted by another user (symbolic links to a
+// victim file) are never written through or removed, outputs are replaced whole or not at all,
+// write errors name their reason, and databases mpiscope may not change stay as they are. Tests
+// that need a real read-only or full file system mount a tmpfs (root, as in CI) and are skipped,
+// saying why, where they cannot.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kVictimText = "belongs to someone else\n";
+
+// A file of another user's, and a symbolic link to it planted at `name` in `dir`.
+struct PlantedLink {
+  std::string victim, link;
+  PlantedLink(const std::string& dir, const std::string& name) {
+    victim = write_file(temp_dir(), "victim", kVictimText);
+    link = dir + "/" + name;
+    EXPECT_EQ(symlink(victim.c_str(), link.c_str()), 0) << link;
+  }
+  // The victim has its bytes and the link is still there.
+  void expect_untouched() const {
+    EXPECT_TRUE(read_file(victim) == kVictimText) << "written through " << link;
+    struct stat st {};
+    EXPECT_EQ(lstat(link.c_str(), &st), 0) << link << " was removed";
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << link;
+  }
+};
+
+std::string sample(const std::string& name) {
+  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
+}
+
+// A database with one imported run.
+std::string database_with_a_run(const std::string& dir) {
+  const std::string db = dir + "/results.sqlite";
+  const auto r = run_plain({"import", "--db", db, sample("imb_mpi1_openmpi.txt")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return db;
+}
+
+bool mentions_sql(const std::string& text) {
+  return std::regex_search(text, std::regex("PRAGMA|SELECT |INSERT |CREATE TABLE"));
+}
+
+// Fills the file system of `dir` with a file "filler", then gives `spare` bytes back.
+void fill_leaving(const std::string& dir, long spare) {
+  const std::string path = dir + "/filler";
+  {
+    std::ofstream out(path, std::ios::binary);
+    const std::string chunk(4096, 'x');
+    while (out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())) && out.flush()) {
+    }
+  }
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  ASSERT_EQ(truncate(path.c_str(), std::max<long>(0, st.st_size - spare)), 0);
+}
+
+const std::vector<std::string> kShortPingPong = {"imb-mpi1", "-iter", "20", "PingPong"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+}  // namespace
+
+// b_eff_io's first file is created exclusively: a link planted at its name ends the run, and
+// neither the link nor its target is touched. The run tag is planted (MPISCOPE_FAULT) because the
+// real one is random, which the second run checks.
+TEST(FileSafety, BeffioNeverWritesThroughAPlantedScratchName) {
+  const auto io_dir = temp_dir();
+  const PlantedLink planted(io_dir, "b_eff_io_planted_np2_type0");
+  const std::vector<std::string> args = {
+      "beffio", "-T",           "1",  "--memory-per-node", "256M", "--io-dir",
+      io_dir,   "--disk-limit", "4M", "--fs-cache-size",   "0"};
+  const auto r = run_mpi(2, args, "MPISCOPE_FAULT=run-tag:planted", 60);
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("cannot create " + io_dir + "/b_eff_io_planted_np2_type0"),
+            std::string::npos)
+      << r.err;
+  planted.expect_untouched();
+  EXPECT_EQ(files_in(io_dir).size(), 1u) << "left behind: " << files_in(io_dir).back();
+
+  const auto json_path = temp_dir() + "/tag.json";
+  const auto ok = run_mpi(2, with(args, {"--json", json_path}), "", 120);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const std::string prefix =
+      json::parse(read_file(json_path)).at("run").at("settings").at("file_prefix");
+  EXPECT_TRUE(std::regex_match(prefix, std::regex("b_eff_io_[0-9a-f]{16}"))) << prefix;
+  planted.expect_untouched();
+}
+
+// IMB-IO releases a point before setting it up; the release removed the file at its scratch name
+// although this run had not created it.
+TEST(FileSafety, ImbIoRemovesNoFileItDidNotCreate) {
+  const auto io_dir = temp_dir();
+  const PlantedLink planted(io_dir, "IMB_out_planted");
+  const auto r = run_mpi(2, {"imb-io", "--io-dir", io_dir, "Open_Close"},
+                         "MPISCOPE_FAULT=run-tag:planted", 60);
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("cannot create " + io_dir + "/IMB_out_planted"), std::string::npos) << r.err;
+  planted.expect_untouched();
+}
+
+// The --io-dir probe had the name .mpiscope-probe-<pid>: files planted for the coming process ids
+// blocked every run with "File exists". /proc passed access() for root and failed mid-run.
+TEST(FileSafety, IoDirProbeIsARealCreateThatPlantedNamesCannotBlock) {
+  const auto io_dir = temp_dir();
+  long last_pid = 0;
+  std::ifstream("/proc/sys/kernel/ns_last_pid") >> last_pid;
+  if (last_pid == 0) GTEST_SKIP() << "cannot read /proc/sys/kernel/ns_last_pid";
+  for (long pid = last_pid + 1; pid <= last_pid + 400; ++pid)
+    write_file(io_dir, ".mpiscope-probe-" + std::to_string(pid), "");
+  const auto r = run_mpi(2, {"imb-io", "-iter", "2,1,1", "--io-dir", io_dir, "Open_Close"}, "", 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(files_in(io_dir).size(), 400u);
+
+  if (geteuid() != 0) GTEST_SKIP() << "/proc fails access() for a user already";
+  for (const auto& suite : std::vector<std::vector<std::string>>{
+           {"imb-io", "--io-dir", "/proc"}, {"beffio", "-T", "1", "--io-dir", "/proc"}}) {
+    const auto bad = run_mpi(2, suite, "", 60);
+    EXPECT_EQ(bad.exit_code, 2) << suite[0] << ": " << bad.err;
+    EXPECT_NE(bad.err.find("--io-dir '/proc' is not writable"), std::string::npos) << bad.err;
+  }
+}
+
+// `report -o X` and `skampi postproc -o X` wrote X.tmp and followed a link planted there.
+TEST(FileSafety, ReportAndPostprocNeverWriteThroughAPlantedTemporaryName) {
+  const auto dir = temp_dir();
+  const PlantedLink report_tmp(dir, "report.html.tmp");
+  const auto db = database_with_a_run(temp_dir());
+  const auto r = run_plain({"report", "--db", db, "-o", dir + "/report.html"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_file(dir + "/report.html").find("<html"), std::string::npos);
+  report_tmp.expect_untouched();
+
+  const PlantedLink merged_tmp(dir, "merged.out.tmp");
+  const auto input = write_file(dir, "a.out",
+                                "#SKAMPI-OUTPUT 1\n@MACHINE m\n@BEGIN_SUITE S\n@TYPE 1\n"
+                                "@PATTERN ping-pong\n8 8 2 0 1.5 0.1 1.5 0 8 8 1 0 -\n"
+                                "@END_SUITE S\n@END_RUN\n");
+  const auto p = run_mpi(1, {"skampi", "postproc", "-o", dir + "/merged.out", input}, "", 60);
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(read_file(dir + "/merged.out").find("@BEGIN_SUITE S"), std::string::npos);
+  merged_tmp.expect_untouched();
+  // Nothing but the outputs, the input and the planted links is left in the directory.
+  EXPECT_EQ(files_in(dir).size(), 5u);
+}
+
+// A usage error found after the output options were checked (here a --db in a missing folder)
+// truncated the --json and --csv files of an earlier run.
+TEST(FileSafety, UsageErrorLeavesExistingOutputsIntact) {
+  const auto dir = temp_dir();
+  const auto json_path = write_file(dir, "old.json", "{\"old\": true}\n");
+  const auto csv_path = write_file(dir, "old.csv", "old\n");
+  const auto r = run_mpi(
+      2, with(kShortPingPong, {"--json", json_path, "--csv", csv_path, "--db", dir + "/no/db"}), "",
+      60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(read_file(json_path), "{\"old\": true}\n");
+  EXPECT_EQ(read_file(csv_path), "old\n");
+  EXPECT_EQ(files_in(dir).size(), 2u);
+}
+
+// /dev/full: every write fails with ENOSPC. The CSV's buffered writes were never checked (exit 0).
+TEST(FileSafety, WriteErrorsOnCsvAndJsonNameTheirReason) {
+  for (const char* option : {"--csv", "--json"}) {
+    const auto r = run_mpi(2, with(kShortPingPong, {option, "/dev/full", "--no-db"}), "", 60);
+    EXPECT_NE(r.exit_code, 0) << option;
+    EXPECT_NE(r.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+        << option << ": " << r.err;
+  }
+}
+
+// A file system that fills up during the run: the JSON keeps its last complete document.
+TEST(FileSafety, FullFileSystemLeavesTheLastCompleteJsonDocument) {
+  SmallTmpfs fs("size=256k");
+  if (!fs.mounted) GTEST_SKIP() << fs.error;
+  fill_leaving(fs.path, 12 * 1024);  // the whole document takes about 26 kB
+  const auto json_path = fs.path + "/r.json";
+  const auto r =
+      run_mpi(2, with(kShortPingPong, {"--samples", "--json", json_path, "--no-db"}), "", 60);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("cannot write '" + json_path + "': No space left on device"),
+            std::string::npos)
+      << r.err;
+  json doc;
+  ASSERT_NO_THROW(doc = json::parse(read_file(json_path)));
+  EXPECT_FALSE(doc.at("complete").get<bool>());
+  EXPECT_GT(doc.at("benchmarks").at(0).at("rows").size(), 0u);
+  EXPECT_EQ(files_in(fs.path).size(), 2u);  // the filler and the JSON, no temporary file
+}
+
+// `report` truncated the previous report before it wrote the new one: on a full file system the
+// user was left with nothing.
+TEST(FileSafety, FailedReportLeavesThePreviousReportIntact) {
+  SmallTmpfs fs("size=256k");
+  if (!fs.mounted) GTEST_SKIP() << fs.error;
+  const auto db = database_with_a_run(temp_dir());
+  const std::string previous = "<html>the previous report</html>\n";
+  const auto report = write_file(fs.path, "report.html", previous);
+  fill_leaving(fs.path, 8 * 1024);  // the report takes about 20 kB
+  const auto r = run_plain({"report", "--db", db, "-o", report});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("cannot write '" + report + "': No space left on device"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(read_file(report) == previous) << "the previous report was replaced";
+  EXPECT_EQ(files_in(fs.path).size(), 2u);  // the filler and the report, no temporary file
+}
+
+// Another program's SQLite file was switched to WAL mode before being refused.
+TEST(FileSafety, RefusedDatabaseIsLeftByteForByte) {
+  const auto dir = temp_dir();
+  const std::string path = dir + "/other.sqlite";
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "CREATE TABLE mine (x); INSERT INTO mine VALUES (1);", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(other);
+  const std::string before = read_file(path);
+  const auto r = run_mpi(2, with(kShortPingPong, {"--db", path}), "", 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not an mpiscope one"), std::string::npos) << r.err;
+  EXPECT_FALSE(mentions_sql(r.err)) << r.err;
+  EXPECT_TRUE(read_file(path) == before) << "the refused file was changed";
+  EXPECT_EQ(files_in(dir).size(), 1u) << "beside it: " << files_in(dir).back();
+}
+
+// A database on a read-only file system: runs, report and compare read it and leave no -wal or
+// -shm (they could not create them, and failed); recording into it is a usage error.
+TEST(FileSafety, ReadOnlyDatabaseCanBeReadAndIsAUsageErrorToWrite) {
+  SmallTmpfs fs("size=4m");
+  if (!fs.mounted) GTEST_SKIP() << fs.error;
+  const auto db = database_with_a_run(fs.path);
+  ASSERT_EQ(run_plain({"import", "--db", db, sample("imb_mpi1_mpich.txt")}).exit_code, 0);
+  ASSERT_TRUE(fs.remount_read_only()) << fs.error;
+  const auto runs = run_plain({"runs", "--db", db});
+  EXPECT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_EQ(count_of(runs.out, "import:imb"), 2) << runs.out;
+  const auto report_path = temp_dir() + "/r.html";
+  const auto report = run_plain({"report", "--db", db, "-o", report_path});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  const auto compare = run_plain({"compare", "--db", db, "1", "2"});
+  EXPECT_EQ(compare.exit_code, 0) << compare.err;
+  EXPECT_EQ(files_in(fs.path), std::vector<std::string>{"results.sqlite"});
+
+  const auto record = run_mpi(2, with(kShortPingPong, {"--db", db}), "", 60);
+  EXPECT_EQ(record.exit_code, 2) << record.err;
+  EXPECT_NE(record.err.find("cannot write the database '" + db + "': Read-only file system"),
+            std::string::npos)
+      << record.err;
+  EXPECT_FALSE(mentions_sql(record.err)) << record.err;
+  const auto import = run_plain({"import", "--db", db, sample("imb_mpi1_mpich.txt")});
+  EXPECT_EQ(import.exit_code, 2) << import.err;
+  EXPECT_FALSE(mentions_sql(import.err)) << import.err;
+}
