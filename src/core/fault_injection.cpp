@@ -1,6 +1,7 @@
 #include "core/fault_injection.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -46,6 +47,13 @@ void maybe_hang(std::string_view benchmark, std::size_t bytes) {
     if (item[0] == "hang" && item.size() == 4 && iequals(item[1], benchmark) &&
         std::strtoull(item[2].c_str(), nullptr, 10) == bytes && planted_on_me(item, 3))
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+void maybe_stop_in_setup(int processes) {
+  for (const auto& item : planted())
+    if (item[0] == "stop-setup" && item.size() == 3 && std::atoi(item[1].c_str()) == processes &&
+        planted_on_me(item, 2))
+      std::raise(SIGSTOP);
 }
 
 }  // namespace mpiscope::core::fault

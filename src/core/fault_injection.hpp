@@ -3,6 +3,8 @@
 //   alloc-fail:R          buffer allocation fails on world rank R
 //   corrupt:R             rank R flips one received byte before -check verifies it
 //   hang:NAME:BYTES:R     rank R stops responding when NAME starts timing BYTES-byte messages
+//   stop-setup:Q:R        rank R stops itself (SIGSTOP, every thread) before it sets up the
+//                         communicators of a Q-process layout, between measurement points
 // Documented in docs/testing.md.
 #pragma once
 
@@ -15,5 +17,7 @@ bool allocation_should_fail();
 bool corrupt_received_data();
 // Never returns if a hang is planted for this benchmark and size on this rank.
 void maybe_hang(std::string_view benchmark, std::size_t bytes);
+// Stops this process (SIGSTOP) if stop-setup is planted for this process count and rank.
+void maybe_stop_in_setup(int processes);
 
 }  // namespace mpiscope::core::fault

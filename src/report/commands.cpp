@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "cli/frontend.hpp"
+#include "cli/numbers.hpp"
 #include "cli/registry.hpp"
+#include "core/text.hpp"
 #include "db/import.hpp"
 #include "db/results_db.hpp"
 #include "output/files.hpp"
@@ -39,7 +41,7 @@ int parse(CLI::App& app, const std::string& program, int argc, char** argv) {
     return cli::kOk;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
-                 e.what(), program.c_str());
+                 core::printable(e.what()).c_str(), program.c_str());
     return cli::kUsage;
   }
   return -1;
@@ -88,18 +90,22 @@ std::int64_t resolve_run(db::ResultsDb& database, const std::string& spec) {
   return id;
 }
 
+void print_error(const std::string& program, const char* message) {
+  std::fprintf(stderr, "%s: error: %s\n", program.c_str(), core::printable(message).c_str());
+}
+
 template <class F>
 int guarded(const std::string& program, F&& f) {
   try {
     return f();
   } catch (const CommandError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const db::ImportError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const db::DbError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const output::OutputError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   }
   return cli::kUsage;
 }
@@ -129,8 +135,7 @@ int import_main(int argc, char** argv, const std::string& program,
         errors.push_back(e.what());
       }
     }
-    for (const auto& e : errors)
-      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.c_str());
+    for (const auto& e : errors) print_error(program, e.c_str());
     if (!errors.empty()) {
       std::fprintf(stderr, "%s: nothing imported\n", program.c_str());
       return static_cast<int>(cli::kUsage);
@@ -144,7 +149,7 @@ int import_main(int argc, char** argv, const std::string& program,
       const auto id = database.store(r);
       std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
                   static_cast<long long>(id), r.source.c_str(), r.benchmarks.size(), rows,
-                  r.source_file.c_str());
+                  core::printable(r.source_file).c_str());
     }
     return static_cast<int>(cli::kOk);
   });
@@ -167,7 +172,7 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
                  r.source + (r.source_file.empty() ? "" : ":" + r.source_file),
                  lib.empty() ? "-" : lib});
     }
-    std::printf("# %s\n%s", database.path().c_str(), t.render().c_str());
+    std::printf("# %s\n%s", database.path().c_str(), core::printable(t.render()).c_str());
     return static_cast<int>(cli::kOk);
   });
 }
@@ -225,14 +230,14 @@ int compare_main(int argc, char** argv, const std::string& program,
                  "Exit 3 if some row of B is slower than A by more than PERCENT (and beyond the "
                  "measured spread, where one is recorded)")
       ->type_name("PERCENT")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::number_in({0, 1e6}));
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(db_path);
     const auto run_a = database.load_run(resolve_run(database, a));
     const auto run_b = database.load_run(resolve_run(database, b));
     const auto c = compare_runs(run_a, run_b, fail_above);
-    std::fputs(render_comparison(run_a, run_b, c, fail_above).c_str(), stdout);
+    std::fputs(core::printable(render_comparison(run_a, run_b, c, fail_above)).c_str(), stdout);
     if (c.rows.empty()) {
       std::fprintf(stderr,
                    "%s: error: runs %lld and %lld have no benchmark table and length in "

@@ -136,7 +136,7 @@ class PartitionRun {
         continue;
       }
       PatternRun r = type >= 3 || p.time_units == 0 ? fixed(f, p, region, calls_for_size(type, i))
-                                                    : timed(f, p, region, m, calls_[type][i]);
+                                                    : timed(f, p, region, m, calls_[type][i], i);
       if (m == Method::Write) {
         calls_[type][i] = r.calls;
         written_ += static_cast<std::uint64_t>(r.calls) * p.call_bytes * nprocs_;
@@ -225,15 +225,19 @@ class PartitionRun {
   }
 
   PatternRun timed(TypeFile& f, const Pattern& p, std::uint64_t region, Method m,
-                   long written_calls) {
+                   long written_calls, std::size_t index) {
     PatternRun r;
     r.pattern = p;
     r.scheduled = scheduled_seconds(plan_.seconds, p.time_units);
     long cap = written_calls;
     if (m == Method::Write) {
+      // What the patterns after this one write whatever the limit stays free for them, so
+      // that the whole initial write stays within the limit (checked to be possible up front).
+      const std::uint64_t reserved =
+          written_ + mandatory_write_bytes(plan_.m_part, nprocs_, false, p.type, index + 1);
       const std::uint64_t per_call = static_cast<std::uint64_t>(p.call_bytes) * nprocs_;
       cap = static_cast<long>(std::min<std::uint64_t>(
-          plan_.disk_limit > written_ ? (plan_.disk_limit - written_) / per_call : 0,
+          plan_.disk_limit > reserved ? (plan_.disk_limit - reserved) / per_call : 0,
           std::uint64_t{1} << 40));
     }
     double elapsed = 0;
