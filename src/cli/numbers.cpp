@@ -47,8 +47,9 @@ void check_number(double v, std::string_view what, const NumberRange& range) {
 }
 
 void throw_not_integer(std::string_view text, std::string_view what, const std::string& range) {
-  throw std::invalid_argument(subject(what) + "must be an integer " + range + ", got '" +
-                              std::string(text) + "'");
+  throw std::invalid_argument(subject(what) + "must be an integer" +
+                              (range.empty() ? "" : " " + range) + ", got '" + std::string(text) +
+                              "'");
 }
 
 CLI::Validator number_in(const NumberRange& range) {

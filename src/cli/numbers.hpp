@@ -51,8 +51,15 @@ Int parse_integer(std::string_view text, std::string_view what, Int min, Int max
   Int v{};
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, v);
-  if (text.empty() || error != std::errc{} || stop != end || v < min || v > max)
-    throw_not_integer(text, what, "from " + std::to_string(min) + " to " + std::to_string(max));
+  const std::string range = "from " + std::to_string(min) + " to " + std::to_string(max);
+  // The range of the whole type says nothing to someone who wrote "nan".
+  const bool whole_type = min == std::numeric_limits<Int>::min() &&
+                          max == std::numeric_limits<Int>::max() &&
+                          !(std::is_unsigned_v<Int> && !text.empty() && text[0] == '-');
+  if (text.empty() || (error != std::errc{} && error != std::errc::result_out_of_range) ||
+      stop != end)
+    throw_not_integer(text, what, whole_type ? "" : range);
+  if (error != std::errc{} || v < min || v > max) throw_not_integer(text, what, range);
   return v;
 }
 

@@ -260,8 +260,8 @@ constexpr const char* kSmallFileSystem = "72m";
 class SmallFileSystem {
  public:
   explicit SmallFileSystem(const std::string& size) : dir_(fresh_dir("tmpfs-" + size)) {
-    if (std::system(("mount -t tmpfs -o size=" + size + " tmpfs " + dir_ + " 2>/dev/null").c_str()) !=
-        0)
+    if (std::system(
+            ("mount -t tmpfs -o size=" + size + " tmpfs " + dir_ + " 2>/dev/null").c_str()) != 0)
       dir_.clear();
   }
   ~SmallFileSystem() {
@@ -286,9 +286,8 @@ TEST(Beffio, HonoursItsDiskLimitOnASmallFileSystem) {
   {
     const SmallFileSystem tiny("2m");
     if (tiny.dir().empty()) GTEST_SKIP() << "needs root to mount a tmpfs";
-    const auto r =
-        run_mpi(2, {"beffio", "-T", "1", "--memory-per-node", "256M", "--io-dir", tiny.dir()},
-                "", 60);
+    const auto r = run_mpi(
+        2, {"beffio", "-T", "1", "--memory-per-node", "256M", "--io-dir", tiny.dir()}, "", 60);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
     EXPECT_NE(r.err.find("b_eff_io on 2 processes writes at least"), std::string::npos) << r.err;
@@ -305,10 +304,12 @@ TEST(Beffio, HonoursItsDiskLimitOnASmallFileSystem) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 3000);
   EXPECT_EQ(r.err.find("No space left"), std::string::npos) << r.err;
   const json doc = json::parse(read_file(json_path));
-  const double limit = std::stod(doc.at("run").at("settings").at("disk_limit_bytes").get<std::string>());
+  const double limit =
+      std::stod(doc.at("run").at("settings").at("disk_limit_bytes").get<std::string>());
   double written = 0;
-  for (const auto& [type, rows] : rows_of(doc).at(2).at("write"))
-    for (const Row& row : rows) written += row.bytes;
+  const Rows rows = rows_of(doc);
+  for (const auto& [type, type_rows] : rows.at(2).at("write"))
+    for (const Row& row : type_rows) written += row.bytes;
   EXPECT_GT(written, 0);
   EXPECT_LE(written, limit);
   EXPECT_TRUE(files_in(small.dir()).empty());

@@ -2,6 +2,7 @@
 // nan, huge, negative and empty values are one usage error, never a value JSON cannot carry.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
 
 #include "cli/method_options.hpp"
@@ -73,6 +74,9 @@ TEST(Numbers, IntegersThatDoNotFitAreErrorsNotWrappedOrSaturated) {
             std::string::npos);
   EXPECT_NE(integer_error<std::uint64_t>("18446744073709551616", 0, UINT64_MAX), "");
   EXPECT_NE(integer_error<long long>("99999999999999999999", 1, LLONG_MAX), "");
+  EXPECT_EQ(integer_error<int>("nan", INT_MIN, INT_MAX), "--n must be an integer, got 'nan'");
+  EXPECT_EQ(integer_error<int>("3000000000", INT_MIN, INT_MAX),
+            "--n must be an integer from -2147483648 to 2147483647, got '3000000000'");
   for (const char* bad : {"", "1.5", "1e3", "nan", "0x10", " 7", "101", "0"})
     EXPECT_EQ(integer_error<int>(bad, 1, 100),
               std::string("--n must be an integer from 1 to 100, got '") + bad + "'")

@@ -110,17 +110,24 @@ std::uint64_t size_option(const std::string& text, const std::string& option) {
   }
 }
 
+std::string number_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
 // Some calls are made whatever the limit (U = 0 patterns, the smallest segment): a limit below
 // them cannot be honoured, so the run is refused before anything is written.
 void check_disk_limit(const Options& o) {
   const std::size_t m_part = part_chunk(o.node_memory);
   for (int nprocs : o.partitions) {
     const std::uint64_t least = mandatory_write_bytes(m_part, nprocs, o.method.accurate());
+    const auto mib = [](double bytes) { return number_text(bytes / 1048576.0) + " MiB"; };
     if (least > o.disk_limit)
       throw std::runtime_error(
           "b_eff_io on " + std::to_string(nprocs) + " processes writes at least " +
-          format_size(least) + " (M_PART = " + format_size(m_part) +
-          "), more than the disk-space limit of " + format_size(o.disk_limit) +
+          mib(static_cast<double>(least)) + " (M_PART = " + mib(static_cast<double>(m_part)) +
+          "), more than the disk-space limit of " + mib(static_cast<double>(o.disk_limit)) +
           (o.disk_limit_default ? " (half the free space of '" + o.io_dir + "')"
                                 : std::string(" (--disk-limit)")) +
           "; give a larger --disk-limit, a smaller --memory-per-node or a larger file system");
@@ -201,12 +208,6 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     o.run_tag = core::scratch_files::unique_run_tag();
     return nlohmann::json(o).dump();
   });
-}
-
-std::string number_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
 }
 
 std::map<std::string, std::string> settings_record(const Options& o, std::size_t m_part) {
