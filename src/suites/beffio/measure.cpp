@@ -152,18 +152,23 @@ class PartitionRun {
   }
 
   // Accurate mode: the call positions of a pattern's region. The initial write of types 0–2 gives
-  // each of the 43 patterns an equal share of the disk limit (at least one call, as in classic
-  // mode); types 3 and 4 have the segment's planned repetitions; rewrite and read cycle through
-  // what the write covered.
+  // each pattern one call plus an equal share of what the disk limit leaves beyond one call of
+  // every pattern; types 3 and 4 have the segment's planned repetitions; rewrite and read cycle
+  // through what the write covered.
   long slots_for(Method m, int type, std::size_t i) const {
     if (m != Method::Write) return std::max(1L, written_slots_[type][i]);
     if (type >= 3) return std::max(1L, calls_[type][i]);
     const std::uint64_t per_call =
         std::max<std::uint64_t>(1, static_cast<std::uint64_t>(patterns_[type][i].call_bytes) *
                                        static_cast<std::uint64_t>(nprocs_));
-    const std::uint64_t share = plan_.disk_limit / std::max<std::size_t>(1, pattern_count_);
-    return static_cast<long>(
-        std::clamp<std::uint64_t>(share / per_call, 1, std::uint64_t{1} << 40));
+    // One call of every pattern is made whatever the limit (checked up front to fit); what the
+    // limit leaves beyond those is shared equally, so the whole write stays within it.
+    const std::uint64_t least = mandatory_write_bytes(plan_.m_part, nprocs_, true);
+    const std::uint64_t extra =
+        plan_.disk_limit > least
+            ? (plan_.disk_limit - least) / std::max<std::size_t>(1, pattern_count_)
+            : 0;
+    return static_cast<long>(std::min<std::uint64_t>(1 + extra / per_call, std::uint64_t{1} << 40));
   }
 
   // One meter per distinct budget (the core's settings are fixed per meter); created collectively
