@@ -62,7 +62,7 @@ CLI::Validator number_in(const NumberRange& range) {
           return std::string(e.what());
         }
       },
-      "NUMBER " + range.text());
+      range.text());
 }
 
 }  // namespace mpiscope::cli

@@ -66,6 +66,7 @@ Int parse_integer(std::string_view text, std::string_view what, Int min, Int max
 // CLI11 validators running the checks above on the option's text before CLI11 converts it
 // (CLI11 itself takes "nan", "inf", hex and, for unsigned options, "-1").
 CLI::Validator number_in(const NumberRange& range);
+// The description is what --help shows after the option's type.
 template <class Int>
 CLI::Validator integer_in(Int min, Int max) {
   return CLI::Validator(
@@ -77,14 +78,16 @@ CLI::Validator integer_in(Int min, Int max) {
           return std::string(e.what());
         }
       },
-      "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+      "from " + std::to_string(min) + " to " + std::to_string(max));
 }
 
 // Any decimal integer that fits Int, for options whose range the front end checks afterwards with
 // its own message.
 template <class Int>
 CLI::Validator integer_of() {
-  return integer_in<Int>(std::numeric_limits<Int>::min(), std::numeric_limits<Int>::max());
+  auto v = integer_in<Int>(std::numeric_limits<Int>::min(), std::numeric_limits<Int>::max());
+  v.description("");  // the whole type's range says nothing in --help
+  return v;
 }
 
 }  // namespace mpiscope::cli
