@@ -188,9 +188,9 @@ TEST(BeffioAccurate, BandwidthsComeFromTheMediansAtTwoProcesses) {
 // Three processes, T = 1 s (the budgets are T's shares, 5–21 ms, below --budget) and a disk limit
 // 6 MiB above one call of every pattern: each pattern's share of those 6 MiB (6 MiB / 43) is
 // below one call of most patterns, so their repetitions cycle through one call position, placed
-// again inside the repetition; the data the write leaves stays within one call plus the share. With MPICH, whose three ranks on the two cores
-// of a CI machine make every collective I/O call take tens of milliseconds (25 s for the run
-// instead of 4), two processes.
+// again inside the repetition; the data the write leaves stays within one call plus the share. With
+// MPICH, whose three ranks on the two cores of a CI machine make every collective I/O call take
+// tens of milliseconds (25 s for the run instead of 4), two processes.
 TEST(BeffioAccurate, CallsWrapAroundWithinTheDiskLimitAtThreeProcesses) {
   const int np = is_openmpi() ? 3 : 2;
   const auto work = fresh_dir("io");
