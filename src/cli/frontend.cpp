@@ -6,6 +6,7 @@
 
 #include "core/mpi.hpp"
 #include "core/scratch_files.hpp"
+#include "core/text.hpp"
 
 namespace mpiscope::cli {
 
@@ -34,14 +35,15 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
     if (kind == ParseResult::kError) {
       if (rank == 0)
         std::fprintf(stderr, "%s: error: %s\nRun '%s %s' for the options.\n", fe.program.c_str(),
-                     parsed.text.c_str(), fe.program.c_str(), fe.help.c_str());
+                     core::printable(parsed.text).c_str(), fe.program.c_str(), fe.help.c_str());
       return kUsage;
     }
     const std::string options = mpi::broadcast(parsed.text, 0, MPI_COMM_WORLD);
     return fe.run(options, env.provided_thread_level());
   } catch (const std::exception& e) {
     // Past the agreement point every rank may be inside a collective: end the whole job.
-    std::fprintf(stderr, "%s: error on rank %d: %s\n", fe.program.c_str(), rank, e.what());
+    std::fprintf(stderr, "%s: error on rank %d: %s\n", fe.program.c_str(), rank,
+                 core::printable(e.what()).c_str());
     std::fflush(stderr);
     core::scratch_files::remove_all();
     MPI_Abort(MPI_COMM_WORLD, kRunFailed);

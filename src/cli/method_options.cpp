@@ -3,9 +3,16 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <climits>
 #include <stdexcept>
 
+#include "cli/numbers.hpp"
+
 namespace mpiscope::cli {
+
+namespace {
+constexpr NumberRange kTargetCiRange{0, 100, true};
+}  // namespace
 
 void MethodOptions::validate() const {
   if (method != "classic" && method != "imb" && method != "accurate")
@@ -19,14 +26,13 @@ void MethodOptions::validate() const {
                                 "'");
   if (time_def == "global" && sync != "window")
     throw std::invalid_argument("--time-def global needs synchronised clocks: --sync window");
-  if (!(target_ci_percent > 0 && target_ci_percent < 100))
-    throw std::invalid_argument("--target-ci must be a percentage between 0 and 100");
+  check_number(target_ci_percent, "--target-ci", kTargetCiRange);
   if (min_repetitions < 6)
     throw std::invalid_argument(
         "--min-reps must be at least 6 (fewer samples give no 95 % interval of the median)");
   if (max_repetitions < min_repetitions)
     throw std::invalid_argument("--max-reps must be at least --min-reps");
-  if (!(budget_s > 0)) throw std::invalid_argument("--budget must be a positive number of seconds");
+  check_number(budget_s, "--budget", kPositiveSeconds);
   if (reps_per_sample != "auto" && requested_reps_per_sample() <= 0)
     throw std::invalid_argument("--reps-per-sample takes auto or a count from 1 to 1000000, got '" +
                                 reps_per_sample + "'");
@@ -80,14 +86,18 @@ void add_method_options(CLI::App& app, MethodOptions& o) {
   app.add_option("--target-ci", o.target_ci_percent,
                  "accurate mode: stop when the 95% CI of the median is within +-PERCENT")
       ->type_name("PERCENT")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(kTargetCiRange));
   app.add_option("--min-reps", o.min_repetitions, "accurate mode: valid repetitions at least")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integer_in(1, INT_MAX));
   app.add_option("--max-reps", o.max_repetitions, "accurate mode: repetitions at most")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integer_in(1, INT_MAX));
   app.add_option("--budget", o.budget_s, "accurate mode: seconds of repetitions per point at most")
       ->type_name("SECONDS")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(kPositiveSeconds));
   app.add_option("--reps-per-sample", o.reps_per_sample,
                  "accurate mode: repetitions timed back to back as one sample; auto: 1, or "
                  "enough that a sample lasts 100 timer resolutions")

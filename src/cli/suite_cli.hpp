@@ -27,6 +27,13 @@ struct OutputOptions {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputOptions, json_path, csv_path, timeout_s, db_path, no_db)
 
 void add_output_options(CLI::App& app, OutputOptions& o);
+// --json/--csv FILE: an empty name is an error (not "no file"); throws std::invalid_argument.
+std::string output_path(const std::string& text, const std::string& option);
+// --json and --csv naming one file would interleave two formats: throws std::invalid_argument.
+void check_distinct_outputs(const std::string& json_path, const std::string& csv_path);
+// --db FILE must be usable; without --db the default location must exist (HOME or
+// XDG_DATA_HOME, db::default_db_path()). Nothing with --no-db. Throws.
+void check_database_choice(const std::string& db_path, bool no_db);
 // Creates the output files now, so that an unwritable path is an error before anything runs.
 void check_output_options(const OutputOptions& o);
 

@@ -227,10 +227,13 @@ class SuiteRunner {
 
  private:
   void calibrate_cpu_exploit() {
+    // --timeout covers every phase a rank can hang in, not only the measurement points.
+    watchdog_.arm("the CPU_Exploit calibration");
     const auto c = cpu_exploit::calibrate(settings_.cpu_target_s);
     double rate = c.mflops, t_cpu = c.seconds_per_call;
     MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &t_cpu, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    watchdog_.disarm();
     calibrated_cpu_seconds_ = t_cpu;
     if (world_rank_ == 0) {
       char text[160];
@@ -263,7 +266,11 @@ class SuiteRunner {
 
   void run_layout(const Benchmark& b, const Layout& layout, Aggregation mode,
                   const std::vector<std::size_t>& lengths) {
+    watchdog_.arm("setting up " + b.name + " on " + std::to_string(layout.active_size) +
+                  " processes");
+    fault::maybe_stop_in_setup(layout.active_size);
     ProcessSet ps = make_process_set(layout);
+    watchdog_.disarm();
     BenchmarkRun run = describe_run(b, layout);
     run.mode = aggregation_name(mode);
     run.accurate = settings_.accurate;

@@ -1,6 +1,7 @@
 #include "core/fault_injection.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -52,6 +53,13 @@ std::string planted_run_tag() {
   for (const auto& item : planted())
     if (item[0] == "run-tag" && item.size() == 2) return item[1];
   return "";
+}
+
+void maybe_stop_in_setup(int processes) {
+  for (const auto& item : planted())
+    if (item[0] == "stop-setup" && item.size() == 3 && std::atoi(item[1].c_str()) == processes &&
+        planted_on_me(item, 2))
+      std::raise(SIGSTOP);
 }
 
 }  // namespace mpiscope::core::fault

@@ -5,6 +5,8 @@
 //   hang:NAME:BYTES:R     rank R stops responding when NAME starts timing BYTES-byte messages
 //   run-tag:TAG           the run's scratch-file tag is TAG instead of a random one, so that a
 //                         test can plant files at the names the run will use
+//   stop-setup:Q:R        rank R stops itself (SIGSTOP, every thread) before it sets up the
+//                         communicators of a Q-process layout, between measurement points
 // Documented in docs/testing.md.
 #pragma once
 
@@ -20,5 +22,7 @@ bool corrupt_received_data();
 void maybe_hang(std::string_view benchmark, std::size_t bytes);
 // The planted run tag, or empty.
 std::string planted_run_tag();
+// Stops this process (SIGSTOP) if stop-setup is planted for this process count and rank.
+void maybe_stop_in_setup(int processes);
 
 }  // namespace mpiscope::core::fault

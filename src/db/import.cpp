@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -581,6 +582,8 @@ StoredRun parse_skampi_text(const std::string& text) {
 }
 
 StoredRun import_file(const std::string& path) {
+  if (std::error_code ignored; std::filesystem::is_directory(path, ignored))
+    throw ImportError("'" + path + "' is a directory, not an output file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ImportError("cannot read '" + path + "': " + std::strerror(errno));
   std::ostringstream buffer;

@@ -177,9 +177,15 @@ std::string env_or_empty(const char* name) {
 
 std::string default_db_path() {
   if (auto p = env_or_empty("MPISCOPE_DB"); !p.empty()) return p;
-  if (auto x = env_or_empty("XDG_DATA_HOME"); !x.empty()) return x + "/mpiscope/results.sqlite";
-  if (auto h = env_or_empty("HOME"); !h.empty()) return h + "/.local/share/mpiscope/results.sqlite";
-  return "mpiscope-results.sqlite";
+  // The XDG base directory rules: a relative XDG_DATA_HOME is invalid and ignored.
+  if (auto x = env_or_empty("XDG_DATA_HOME"); !x.empty() && x[0] == '/')
+    return x + "/mpiscope/results.sqlite";
+  if (auto h = env_or_empty("HOME"); !h.empty() && h[0] == '/')
+    return h + "/.local/share/mpiscope/results.sqlite";
+  // Not the current directory: a database that lands wherever the job happened to start is lost.
+  throw DbError(
+      "no location for the results database: HOME and XDG_DATA_HOME are unset or not absolute; "
+      "set MPISCOPE_DB, or pass --db FILE or --no-db");
 }
 
 void prepare_default_location(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/frontend.hpp"
+#include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "core/text.hpp"
 #include "db/import.hpp"
@@ -41,7 +42,7 @@ int parse(CLI::App& app, const std::string& program, int argc, char** argv) {
     return cli::kOk;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
-                 e.what(), program.c_str());
+                 core::printable(e.what()).c_str(), program.c_str());
     return cli::kUsage;
   }
   return -1;
@@ -90,18 +91,22 @@ std::int64_t resolve_run(db::ResultsDb& database, const std::string& spec) {
   return id;
 }
 
+void print_error(const std::string& program, const char* message) {
+  std::fprintf(stderr, "%s: error: %s\n", program.c_str(), core::printable(message).c_str());
+}
+
 template <class F>
 int guarded(const std::string& program, F&& f) {
   try {
     return f();
   } catch (const CommandError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const db::ImportError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const db::DbError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   } catch (const output::OutputError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    print_error(program, e.what());
   }
   return cli::kUsage;
 }
@@ -131,8 +136,7 @@ int import_main(int argc, char** argv, const std::string& program,
         errors.push_back(e.what());
       }
     }
-    for (const auto& e : errors)
-      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.c_str());
+    for (const auto& e : errors) print_error(program, e.c_str());
     if (!errors.empty()) {
       std::fprintf(stderr, "%s: nothing imported\n", program.c_str());
       return static_cast<int>(cli::kUsage);
@@ -146,7 +150,7 @@ int import_main(int argc, char** argv, const std::string& program,
       const auto id = database.store(r);
       std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
                   static_cast<long long>(id), r.source.c_str(), r.benchmarks.size(), rows,
-                  r.source_file.c_str());
+                  core::printable(r.source_file).c_str());
     }
     return static_cast<int>(cli::kOk);
   });
@@ -169,7 +173,7 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
                  r.source + (r.source_file.empty() ? "" : ":" + r.source_file),
                  lib.empty() ? "-" : lib});
     }
-    std::printf("# %s\n%s", database.path().c_str(), t.render().c_str());
+    std::printf("# %s\n%s", database.path().c_str(), core::printable(t.render()).c_str());
     return static_cast<int>(cli::kOk);
   });
 }
@@ -257,20 +261,20 @@ int compare_main(int argc, char** argv, const std::string& program,
                  "Exit 3 if some row of B is slower than A by more than PERCENT and beyond "
                  "the run-to-run noise")
       ->type_name("PERCENT")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::number_in({0, 1e6}));
   app.add_option("--noise-floor", settings.noise_floor_percent,
                  "The change taken as noise when one run per side and no interval of the "
                  "median decide")
       ->type_name("PERCENT")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::number_in({0, 1e6}));
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(db_path);
     const auto runs_a = load_side(database, a);
     const auto runs_b = load_side(database, b);
     const auto c = compare_runs(runs_a, runs_b, settings);
-    std::fputs(render_comparison(runs_a, runs_b, c, settings).c_str(), stdout);
+    std::fputs(core::printable(render_comparison(runs_a, runs_b, c, settings)).c_str(), stdout);
     if (c.rows.empty()) {
       std::fprintf(stderr,
                    "%s: error: runs %s and %s have no benchmark table and length in common\n",

@@ -188,7 +188,7 @@ TEST(SkampiRun, ConfigurationErrorStopsBeforeAnythingRuns) {
       << r2.err;
   const auto r3 = run_mpi(2, {"skampi", dir + "/missing.skampi"}, "", 60);
   EXPECT_EQ(r3.exit_code, 2);
-  EXPECT_NE(r3.err.find("cannot read the configuration file"), std::string::npos) << r3.err;
+  EXPECT_NE(r3.err.find("cannot read a SKaMPI configuration file"), std::string::npos) << r3.err;
 }
 
 TEST(SkampiRun, DatatypesMoveTheRightBytes) {

@@ -264,6 +264,16 @@ TEST(DbSchema, DefaultLocationFollowsTheEnvironment) {
   setenv("HOME", std::getenv("HOME") ? std::getenv("HOME") : "/root", 1);
   EXPECT_EQ(db::default_db_path(),
             std::string(std::getenv("HOME")) + "/.local/share/mpiscope/results.sqlite");
+  // XDG rules: a relative XDG_DATA_HOME is ignored; with no usable HOME either, no location at
+  // all is an error (never a file in whatever the current directory is).
+  const std::string home = std::getenv("HOME");
+  setenv("XDG_DATA_HOME", "relative/data", 1);
+  EXPECT_EQ(db::default_db_path(), home + "/.local/share/mpiscope/results.sqlite");
+  unsetenv("HOME");
+  EXPECT_THROW(db::default_db_path(), db::DbError);
+  unsetenv("XDG_DATA_HOME");
+  EXPECT_THROW(db::default_db_path(), db::DbError);
+  setenv("HOME", home.c_str(), 1);
   if (!saved_xdg.empty()) setenv("XDG_DATA_HOME", saved_xdg.c_str(), 1);
   if (!saved.empty()) setenv("MPISCOPE_DB", saved.c_str(), 1);
 }

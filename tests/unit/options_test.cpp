@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdio>
 #include <fstream>
 
@@ -82,6 +83,31 @@ TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
   EXPECT_NE(error_of({"-mem", "abc"}).find("-mem"), std::string::npos);
   EXPECT_NE(error_of({"-bogus"}).find("unknown option '-bogus'"), std::string::npos);
   EXPECT_NE(error_of({"NoSuchBench"}).find("unknown benchmark 'NoSuchBench'"), std::string::npos);
+}
+
+// Every numeric option of IMB: inf, nan, huge, negative and empty values are usage errors naming
+// the option (nan and inf would not survive the JSON hand-off to the other ranks).
+TEST(Options, NonFiniteHugeNegativeAndEmptyNumbersAreRejected) {
+  const std::vector<std::pair<std::string, std::string>> options = {
+      {"-npmin", ""},      {"-off_cache", ""}, {"-iter", ""},        {"-time", ""},
+      {"-mem", ""},        {"--timeout", ""},  {"--cpu-target", ""}, {"--target-ci", ""},
+      {"--budget", ""},    {"--min-reps", ""}, {"--max-reps", ""},   {"-iter", "100,"},
+      {"-off_cache", "8,"}};
+  for (const auto& [option, prefix] : options)
+    for (const char* bad : {"inf", "nan", "1e300", "-7", "", "99999999999999999999"}) {
+      const std::string e = error_of({option, prefix + bad});
+      EXPECT_NE(e, "") << option << " " << prefix + bad;
+    }
+  // Representable -npmin beyond the processes counts as all of them (the guide); the rest fail.
+  EXPECT_EQ(parse_options({"-npmin", "99999999999"}, kNames, 4).npmin, INT_MAX);
+  EXPECT_NE(error_of({"-npmin", "99999999999999999999"}).find("-npmin must be an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of({"--cpu-target", "1e300"}).find("at most 60"), std::string::npos);
+  EXPECT_NE(error_of({",,,"}).find("an empty benchmark name"), std::string::npos);
+  EXPECT_NE(error_of({""}).find("an empty benchmark name"), std::string::npos);
+  EXPECT_EQ(parse_options({"PingPong,,barrier"}, kNames, 4).benchmarks.size(), 2u);
+  EXPECT_NE(error_of({"--json", ""}).find("--json needs a file name"), std::string::npos);
+  EXPECT_NE(error_of({"--csv", ""}).find("--csv needs a file name"), std::string::npos);
 }
 
 // Accurate mode's options, each bad value named (the integration test launches one case per

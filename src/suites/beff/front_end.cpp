@@ -2,11 +2,13 @@
 // measurement of protocol.cpp.
 #include <unistd.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 
 #include "cli/frontend.hpp"
 #include "cli/method_options.hpp"
+#include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
@@ -84,26 +86,27 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
                  "Memory per process in MiB; L_max = min(128 MiB, memory/128) (default: the "
                  "node's physical memory divided by the processes on the node)")
       ->type_name("MIB")
-      ->check(CLI::Range(kMinMemoryMiB, 1e12));
+      ->check(cli::number_in({kMinMemoryMiB, 1e12}));
   app.add_option("--seed", o.seed,
                  "Seed of the random patterns' permutations (default: drawn and printed)")
-      ->type_name("N");
+      ->type_name("N")
+      ->check(cli::integer_in<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   app.add_option("--random-patterns", o.random_patterns, "Number of random ring patterns")
       ->type_name("N")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
+      ->check(cli::integer_in(1, 1000));
   app.add_option("--repetitions", o.repetitions,
                  "Repetitions of every measurement, the best counts (the paper: 3; fewer only "
                  "for short runs)")
       ->type_name("N")
       ->capture_default_str()
-      ->check(CLI::Range(1, kRepetitions));
+      ->check(cli::integer_in(1, kRepetitions));
   app.add_option("--loop-time", o.loop_time_ms,
                  "Target time of one measurement loop in ms; loops are kept between 2/3 and 4/3 "
                  "of it (the paper's 2.5-5 ms); smaller values make short runs")
       ->type_name("MS")
       ->capture_default_str()
-      ->check(CLI::Range(1e-3, 1e4));
+      ->check(cli::number_in({1e-3, 1e4}));
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   app.footer(
@@ -117,8 +120,6 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
     if (world_size < 2)
       throw std::runtime_error("b_eff needs at least 2 processes; " + std::to_string(world_size) +
                                " is running");
-    if (o.output.timeout_s < 0 || (app.count("--timeout") > 0 && o.output.timeout_s == 0))
-      throw std::runtime_error("--timeout must be a positive number");
     cli::check_output_options(o.output);
     o.method.validate();
     if (o.method.accurate())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -135,6 +136,21 @@ std::uint64_t segment_bytes(const std::vector<Pattern>& segmented,
   return (sum + kMiB - 1) / kMiB * kMiB;
 }
 
+std::uint64_t mandatory_write_bytes(std::size_t m_part, int nprocs, bool every_pattern,
+                                    int first_type, std::size_t first_pattern) {
+  const auto n = static_cast<std::uint64_t>(nprocs);
+  std::uint64_t bytes = 0;
+  for (int t = first_type; t < 3; ++t) {
+    const auto patterns = patterns_of_type(t, m_part);
+    for (std::size_t i = t == first_type ? first_pattern : 0; i < patterns.size(); ++i)
+      if (every_pattern || patterns[i].time_units == 0)
+        bytes += static_cast<std::uint64_t>(patterns[i].call_bytes) * n;
+  }
+  const auto segmented = patterns_of_type(3, m_part);
+  // Types 3 and 4: every process writes at least the smallest segment (each pattern once).
+  return bytes + 2 * n * segment_bytes(segmented, std::vector<long>(segmented.size(), 1));
+}
+
 bool fit_segment(const std::vector<Pattern>& segmented, std::vector<long>& repetitions,
                  std::uint64_t max_segment) {
   if (segment_bytes(segmented, repetitions) <= max_segment) return false;
@@ -189,15 +205,19 @@ TypeTotals schedule_at_medians(const std::vector<Pattern>& patterns,
   return t;
 }
 
+namespace {
+// 2^60 bytes: far beyond any disk or memory, and it fits the signed 64-bit fields sizes go to.
+constexpr double kLargestSize = 1152921504606846976.0;
+}  // namespace
+
 std::uint64_t parse_size(const std::string& text) {
-  std::size_t used = 0;
   double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
+  // Decimal only: from_chars takes no hex; "inf" and "nan" fail the finiteness check below.
+  const auto [stop, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+  if (error != std::errc{})
     throw std::invalid_argument("'" + text + "' is not a size (e.g. 4G, 512M, 65536)");
-  }
-  std::string unit = text.substr(used);
+  std::string unit(stop, text.data() + text.size());
   for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   double scale = 1;
   if (unit.empty() || unit == "b")
@@ -212,8 +232,10 @@ std::uint64_t parse_size(const std::string& text) {
     scale = 1099511627776.0;
   else
     throw std::invalid_argument("'" + text + "' is not a size (e.g. 4G, 512M, 65536)");
-  if (!(value >= 0) || !std::isfinite(value) || value * scale > 1.8e19)
+  if (!(value >= 0) || !std::isfinite(value))
     throw std::invalid_argument("'" + text + "' is not a size (e.g. 4G, 512M, 65536)");
+  if (value * scale > kLargestSize)
+    throw std::invalid_argument("'" + text + "' is larger than the largest size, 1 EiB");
   return static_cast<std::uint64_t>(std::llround(value * scale));
 }
 

@@ -62,6 +62,13 @@ std::uint64_t segment_bytes(const std::vector<Pattern>& segmented_type_patterns,
 bool fit_segment(const std::vector<Pattern>& segmented_type_patterns,
                  std::vector<long>& repetitions, std::uint64_t max_segment);
 
+// The bytes the initial write of `nprocs` processes puts into the files whatever the disk limit,
+// from pattern `first_pattern` of type `first_type` on: one call of each U = 0 pattern of types
+// 0–2 (of every pattern with every_pattern: accurate mode) and the smallest segment of types 3
+// and 4. The time-driven patterns keep this much of the limit free for the patterns after them.
+std::uint64_t mandatory_write_bytes(std::size_t m_part, int nprocs, bool every_pattern,
+                                    int first_type = 0, std::size_t first_pattern = 0);
+
 // The weighting (section 5.1).
 struct TypeTotals {
   double bytes = 0;    // over all processes
@@ -84,7 +91,8 @@ TypeTotals schedule_at_medians(const std::vector<Pattern>& patterns,
                                const std::vector<double>& median_seconds, double partition_seconds,
                                int nprocs);
 
-// "4G", "512M", "64k", "1048576": binary multiples (k = 1024); throws std::invalid_argument.
+// "4G", "512M", "64k", "1048576": binary multiples (k = 1024), at most 1 EiB; throws
+// std::invalid_argument.
 std::uint64_t parse_size(const std::string& text);
 std::string format_size(std::uint64_t bytes);  // "2 MiB", "1 KiB + 8 B", …
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/method_options.hpp"
+#include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
@@ -100,6 +102,30 @@ std::uint64_t size_option(const std::string& text, const std::string& option) {
   }
 }
 
+std::string number_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// Some calls are made whatever the limit (U = 0 patterns, the smallest segment): a limit below
+// them cannot be honoured, so the run is refused before anything is written.
+void check_disk_limit(const Options& o) {
+  const std::size_t m_part = part_chunk(o.node_memory);
+  for (int nprocs : o.partitions) {
+    const std::uint64_t least = mandatory_write_bytes(m_part, nprocs, o.method.accurate());
+    const auto mib = [](double bytes) { return number_text(bytes / 1048576.0) + " MiB"; };
+    if (least > o.disk_limit)
+      throw std::runtime_error(
+          "b_eff_io on " + std::to_string(nprocs) + " processes writes at least " +
+          mib(static_cast<double>(least)) + " (M_PART = " + mib(static_cast<double>(m_part)) +
+          "), more than the disk-space limit of " + mib(static_cast<double>(o.disk_limit)) +
+          (o.disk_limit_default ? " (half the free space of '" + o.io_dir + "')"
+                                : std::string(" (--disk-limit)")) +
+          "; give a larger --disk-limit, a smaller --memory-per-node or a larger file system");
+  }
+}
+
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                        const std::string& program) {
   Options o;
@@ -118,7 +144,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "Comma-separated numbers of processes to run the benchmark on, one after the "
                  "other, each for T (default: all processes); b_eff_io is their maximum")
       ->type_name("N[,N...]")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(cli::integer_in(1, INT_MAX));
   app.add_option("--io-dir", o.io_dir, default_io_dir_note())->type_name("DIR");
   app.add_option("--memory-per-node", node_memory,
                  "Memory of one node, for M_PART = max(2 MiB, memory/128) (default: detected, "
@@ -143,13 +170,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       "spent; bandwidths come from the medians. See docs/beffio.md.");
   return cli::parse_command_line(app, args, [&] {
     o.method.validate();
-    if (!seconds.empty()) {
-      char* end = nullptr;
-      o.seconds = std::strtod(seconds.c_str(), &end);
-      if (end == seconds.c_str() || *end != '\0' || !(o.seconds > 0) || !std::isfinite(o.seconds))
-        throw std::runtime_error("-T/--time: '" + seconds +
-                                 "' is not a positive number of seconds");
-    }
+    if (app.count("--time") > 0)
+      o.seconds = cli::parse_number(seconds, "-T/--time", cli::kPositiveSeconds);
     for (int n : o.partitions)
       if (n < 1 || n > world_size)
         throw std::runtime_error("--partitions: " + std::to_string(n) +
@@ -173,16 +195,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     } else {
       o.disk_limit = free_bytes(o.io_dir) / 2;
     }
+    check_disk_limit(o);
     cli::check_output_options(o.output);
     o.run_tag = core::scratch_files::unique_run_tag();
     return nlohmann::json(o).dump();
   });
-}
-
-std::string number_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
 }
 
 std::map<std::string, std::string> settings_record(const Options& o, std::size_t m_part) {
@@ -260,6 +277,8 @@ int run(const std::string& serialized, int thread_level,
   double best = 0;
   int best_nprocs = 0;
   for (int nprocs : o.partitions) {
+    // --timeout covers the partition's set-up too, not only the measured access methods.
+    watchdog.arm("setting up the partition of " + std::to_string(nprocs) + " processes");
     mpi::Comm partition = mpi::Comm::borrow(MPI_COMM_WORLD)
                               .split(world_rank < nprocs ? 0 : MPI_UNDEFINED, world_rank);
     if (!partition.is_null()) {
@@ -273,6 +292,7 @@ int run(const std::string& serialized, int thread_level,
       int usage[2] = {node_rank == 0 ? 1 : 0, on_node};
       MPI_Allreduce(MPI_IN_PLACE, &usage[0], 1, MPI_INT, MPI_SUM, partition.get());
       MPI_Allreduce(MPI_IN_PLACE, &usage[1], 1, MPI_INT, MPI_MAX, partition.get());
+      watchdog.disarm();
       PartitionPlan plan;
       plan.comm = partition.get();
       plan.seconds = o.seconds;
@@ -298,6 +318,7 @@ int run(const std::string& serialized, int thread_level,
         best_nprocs = nprocs;
       }
     }
+    watchdog.disarm();  // ranks outside the partition armed it above
     MPI_Barrier(MPI_COMM_WORLD);
   }
   if (root) {

@@ -135,7 +135,7 @@ class PartitionRun {
         continue;
       }
       PatternRun r = type >= 3 || p.time_units == 0 ? fixed(f, p, region, calls_for_size(type, i))
-                                                    : timed(f, p, region, m, calls_[type][i]);
+                                                    : timed(f, p, region, m, calls_[type][i], i);
       if (m == Method::Write) {
         calls_[type][i] = r.calls;
         written_ += static_cast<std::uint64_t>(r.calls) * p.call_bytes * nprocs_;
@@ -151,18 +151,23 @@ class PartitionRun {
   }
 
   // Accurate mode: the call positions of a pattern's region. The initial write of types 0–2 gives
-  // each of the 43 patterns an equal share of the disk limit (at least one call, as in classic
-  // mode); types 3 and 4 have the segment's planned repetitions; rewrite and read cycle through
-  // what the write covered.
+  // each pattern one call plus an equal share of what the disk limit leaves beyond one call of
+  // every pattern; types 3 and 4 have the segment's planned repetitions; rewrite and read cycle
+  // through what the write covered.
   long slots_for(Method m, int type, std::size_t i) const {
     if (m != Method::Write) return std::max(1L, written_slots_[type][i]);
     if (type >= 3) return std::max(1L, calls_[type][i]);
     const std::uint64_t per_call =
         std::max<std::uint64_t>(1, static_cast<std::uint64_t>(patterns_[type][i].call_bytes) *
                                        static_cast<std::uint64_t>(nprocs_));
-    const std::uint64_t share = plan_.disk_limit / std::max<std::size_t>(1, pattern_count_);
-    return static_cast<long>(
-        std::clamp<std::uint64_t>(share / per_call, 1, std::uint64_t{1} << 40));
+    // One call of every pattern is made whatever the limit (checked up front to fit); what the
+    // limit leaves beyond those is shared equally, so the whole write stays within it.
+    const std::uint64_t least = mandatory_write_bytes(plan_.m_part, nprocs_, true);
+    const std::uint64_t extra =
+        plan_.disk_limit > least
+            ? (plan_.disk_limit - least) / std::max<std::size_t>(1, pattern_count_)
+            : 0;
+    return static_cast<long>(std::min<std::uint64_t>(1 + extra / per_call, std::uint64_t{1} << 40));
   }
 
   // One meter per distinct budget (the core's settings are fixed per meter); created collectively
@@ -224,15 +229,19 @@ class PartitionRun {
   }
 
   PatternRun timed(TypeFile& f, const Pattern& p, std::uint64_t region, Method m,
-                   long written_calls) {
+                   long written_calls, std::size_t index) {
     PatternRun r;
     r.pattern = p;
     r.scheduled = scheduled_seconds(plan_.seconds, p.time_units);
     long cap = written_calls;
     if (m == Method::Write) {
+      // What the patterns after this one write whatever the limit stays free for them, so
+      // that the whole initial write stays within the limit (checked to be possible up front).
+      const std::uint64_t reserved =
+          written_ + mandatory_write_bytes(plan_.m_part, nprocs_, false, p.type, index + 1);
       const std::uint64_t per_call = static_cast<std::uint64_t>(p.call_bytes) * nprocs_;
       cap = static_cast<long>(std::min<std::uint64_t>(
-          plan_.disk_limit > written_ ? (plan_.disk_limit - written_) / per_call : 0,
+          plan_.disk_limit > reserved ? (plan_.disk_limit - reserved) / per_call : 0,
           std::uint64_t{1} << 40));
     }
     double elapsed = 0;

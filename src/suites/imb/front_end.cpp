@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "cli/frontend.hpp"
+#include "cli/suite_cli.hpp"
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
@@ -156,10 +157,11 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
       return cli::ParseResult{cli::ParseResult::kHelp,
                               help_text(program, benchmark_names(suite), suite.defaults)};
     if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
+    cli::check_distinct_outputs(o.json_path, o.csv_path);
     if (!o.json_path.empty()) output::check_writable(o.json_path);
     if (!o.csv_path.empty()) output::check_writable(o.csv_path);
     if (o.no_db && !o.db_path.empty()) throw UsageError("--db and --no-db exclude each other");
-    if (!o.no_db && !o.db_path.empty()) output::check_db_path(o.db_path);
+    cli::check_database_choice(o.db_path, o.no_db);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };
   fe.run = [&](const std::string& options, int thread_level) {

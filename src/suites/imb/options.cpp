@@ -7,56 +7,43 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
+#include "cli/numbers.hpp"
+#include "cli/suite_cli.hpp"
 #include "core/text.hpp"
 
 namespace mpiscope::imb {
 
 namespace {
+// The largest last-level caches are around 1 GB; beyond 16 GB it is a typo, not a cache.
 constexpr double kMaxOffCacheMb = 16384;
+constexpr cli::NumberRange kMemGbRange{0, 1048576, true};  // -mem: above 0, at most 1 PiB
+// --cpu-target: IMB's TARGET_CPU_SECS is 0.1 s of work beside each transfer; a minute is plenty.
+constexpr cli::NumberRange kCpuTargetRange{0, 60, true};
 using core::split;
 using core::trim;
 
-long long parse_integer(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  long long v = 0;
+// The shared checks of cli/numbers.hpp, as IMB's usage errors.
+template <class Parse>
+auto checked(Parse&& parse) {
   try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    used = 0;
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  if (used == 0 || used != text.size())
-    throw UsageError(what + " needs an integer, got '" + text + "'");
-  return v;
 }
 
-// Decimal only (std::stod would also take "0x10" and "inf").
-double parse_number(const std::string& text, const std::string& what) {
-  double v = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, v, std::chars_format::general);
-  if (text.empty() || error != std::errc{} || stop != end || !std::isfinite(v))
-    throw UsageError(what + " needs a number, got '" + text + "'");
-  return v;
+double number(const std::string& text, const std::string& what, const cli::NumberRange& range) {
+  return checked([&] { return cli::parse_number(text, what, range); });
 }
 
-// An integer too large for long long saturates instead of failing (for "at most"-style values).
-long long parse_integer_saturating(const std::string& text, const std::string& what) {
-  long long v = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, v);
-  if (text.empty() || stop != end ||
-      (error != std::errc{} && error != std::errc::result_out_of_range))
-    throw UsageError(what + " needs an integer, got '" + text + "'");
-  if (error == std::errc::result_out_of_range) return text[0] == '-' ? LLONG_MIN : LLONG_MAX;
-  return v;
+long long integer(const std::string& text, const std::string& what, long long min, long long max) {
+  return checked([&] { return cli::parse_integer<long long>(text, what, min, max); });
 }
 
 int positive_int(const std::string& text, const std::string& what) {
-  const long long v = parse_integer(text, what);
-  if (v < 1 || v > INT_MAX)
-    throw UsageError(what + " must be a positive integer, got '" + text + "'");
-  return static_cast<int>(v);
+  return static_cast<int>(integer(text, what, 1, INT_MAX));
 }
 
 std::string canonical_name(const std::string& name, const std::vector<std::string>& known) {
@@ -83,7 +70,7 @@ std::size_t parse_length(const std::string& raw, const std::string& where) {
     multiplier = 1048576, text.pop_back();
   long long v = 0;
   try {
-    v = parse_integer(text, where);
+    v = integer(text, where, LLONG_MIN, LLONG_MAX);
   } catch (const UsageError&) {
     throw UsageError(where + ": '" + raw + "' is not a message length (a non-negative integer)");
   }
@@ -147,11 +134,10 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     if (a == "-h" || a == "-help" || a == "--help") {
       o.help = true;
     } else if (a == "-npmin") {
-      // The guide: P_min larger than the number of processes counts as that number.
-      const std::string& v = value();
-      const long long npmin = parse_integer_saturating(v, "-npmin");
-      if (npmin < 1) throw UsageError("-npmin must be a positive integer, got '" + v + "'");
-      o.npmin = static_cast<int>(std::min<long long>(npmin, INT_MAX));
+      // The guide: P_min larger than the number of processes counts as that number; a value
+      // that does not fit an integer at all is an error.
+      o.npmin = static_cast<int>(std::min<long long>(
+          integer(value(), "-npmin", 1, std::numeric_limits<long long>::max()), INT_MAX));
     } else if (a == "-multi") {
       const std::string& v = value();
       if (v != "0" && v != "1") throw UsageError("-multi takes 0 or 1, got '" + v + "'");
@@ -159,13 +145,9 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (a == "-off_cache") {
       const auto parts = split(value(), ',');
       if (parts.size() > 2) throw UsageError("-off_cache takes cache_size[,cache_line_size]");
-      o.off_cache_mb = parse_number(parts[0], "-off_cache");
+      o.off_cache_mb = number(parts[0], "-off_cache size", {-1, kMaxOffCacheMb});
       if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
         throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
-      // The largest last-level caches are around 1 GB; beyond 16 GB it is a typo, not a cache.
-      if (o.off_cache_mb > kMaxOffCacheMb)
-        throw UsageError(fmt::format("-off_cache size {} MB is larger than any cache (at most {})",
-                                     parts[0], kMaxOffCacheMb));
       if (parts.size() == 2)
         o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
     } else if (a == "-iter") {
@@ -177,11 +159,9 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
         o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
       if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
     } else if (a == "-time") {
-      o.time_s = parse_number(value(), "-time");
-      if (o.time_s <= 0) throw UsageError("-time must be a positive number of seconds");
+      o.time_s = number(value(), "-time", cli::kPositiveSeconds);
     } else if (a == "-mem") {
-      o.mem_gb = parse_number(value(), "-mem");
-      if (o.mem_gb <= 0) throw UsageError("-mem must be a positive number of GBytes");
+      o.mem_gb = number(value(), "-mem", kMemGbRange);
     } else if (a == "-msglen") {
       o.lengths = read_lengths_file(value());
     } else if (a == "-map") {
@@ -201,22 +181,19 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (a == "--samples") {
       o.samples = true;
     } else if (a == "--json") {
-      o.json_path = value();
+      o.json_path = checked([&] { return cli::output_path(value(), "--json"); });
     } else if (a == "--csv") {
-      o.csv_path = value();
+      o.csv_path = checked([&] { return cli::output_path(value(), "--csv"); });
     } else if (a == "--db") {
       o.db_path = value();
     } else if (a == "--no-db") {
       o.no_db = true;
     } else if (a == "--cpu-target") {
-      o.cpu_target_s = parse_number(value(), "--cpu-target");
-      if (o.cpu_target_s <= 0)
-        throw UsageError("--cpu-target must be a positive number of seconds");
+      o.cpu_target_s = number(value(), "--cpu-target", kCpuTargetRange);
     } else if (a == "--io-dir") {
       o.io_dir = value();
     } else if (a == "--timeout") {
-      o.timeout_s = parse_number(value(), "--timeout");
-      if (o.timeout_s <= 0) throw UsageError("--timeout must be a positive number of seconds");
+      o.timeout_s = number(value(), "--timeout", cli::kPositiveSeconds);
     } else if (a == "--method") {
       o.method.method = value();
     } else if (a == "--sync") {
@@ -224,21 +201,26 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (a == "--time-def") {
       o.method.time_def = value();
     } else if (a == "--target-ci") {
-      o.method.target_ci_percent = parse_number(value(), "--target-ci");
+      o.method.target_ci_percent = number(value(), "--target-ci", cli::kAnyNumber);
     } else if (a == "--min-reps") {
       o.method.min_repetitions = positive_int(value(), "--min-reps");
     } else if (a == "--max-reps") {
       o.method.max_repetitions = positive_int(value(), "--max-reps");
     } else if (a == "--budget") {
-      o.method.budget_s = parse_number(value(), "--budget");
+      o.method.budget_s = number(value(), "--budget", cli::kAnyNumber);
     } else if (a == "--reps-per-sample") {
       o.method.reps_per_sample = value();
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
-      if (trim(a).empty()) throw UsageError("an empty benchmark name was given");
+      // "" and ",,," name nothing: an error, not the default list.
+      bool named = false;
       for (const auto& name : split(a, ','))
-        if (!trim(name).empty()) add_benchmark(o, trim(name), known);
+        if (!trim(name).empty()) {
+          add_benchmark(o, trim(name), known);
+          named = true;
+        }
+      if (!named) throw UsageError("an empty benchmark name was given");
     }
   }
   try {

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/numbers.hpp"
 #include "output/files.hpp"
 
 namespace mpiscope::presta {
@@ -47,17 +48,24 @@ std::string suite_help(const std::string& program) {
 
 void add_pair_options(CLI::App& app, Options& o, bool sized, bool rma) {
   if (sized) {
-    app.add_option("-b", o.size_start, "message start size in bytes          default=32");
-    if (rma) app.add_option("-c", o.epochs, "number of epochs between measurements (required)");
-    app.add_option("-e", o.size_stop, "message stop size in bytes           default=8388608");
+    app.add_option("-b", o.size_start, "message start size in bytes          default=32")
+        ->check(cli::integer_of<long long>());
+    if (rma)
+      app.add_option("-c", o.epochs, "number of epochs between measurements (required)")
+          ->check(cli::integer_of<int>());
+    app.add_option("-e", o.size_stop, "message stop size in bytes           default=8388608")
+        ->check(cli::integer_of<long long>());
   }
   app.add_option("-f", o.process_file, "process count source file (one count per line)");
   app.add_option("-o", o.ops,
                  rma ? "number of operations per epoch (required)"
-                     : "number of operations between measurements (required)");
+                     : "number of operations between measurements (required)")
+      ->check(cli::integer_of<int>());
   app.add_option("-p", o.allocation, "allocate processes: c(yclic) or b(lock)   default=b");
-  if (sized) app.add_option("-s", o.size_factor, "message size increase factor         default=2");
-  app.add_option("-t", o.procs_per_smp, "processes per SMP");
+  if (sized)
+    app.add_option("-s", o.size_factor, "message size increase factor         default=2")
+        ->check(cli::integer_of<long long>());
+  app.add_option("-t", o.procs_per_smp, "processes per SMP")->check(cli::integer_of<int>());
   app.add_flag("-i", o.print_pairs, "print process pair information       default=false");
   app.add_flag(
       "-n", [&o](std::int64_t) { o.barrier = false; },
@@ -163,19 +171,24 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       break;
     case Test::kAllred:
       app.add_option("compute_iterations", o.compute_iterations,
-                     "number of compute iterations between MPI_Allreduce operations");
+                     "number of compute iterations between MPI_Allreduce operations")
+          ->check(cli::integer_of<int>());
       app.add_option("inner_iterations", o.inner_iterations,
-                     "number of MPI_Allreduce operations between time samples");
+                     "number of MPI_Allreduce operations between time samples")
+          ->check(cli::integer_of<int>());
       app.add_option("samples", o.samples,
                      "total number of time samples (not with --method accurate: the stopping "
-                     "rule decides)");
+                     "rule decides)")
+          ->check(cli::integer_of<int>());
       break;
     case Test::kGlobalop:
       app.add_option("--iterations", o.loop_iterations,
-                     "operations per timed loop (mpiscope extension)  default=1000");
+                     "operations per timed loop (mpiscope extension)  default=1000")
+          ->check(cli::integer_of<int>());
       app.add_option("--compute-iterations", o.loop_compute_iterations,
                      "compute iterations of the simulated compute phase (mpiscope extension)  "
-                     "default=1000");
+                     "default=1000")
+          ->check(cli::integer_of<int>());
       break;
   }
   cli::add_output_options(app, o.output);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -10,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "cli/numbers.hpp"
+#include "core/text.hpp"
 #include "suites/skampi/datatypes.hpp"
 #include "suites/skampi/instances.hpp"
 
@@ -124,9 +127,7 @@ class Parser {
         c.user = value;
       } else if (key == "memory") {
         need_value();
-        c.memory_kb = parse_int(value, line_no, vcol, "@MEMORY (KBytes)");
-        if (c.memory_kb < 1)
-          throw ConfigError(file_, line_no, vcol, "@MEMORY must be at least 1 KByte");
+        c.memory_kb = parse_int(value, line_no, vcol, "@MEMORY (KBytes)", 1, kMaxMemoryKb);
       } else if (key == "outfile") {
         need_value();
         c.outfile = value;
@@ -138,8 +139,8 @@ class Parser {
         c.postproc = parse_yes_no(value, line_no, vcol, "@POSTPROC");
       } else if (key == "cachewarmup") {
         need_value();
-        c.cachewarmup = static_cast<int>(parse_int(value, line_no, vcol, "@CACHEWARMUP"));
-        if (c.cachewarmup < 0) throw ConfigError(file_, line_no, vcol, "@CACHEWARMUP must be >= 0");
+        c.cachewarmup =
+            static_cast<int>(parse_int(value, line_no, vcol, "@CACHEWARMUP", 0, kMaxCacheWarmup));
       } else if (key == "method") {
         need_value();
         c.method = lower(value);
@@ -148,8 +149,7 @@ class Parser {
           throw ConfigError(file_, line_no, vcol, "@METHOD must be classic or accurate");
       } else if (key.rfind("basetype", 0) == 0 && key.size() > 8) {
         const int n = static_cast<int>(
-            parse_int(key.substr(8), line_no, col + 9, "the number of a @BASETYPEn"));
-        if (n < 1) throw ConfigError(file_, line_no, col + 9, "base types are numbered from 1");
+            parse_int(key.substr(8), line_no, col + 9, "the number of a @BASETYPEn", 1, INT_MAX));
         need_value();
         c.basetypes[n] = parse_basetype(value, line_no, vcol);
       } else {
@@ -165,19 +165,32 @@ class Parser {
   }
 
  private:
-  long parse_int(const std::string& s, int line, int col, const std::string& what) {
+  // An integer in [lo, hi]; one that does not fit is out of range, never wrapped.
+  long parse_int(const std::string& s, int line, int col, const std::string& what, long lo,
+                 long hi) {
     long v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+    if (s.empty() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range) ||
+        r.ptr != s.data() + s.size())
       throw ConfigError(file_, line, col, what + ": '" + s + "' is not an integer");
-    return v;
+    try {
+      return cli::parse_integer<long>(s, what, lo, hi);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(file_, line, col, e.what());
+    }
   }
-  double parse_double(const std::string& s, int line, int col, const std::string& what) {
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+  double parse_double(const std::string& s, int line, int col, const std::string& what,
+                      const cli::NumberRange& range) {
+    double v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+    if (s.empty() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range) ||
+        r.ptr != s.data() + s.size() || std::isnan(v))
       throw ConfigError(file_, line, col, what + ": '" + s + "' is not a number");
-    return v;
+    try {
+      return cli::parse_number(s, what, range);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(file_, line, col, e.what());
+    }
   }
   bool parse_yes_no(const std::string& s, int line, int col, const std::string& what) {
     const auto l = lower(s);
@@ -221,8 +234,8 @@ class Parser {
       if (parts.size() != 3)
         throw ConfigError(file_, line, icol, "a base type triple is (count, offset, type)");
       BaseTypeItem item;
-      item.count = static_cast<int>(parse_int(parts[0], line, icol + 1, "count"));
-      item.offset = parse_int(parts[1], line, icol + 1, "offset");
+      item.count = static_cast<int>(parse_int(parts[0], line, icol + 1, "count", 1, INT_MAX));
+      item.offset = parse_int(parts[1], line, icol + 1, "offset", 0, INT_MAX);
       item.type = parts[2];
       if (item.count < 1 || item.offset < 0)
         throw ConfigError(file_, line, icol, "count must be >= 1 and offset >= 0");
@@ -366,23 +379,15 @@ class Parser {
           return;
       }
     };
+    // Every integer field is at most INT_MAX: counts, lengths and ranks of MPI calls.
     auto integer = [&](const char* what, long lo) {
       return [this, what, lo](const Token& v) {
-        const long x = parse_int(v.text, v.line, v.column, what);
-        if (x < lo)
-          throw ConfigError(file_, v.line, v.column,
-                            std::string(what) + " must be >= " + std::to_string(lo));
-        return x;
+        return parse_int(v.text, v.line, v.column, what, lo, INT_MAX);
       };
     };
     auto real = [&](const char* what, double lo, double hi) {
       return [this, what, lo, hi](const Token& v) {
-        const double x = parse_double(v.text, v.line, v.column, what);
-        if (x < lo || x > hi)
-          throw ConfigError(file_, v.line, v.column,
-                            std::string(what) + " must lie in [" + nlohmann::json(lo).dump() +
-                                ", " + nlohmann::json(hi).dump() + "]");
-        return x;
+        return parse_double(v.text, v.line, v.column, what, {lo, hi});
       };
     };
 
@@ -563,11 +568,7 @@ Config parse_config(const std::string& text, const std::string& file) {
 }
 
 Config read_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, 0, 0, "cannot read the configuration file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  return parse_config(core::read_text_file(path, "a SKaMPI configuration file"), path);
 }
 
 std::string to_json(const Config& c) {

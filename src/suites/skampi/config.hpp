@@ -66,6 +66,10 @@ struct SuiteSpec {
   double standard_error = 0.05;
 };
 
+// @MEMORY and --memory: at most 1 TiB of buffers per process, so that bytes fit a long.
+constexpr long kMaxMemoryKb = 1L << 30;
+constexpr long kMaxCacheWarmup = 1000000;  // @CACHEWARMUP: repetitions before each measurement
+
 struct Config {
   std::string file;
   std::string machine, node, network, mpiversion, user;

@@ -4,10 +4,12 @@
 
 #include "cli/frontend.hpp"
 #include "cli/method_options.hpp"
+#include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/mpi.hpp"
 #include "output/files.hpp"
+#include "suites/skampi/output_file.hpp"
 #include "suites/skampi/run.hpp"
 
 namespace mpiscope::skampi {
@@ -30,8 +32,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
         ->required()
         ->type_name("FILE");
     return cli::parse_command_line(app, {args.begin() + 1, args.end()}, [&] {
-      for (const auto& f : inputs)
+      // Read now, on rank 0, so that garbage or a directory is a usage error, not an abort.
+      for (const auto& f : inputs) {
         if (!std::filesystem::exists(f)) throw std::runtime_error(f + ": no such output file");
+        read_output(f);
+      }
       return nlohmann::json{{"mode", "postproc"}, {"out", out}, {"inputs", inputs}}.dump();
     });
   }
@@ -48,7 +53,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
       ->type_name("FILE");
   app.add_option("--memory", memory_kb, "Buffer memory per process in KBytes instead of @MEMORY")
       ->type_name("KBYTES")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::integer_in(1L, kMaxMemoryKb));
   cli::add_output_options(app, output);
   cli::add_method_options(app, method);
   app.footer(
@@ -66,6 +71,17 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
     if (app.count("--method") == 0 && !c.method.empty()) method.method = c.method;
     method.validate();
     cli::check_output_options(output);
+    // An existing output file is an interrupted run to resume or a finished one to keep: it must
+    // be SKaMPI's, else restarting would abort every rank (or overwrite someone's file).
+    std::error_code ignored;
+    if (std::filesystem::exists(c.outfile) && !std::filesystem::is_empty(c.outfile, ignored)) {
+      try {
+        read_output(c.outfile);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string(e.what()) +
+                                 "; choose another output file (--outfile or @OUTFILE)");
+      }
+    }
     for (const auto& path : {c.outfile, c.logfile}) output::check_writable(path);
     return nlohmann::json{{"mode", "run"},
                           {"config", nlohmann::json::parse(to_json(c))},

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.hpp"
+
 namespace mpiscope::skampi {
 
 namespace {
@@ -184,16 +186,13 @@ OutputFile parse_output(const std::string& text, const std::string& name) {
     }
     cur.rows.push_back(p);
   }
+  if (n == 0) fail("empty, not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
   if (in_suite) f.torn_suite = cur.name;
   return f;
 }
 
 OutputFile read_output(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read the output file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_output(ss.str(), path);
+  return parse_output(core::read_text_file(path, "a SKaMPI output file"), path);
 }
 
 double median(std::vector<double> v) {

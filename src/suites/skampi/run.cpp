@@ -619,7 +619,9 @@ Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::st
   namespace fs = std::filesystem;
   OutputFile old;
   bool resume = false;
-  if (fs::exists(c.outfile)) {
+  // An empty file is the one the front end's writability probe created: no earlier run.
+  std::error_code ignored;
+  if (fs::exists(c.outfile) && !fs::is_empty(c.outfile, ignored)) {
     old = read_output(c.outfile);
     if (old.complete) {
       int n = 1;
