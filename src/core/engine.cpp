@@ -419,8 +419,7 @@ class SuiteRunner {
     }
     set_length(ctx, b, bytes, ps);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
-    if (settings_.accurate) {
-      warm_up_at_length(b, ctx, ctx.repetitions);  // before the pilot, which sizes the windows
+    if (settings_.accurate) {  // its untimed pilot repetitions warm every length up
       out = time_point_accurately(b, ctx);
       return true;
     }
