@@ -437,7 +437,7 @@ class SuiteRunner {
 
   // Current IMB's warm-up: the point itself, untimed and in its own mode, right before it is
   // timed, so that its first timed repetitions find connections, pages and caches as the later
-  // ones do (untimed, cold 4 MiB ping-pongs took twice as long as warm ones).
+  // ones do (without it, the first three of ten timed 4 MiB ping-pongs took twice as long).
   void warm_up_at_length(const Benchmark& b, PointContext& ctx, int repetitions) {
     if (!b.warm_up || settings_.repetitions.warm_up != WarmUp::EveryLength) return;
     b.kernel.loop(ctx, warm_up_repetitions(repetitions), 0);

@@ -450,8 +450,8 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_EQ(h.exit_code, 0);
   EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"),
             1);
-  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
-                           "-map", "-input", "-check", "--json", "--csv", "--timeout"})
+  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-warm_up", "-mem",
+                           "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   const auto v = run_plain({"--version"});
   EXPECT_EQ(v.exit_code, 0);
