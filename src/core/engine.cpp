@@ -411,7 +411,11 @@ class SuiteRunner {
     MPI_Comm active = ps.active.get();
     const std::size_t bytes = ctx.bytes;
     const auto& rs = settings_.repetitions;
-    if (first && b.warm_up && rs.warm_up == WarmUp::Imb31) {
+    // Accurate mode keeps the warm-up it had under the default rule, then its pilot (which
+    // warms each length); a per-length warm-up would shift the calls its tests count.
+    const bool imb31 =
+        rs.warm_up == WarmUp::Imb31 || (settings_.accurate && rs.warm_up == WarmUp::EveryLength);
+    if (first && b.warm_up && imb31) {
       // IMB 3.1, guide 5.2.6: N_WARMUP runs with a sizeof(assign_type) message.
       set_length(ctx, b, kWarmupBytes, ps);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
@@ -419,7 +423,7 @@ class SuiteRunner {
     }
     set_length(ctx, b, bytes, ps);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
-    if (settings_.accurate) {  // its untimed pilot repetitions warm every length up
+    if (settings_.accurate) {  // its untimed pilot repetitions warm each length up
       out = time_point_accurately(b, ctx);
       return true;
     }

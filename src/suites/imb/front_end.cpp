@@ -110,16 +110,15 @@ std::string warm_up_rule(const core::EngineSettings& s, const core::SuitePlan& p
   if (std::none_of(plan.benchmarks.begin(), plan.benchmarks.end(),
                    [](const core::Benchmark* b) { return b->warm_up; }))
     return "none (these benchmarks do not warm up, as in IMB)";
-  const std::string imb31 = fmt::format(
-      "IMB 3.1's: {} repetitions of a 4-byte message before each table's first length "
-      "(-warm_up imb3.1)",
-      s.repetitions.n_warmup);
+  const std::string imb31 =
+      fmt::format("IMB 3.1's: {} repetitions of a 4-byte message before each table's first length",
+                  s.repetitions.n_warmup);
   if (s.accurate)
     return "accurate mode's untimed pilot repetitions at every length" +
-           (s.repetitions.warm_up == core::WarmUp::Imb31 ? ", after " + imb31 : std::string());
+           (s.repetitions.warm_up != core::WarmUp::Off ? ", after " + imb31 : std::string());
   switch (s.repetitions.warm_up) {
     case core::WarmUp::Imb31:
-      return imb31;
+      return imb31 + " (-warm_up imb3.1)";
     case core::WarmUp::Off:
       return "none (-warm_up off)";
     default:
