@@ -25,14 +25,12 @@
 //   --own-buffers     every loop allocates its own buffers (mpiscope's MessageBuffers for A, a
 //                     page-aligned aligned_alloc for B) instead of sharing mpiscope's
 #include <mpi.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +38,7 @@
 
 #include "core/benchmark.hpp"
 #include "core/buffers.hpp"
+#include "machine_load.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace {
@@ -190,48 +189,6 @@ class HandPath {
   std::byte* recv_;
 };
 
-// The machine's load average: the ranks share 2 cores with whatever else runs, so it is printed
-// with the results to tell a quiet run from a disturbed one.
-std::string loadavg() {
-  std::ifstream in("/proc/loadavg");
-  std::string one, five, fifteen;
-  if (!(in >> one >> five >> fifteen)) return "unknown";
-  return one + " " + five + " " + fifteen;
-}
-
-// How often the kernel took the CPU away from this process: other work competing for the 2 cores
-// shows up here long before it shows in the load average.
-long involuntary_switches() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const std::string key = "nonvoluntary_ctxt_switches:";
-  while (std::getline(in, line))
-    if (line.compare(0, key.size(), key) == 0)
-      return std::strtol(line.c_str() + key.size(), nullptr, 10);
-  return -1;
-}
-
-// Seconds of CPU this process has had. The ranks busy-poll, so on a quiet machine each has a whole
-// core: CPU time ≈ wall time. A smaller share means something else ran on its core.
-double cpu_seconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  auto sec = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-  };
-  return sec(ru.ru_utime) + sec(ru.ru_stime);
-}
-constexpr double kQuietCpuShare = 0.95;
-
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return v[lo] * (1 - frac) + v[hi] * frac;
-}
-
 // The larger of the two ranks' times, in microseconds (what PingPong's t[usec] shows).
 double slowest_us(double seconds) {
   double t = seconds * 1e6;
@@ -262,7 +219,8 @@ int main(int argc, char** argv) {
                 opt.rounds, opt.b_first ? "B, A, B, A, ..." : "A, B, A, B, ...");
     std::printf(
         "# reps: %d at 0 bytes, %d at 4194304 bytes; %s buffers; load average at start: %s\n",
-        opt.reps_small, opt.reps_large, opt.own_buffers ? "own" : "shared", loadavg().c_str());
+        opt.reps_small, opt.reps_large, opt.own_buffers ? "own" : "shared",
+        bench::loadavg().c_str());
     std::printf(
         "# A = %s, B = %s; ratio = median(A)/median(B); paired = median over rounds of "
         "A_i/B_i\n",
@@ -271,8 +229,7 @@ int main(int argc, char** argv) {
                 "B_med[usec]", "ratio", "paired", "A_p25..p75", "B_p25..p75");
   }
 
-  const long switches_at_start = involuntary_switches();
-  const double cpu_at_start = cpu_seconds(), wall_at_start = MPI_Wtime();
+  const bench::LoadWatch load;
   for (const std::size_t bytes : {std::size_t{0}, std::size_t{4194304}}) {
     const int reps = bytes == 0 ? opt.reps_small : opt.reps_large;
     // Two instances of each path, for --compare aa/bb. Shared buffers: every loop moves the
@@ -308,34 +265,20 @@ int main(int argc, char** argv) {
       if (!opt.b_first) tb.push_back(slowest_us(run_second(reps)));
     }
     if (rank == 0) {
-      const double ma = quantile(ta, 0.5), mb = quantile(tb, 0.5);
+      const double ma = bench::quantile(ta, 0.5), mb = bench::quantile(tb, 0.5);
       std::vector<double> paired;
       for (std::size_t i = 0; i < ta.size(); ++i) paired.push_back(ta[i] / tb[i]);
       char ra[64], rb[64];
-      std::snprintf(ra, sizeof ra, "%.3f..%.3f", quantile(ta, 0.25), quantile(ta, 0.75));
-      std::snprintf(rb, sizeof rb, "%.3f..%.3f", quantile(tb, 0.25), quantile(tb, 0.75));
+      std::snprintf(ra, sizeof ra, "%.3f..%.3f", bench::quantile(ta, 0.25),
+                    bench::quantile(ta, 0.75));
+      std::snprintf(rb, sizeof rb, "%.3f..%.3f", bench::quantile(tb, 0.25),
+                    bench::quantile(tb, 0.75));
       std::printf("%10zu %6d %12.3f %12.3f %8.4f %8.4f %22s %22s\n", bytes, reps, ma, mb, ma / mb,
-                  quantile(paired, 0.5), ra, rb);
+                  bench::quantile(paired, 0.5), ra, rb);
       std::fflush(stdout);
     }
   }
-  const double share = (cpu_seconds() - cpu_at_start) / (MPI_Wtime() - wall_at_start);
-  double shares[2] = {0, 0};
-  MPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  long preempted[2] = {0, 0};
-  const long mine = involuntary_switches() - switches_at_start;
-  MPI_Gather(&mine, 1, MPI_LONG, preempted, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
-    std::printf("# load average at end: %s\n", loadavg().c_str());
-    std::printf(
-        "# rank 0, 1: CPU time / wall time %.3f, %.3f; involuntary context switches %ld, %ld\n",
-        shares[0], shares[1], preempted[0], preempted[1]);
-    if (std::min(shares[0], shares[1]) < kQuietCpuShare)
-      std::printf(
-          "# WARNING: a rank had its core for less than %.0f%% of the run: other processes "
-          "ran on it; these figures do not measure the harness\n",
-          100 * kQuietCpuShare);
-  }
+  load.report(rank);
   MPI_Finalize();
   return 0;
 }

@@ -14,6 +14,8 @@ enum ExitCode : int {
   kRunFailed = 1,    // some measurement could not run (allocation, I/O)
   kUsage = 2,        // bad command line or input file
   kCheckFailed = 3,  // -check found defects
+  // 4 is the --timeout watchdog's (core/watchdog.cpp)
+  kIncomplete = 5,  // every point that ran is right, but some were skipped (-mem, count limit)
 };
 
 struct ParseResult {

@@ -70,11 +70,27 @@ int slot_count(std::size_t bytes, const OffCache& oc) {
   return static_cast<int>(std::clamp(slots, 1.0, static_cast<double>(INT_MAX)));
 }
 
-std::size_t footprint(const BufferShape& shape, const OffCache& oc) {
+std::size_t footprint(const BufferShape& shape, const OffCache& oc, int max_slots) {
   auto region = [&](std::size_t b) {
-    return b == 0 ? 0 : slot_stride(b, oc) * static_cast<std::size_t>(slot_count(b, oc));
+    return b == 0 ? 0
+                  : slot_stride(b, oc) *
+                        static_cast<std::size_t>(std::min(slot_count(b, oc), max_slots));
   };
   return region(shape.send) + region(shape.recv);
+}
+
+int slots_within(const BufferShape& shape, const OffCache& oc, double limit_bytes) {
+  auto fits = [&](int slots) {
+    return static_cast<double>(footprint(shape, oc, slots)) <= limit_bytes;
+  };
+  // The footprint grows with the slot count: bisect for the largest count that fits.
+  int low = 0, high = std::max(slot_count(shape.send, oc), slot_count(shape.recv, oc));
+  if (fits(high)) return high;
+  while (high - low > 1) {
+    const int mid = low + (high - low) / 2;
+    (fits(mid) ? low : high) = mid;
+  }
+  return low;
 }
 
 AlignedBytes::~AlignedBytes() {
@@ -106,13 +122,14 @@ std::optional<AlignedBytes> AlignedBytes::try_allocate(std::size_t bytes) {
 }
 
 std::optional<MessageBuffers> MessageBuffers::try_create(const BufferShape& shape,
-                                                         const OffCache& oc, int pattern_rank) {
+                                                         const OffCache& oc, int pattern_rank,
+                                                         int max_slots) {
   MessageBuffers mb;
   mb.shape_ = shape;
   mb.send_stride_ = slot_stride(shape.send, oc);
   mb.recv_stride_ = slot_stride(shape.recv, oc);
-  mb.send_slots_ = shape.send ? slot_count(shape.send, oc) : 1;
-  mb.recv_slots_ = shape.recv ? slot_count(shape.recv, oc) : 1;
+  mb.send_slots_ = shape.send ? std::min(slot_count(shape.send, oc), max_slots) : 1;
+  mb.recv_slots_ = shape.recv ? std::min(slot_count(shape.recv, oc), max_slots) : 1;
   // Always allocate at least one stride so that kernels may pass a valid pointer for 0 bytes.
   auto s = AlignedBytes::try_allocate(mb.send_stride_ * static_cast<std::size_t>(mb.send_slots_));
   auto r = AlignedBytes::try_allocate(mb.recv_stride_ * static_cast<std::size_t>(mb.recv_slots_));

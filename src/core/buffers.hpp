@@ -3,6 +3,8 @@
 // cache line (IMB guide 5.1.2.4).
 #pragma once
 
+#include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,8 +33,13 @@ struct BufferShape {
 // the bytes touched before a slot is reused exceed twice the cache.
 std::size_t slot_stride(std::size_t bytes, const OffCache& oc);
 int slot_count(std::size_t bytes, const OffCache& oc);
-// Bytes one process allocates for a shape (what -mem is compared with).
-std::size_t footprint(const BufferShape& shape, const OffCache& oc);
+// Bytes one process allocates for a shape (what -mem is compared with), with at most
+// `max_slots` slots per region.
+constexpr int kAllSlots = INT_MAX;
+std::size_t footprint(const BufferShape& shape, const OffCache& oc, int max_slots = kAllSlots);
+// -off_cache under -mem: the largest slot count per region whose footprint fits in
+// `limit_bytes` (at most what covering twice the cache needs); 0 when not even one slot fits.
+int slots_within(const BufferShape& shape, const OffCache& oc, double limit_bytes);
 
 // Page-aligned memory mapped straight from the system and returned to it when freed. (Through
 // malloc, buffers allocated and freed length after length stay resident in the heap: a default
@@ -59,8 +66,10 @@ class AlignedBytes {
 class MessageBuffers {
  public:
   // Fills the send slots with the pattern of `pattern_rank` and the receive slots with zeros.
+  // Each region has slot_count() slots, or `max_slots` when fewer.
   static std::optional<MessageBuffers> try_create(const BufferShape& shape, const OffCache& oc,
-                                                  int pattern_rank);
+                                                  int pattern_rank, int max_slots = kAllSlots);
+  int slots() const { return std::max(send_slots_, recv_slots_); }
   std::byte* send(int iteration) const { return at(send_, send_stride_, send_slots_, iteration); }
   std::byte* recv(int iteration) const { return at(recv_, recv_stride_, recv_slots_, iteration); }
   const BufferShape& shape() const { return shape_; }

@@ -43,7 +43,8 @@ struct SuitePlan {
 };
 
 struct SuiteOutcome {
-  bool all_ran = true;              // false: a point could not run (allocation failure)
+  bool all_ran = true;  // false: a point was skipped (-mem, MPI's count limit) or failed
+  bool failed = false;  // a point failed: allocation, set-up, unusable statistics
   int benchmarks_with_defects = 0;  // -check found wrong data in this many benchmark tables
 };
 

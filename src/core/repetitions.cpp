@@ -12,6 +12,11 @@ int imb_repetitions(const RepetitionSettings& s, std::size_t bytes, bool aggrega
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(cap, by_volume)));
 }
 
+int warm_up_repetitions(int repetitions) {
+  constexpr int kFewest = 10;  // IMB 2019+: MIN_WARMUP_ITERS, with WARMUP_PERCENT 10
+  return std::max(repetitions / 10, std::min(kFewest, repetitions));
+}
+
 int time_limited_repetitions(int limit, double time_limit_s, double seconds_per_repetition) {
   if (time_limit_s <= 0 || seconds_per_repetition <= 0) return limit;
   const double fit = std::floor(time_limit_s / seconds_per_repetition);

@@ -210,3 +210,49 @@ TEST(DbRecord, TwoRunsWritingTheSameFileAtOnceBothSucceed) {
   }
   EXPECT_GT(std::stoi(runs[0][2]), 20);
 }
+
+// Issue 14: `-off_cache -1` with a cache whose rotation (twice the cache per buffer) exceeds
+// -mem measures with as many buffers as fit; only a length whose single buffer pair exceeds -mem
+// is skipped, and then the run says so on stdout, in the JSON, in the database and in its exit
+// status (5). A complete run of the same kind says 0, true and ok. 2 MB of -mem is below the
+// rotation of any last-level cache of 1 MB or more (8 MB is assumed when none is reported).
+TEST(IncompleteRun, OffCacheFitsItsRotationInMemAndASkippedLengthIsReportedEverywhere) {
+  const auto dir = temp_dir();
+  for (const auto& [suite, benchmark] :
+       {std::pair{"imb-mpi1", "PingPong"}, std::pair{"imb-ext", "Unidir_Put"}}) {
+    for (const bool with_skip : {false, true}) {
+      SCOPED_TRACE(std::string(suite) + (with_skip ? " with a 4 MiB length" : " complete"));
+      const std::string tag = std::string(suite) + (with_skip ? "_skip" : "_all");
+      const auto lengths =
+          write_file(dir, tag + ".l", with_skip ? "0\n1024\n4194304\n" : "0\n1024\n65536\n");
+      const auto r = run_mpi(2, {suite, benchmark, "-off_cache", "-1", "-mem", "0.002", "-check",
+                                 "-iter", "20,1,4", "-msglen", lengths, "--json",
+                                 dir + "/" + tag + ".json", "--db", dir + "/" + tag + ".db"});
+      EXPECT_EQ(r.exit_code, with_skip ? 5 : 0) << r.out << r.err;
+      EXPECT_EQ(count_of(r.out, "# Off-cache: "), 1) << r.out;
+      const auto tables = parse_imb(r.out);
+      ASSERT_FALSE(tables.empty());
+      int measured = 0, cut = 0;
+      for (const auto& t : tables)
+        for (std::size_t i = 0; i < t.rows.size(); ++i) {
+          const bool skipped = t.rows[i].find("out of memory limit") != std::string::npos;
+          EXPECT_EQ(skipped, with_skip && t.cells[i][0] == "4194304") << t.rows[i];
+          measured += !skipped;
+        }
+      const json j = json::parse(read_file(dir + "/" + tag + ".json"));
+      for (const auto& b : j["benchmarks"])
+        for (const auto& row : b["rows"])
+          if (row["measured"] == true) {
+            EXPECT_GE(row["values"]["off_cache_buffers"]["value"].get<double>(), 1);
+            cut += row.value("note", "").find(" fit in -mem") != std::string::npos;
+          }
+      EXPECT_EQ(cut, measured) << "every measured row rotated through what fits";
+      EXPECT_EQ(j["all_points_ran"], !with_skip);
+      EXPECT_NE(r.out.find("ALL BENCHMARKS SUCCESSFUL"), std::string::npos) << "data is right";
+      EXPECT_EQ(count_of(r.out, "# Incomplete run: "), with_skip ? 1 : 0) << r.out;
+      Db db(dir + "/" + tag + ".db");
+      EXPECT_EQ(db.query("SELECT complete, ok FROM runs").at(0),
+                (std::vector<std::string>{"1", with_skip ? "0" : "1"}));
+    }
+  }
+}

@@ -266,7 +266,8 @@ TEST(ImbMpi1, MemLimitSkipsLengthsThatDoNotFit) {
   const auto lengths = write_file(temp_dir(), "l", "0\n1024\n4194304\n");
   const auto r =
       run_mpi(2, {"imb-mpi1", "PingPong", "-mem", "0.001", "-iter", "5", "-msglen", lengths});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 5) << r.err;  // incomplete: a length was skipped
+  EXPECT_EQ(count_of(r.out, "# Incomplete run: 1 of 3 measurement points did not run"), 1) << r.out;
   const auto t = parse_imb(r.out);
   ASSERT_EQ(t.size(), 1u);
   ASSERT_EQ(t[0].rows.size(), 3u);
@@ -360,51 +361,71 @@ std::vector<TracedCall> traced_calls(const std::string& path) {
   return calls;
 }
 
-// The calling sequence seen through the PMPI library: N_WARMUP = 2 warm-up runs with a 4-byte
-// message at the first length, N_BARR = 2 barriers just before the timed loop, the root moving
-// round robin (root = i % nprocs) on every rank alike, and every repetition on the same buffer
-// unless -off_cache rotates them.
+// The calling sequence seen through the PMPI library: the warm-up (-warm_up: by default n/10 but
+// at least min(10, n) untimed runs of the point itself right before it is timed; IMB 3.1's
+// N_WARMUP = 2 runs with a 4-byte message before the first length; none), N_BARR = 2 barriers just
+// before the timed loop, the root moving round robin (root = i % nprocs) on every rank alike, and
+// every repetition on the same buffer unless -off_cache rotates them.
 TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
-  for (const bool off_cache : {false, true}) {
-    SCOPED_TRACE(off_cache ? "-off_cache 1" : "cached");
+  struct Case {
+    std::string warm_up;  // -warm_up value; "" = the default
+    bool off_cache;
+    int warm_ups;    // expected untimed runs before the barriers
+    bool at_length;  // warm-up at the timed length (else IMB 3.1's 4 bytes)
+  };
+  constexpr int kRepetitions = 6;  // -iter 6: min(10, 6) = 6 warm-ups by default
+  for (const auto& c : {Case{"", false, kRepetitions, true}, Case{"", true, kRepetitions, true},
+                        Case{"imb3.1", false, 2, false}, Case{"off", false, 0, true}}) {
+    SCOPED_TRACE("-warm_up '" + c.warm_up + (c.off_cache ? "' -off_cache 1" : "' cached"));
     const auto dir = temp_dir();
     std::vector<std::string> args = {"imb-mpi1", "Bcast",   "Reduce",
                                      "-npmin",   "3",       "-iter",
                                      "6",        "-msglen", write_file(dir, "l", "1000\n")};
-    if (off_cache) args.insert(args.end(), {"-off_cache", "1"});
+    if (c.off_cache) args.insert(args.end(), {"-off_cache", "1"});
+    if (!c.warm_up.empty()) args.insert(args.end(), {"-warm_up", c.warm_up});
     const auto r = run_mpi(3, args, "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (int rank = 0; rank < 3; ++rank) {
       const auto calls = traced_calls(dir + "/trace." + std::to_string(rank));
-      for (const auto& [name, count, warm_count] :
+      for (const auto& [name, count, imb31_count] :
            {std::tuple{"MPI_Bcast", 1000, 4}, std::tuple{"MPI_Reduce", 250, 1}}) {
         SCOPED_TRACE(std::string(name) + " on rank " + std::to_string(rank));
-        std::size_t first_timed = calls.size();
+        // The timed repetitions are the last kRepetitions calls at the timed count.
+        std::vector<std::size_t> at_count;
+        for (std::size_t i = 0; i < calls.size(); ++i)
+          if (calls[i].call == name && calls[i].count == count) at_count.push_back(i);
+        ASSERT_GE(at_count.size(), static_cast<std::size_t>(kRepetitions));
+        const std::size_t first_timed = at_count[at_count.size() - kRepetitions];
         std::string roots;
         std::set<std::string> buffers;
-        for (std::size_t i = 0; i < calls.size(); ++i) {
-          if (calls[i].call != name || calls[i].count != count) continue;
-          if (first_timed == calls.size()) first_timed = i;
-          roots += std::to_string(calls[i].root);
-          buffers.insert(calls[i].buffer);
+        for (std::size_t k = at_count.size() - kRepetitions; k < at_count.size(); ++k) {
+          roots += std::to_string(calls[at_count[k]].root);
+          buffers.insert(calls[at_count[k]].buffer);
         }
         EXPECT_EQ(roots, "012012");
         // Bcast passes the send buffer on the root and the receive buffer elsewhere.
         const std::size_t cached = std::string(name) == "MPI_Bcast" ? 2 : 1;
-        EXPECT_EQ(buffers.size(), off_cache ? 6u : cached);
+        EXPECT_EQ(buffers.size(), c.off_cache ? 6u : cached);
         ASSERT_GE(first_timed, 2u);
         EXPECT_EQ(calls[first_timed - 1].call, "MPI_Barrier");
         EXPECT_EQ(calls[first_timed - 2].call, "MPI_Barrier");
         // Before the barriers: the warm-up runs, between the engine's agreements (Allreduce).
+        const int warm_count = c.at_length ? count : imb31_count;
         int warm_ups = 0;
         for (std::size_t i = first_timed - 2; i-- > 0;) {
           if (calls[i].call == "MPI_Allreduce") continue;
           if (calls[i].call != name || calls[i].count != warm_count) break;
           ++warm_ups;
         }
-        EXPECT_EQ(warm_ups, 2);
+        EXPECT_EQ(warm_ups, c.warm_ups);
       }
     }
+    // The header says which rule ran.
+    EXPECT_EQ(count_of(r.out, c.warm_up == "imb3.1" ? "# Warm-up: IMB 3.1's"
+                              : c.warm_up == "off"  ? "# Warm-up: none (-warm_up off)"
+                                                    : "# Warm-up: at every length"),
+              1)
+        << r.out;
   }
 }
 
@@ -431,8 +452,8 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_EQ(h.exit_code, 0);
   EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"),
             1);
-  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
-                           "-map", "-input", "-check", "--json", "--csv", "--timeout"})
+  for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-warm_up", "-mem",
+                           "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   const auto v = run_plain({"--version"});
   EXPECT_EQ(v.exit_code, 0);

@@ -40,6 +40,27 @@ TEST(OffCache, FootprintIsWhatMemIsComparedWith) {
   EXPECT_GE(footprint({1024, 1024}, oc), 4u * 1048576u);
 }
 
+// -off_cache under -mem: the most slots that fit, never more than the cache needs, 0 when one
+// buffer pair alone exceeds the limit.
+TEST(OffCache, SlotsWithinAMemoryLimit) {
+  const OffCache oc{1.0, 64};
+  const BufferShape shape{1000, 1000};
+  const int all = slot_count(1000, oc);
+  EXPECT_EQ(slots_within(shape, oc, 1e12), all);
+  const double limit = static_cast<double>(footprint(shape, oc)) / 3;
+  const int fit = slots_within(shape, oc, limit);
+  EXPECT_GT(fit, 0);
+  EXPECT_LT(fit, all);
+  EXPECT_LE(static_cast<double>(footprint(shape, oc, fit)), limit);
+  EXPECT_GT(static_cast<double>(footprint(shape, oc, fit + 1)), limit);
+  EXPECT_EQ(slots_within(shape, oc, 1000), 0);
+  auto mb = MessageBuffers::try_create(shape, oc, 0, fit);
+  ASSERT_TRUE(mb.has_value());
+  EXPECT_EQ(mb->slots(), fit);
+  EXPECT_EQ(mb->send(0), mb->send(fit));
+  EXPECT_NE(mb->recv(0), mb->recv(fit - 1));
+}
+
 TEST(MessageBuffers, RotatesThroughDisjointSlots) {
   const OffCache oc{0.25, 64};
   auto mb = MessageBuffers::try_create({1000, 1000}, oc, 3);

@@ -75,6 +75,19 @@ TEST(Options, MapMustDescribeTheRunningProcesses) {
   EXPECT_NE(error_of({"-map", "2by3"}, 6), "");
 }
 
+// Current IMB's -warm_up values (on/off and their synonyms), plus IMB 3.1's rule.
+TEST(Options, WarmUpTakesCurrentImbsValuesAndImb31) {
+  EXPECT_EQ(parse_options({}, kNames, 2).warm_up, "on");
+  for (const char* on : {"on", "1", "enable", "YES"})
+    EXPECT_EQ(parse_options({"-warm_up", on}, kNames, 2).warm_up, "on") << on;
+  for (const char* off : {"off", "0", "disable", "no"})
+    EXPECT_EQ(parse_options({"-warm_up", off}, kNames, 2).warm_up, "off") << off;
+  EXPECT_EQ(parse_options({"-warm_up", "IMB3.1"}, kNames, 2).warm_up, "imb3.1");
+  EXPECT_NE(error_of({"-warm_up", "3.1"}).find("-warm_up takes on, off or imb3.1"),
+            std::string::npos);
+  EXPECT_NE(error_of({"-warm_up"}).find("needs a value"), std::string::npos);
+}
+
 TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
   EXPECT_NE(error_of({"-npmin", "0"}).find("-npmin"), std::string::npos);
   EXPECT_NE(error_of({"-npmin"}).find("needs a value"), std::string::npos);

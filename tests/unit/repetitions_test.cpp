@@ -28,3 +28,14 @@ TEST(TimeLimitedRepetitions, KeepsWithinLimitAndBounds) {
   EXPECT_EQ(time_limited_repetitions(1000, 0.01, 1.0), 1);
   EXPECT_EQ(time_limited_repetitions(1000, 0, 1.0), 1000);  // no limit
 }
+
+// Current IMB (IMB_warm_up.c of 2019 and later): n / 10, at least 10, never more than n.
+TEST(WarmUpRepetitions, ATenthAtLeastTenAtMostAll) {
+  EXPECT_EQ(warm_up_repetitions(1000), 100);
+  EXPECT_EQ(warm_up_repetitions(640), 64);
+  EXPECT_EQ(warm_up_repetitions(100), 10);
+  EXPECT_EQ(warm_up_repetitions(40), 10);
+  EXPECT_EQ(warm_up_repetitions(10), 10);
+  EXPECT_EQ(warm_up_repetitions(6), 6);
+  EXPECT_EQ(warm_up_repetitions(1), 1);
+}

@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +54,9 @@ core::EngineSettings engine_settings(const Options& o) {
   s.repetitions.msgs_nonaggr = o.msgs_nonaggr;
   s.repetitions.overall_vol = o.overall_vol_mb * 1048576;
   s.repetitions.time_limit_s = o.time_s;
+  s.repetitions.warm_up = o.warm_up == "off"      ? core::WarmUp::Off
+                          : o.warm_up == "imb3.1" ? core::WarmUp::Imb31
+                                                  : core::WarmUp::EveryLength;
   if (o.off_cache_mb != 0) {
     s.off_cache = core::detect_off_cache();
     if (o.off_cache_mb > 0) s.off_cache.cache_mb = o.off_cache_mb;
@@ -100,6 +106,40 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
       {"timer", "MPI_Wtime"}};
 }
 
+// The header's "Warm-up" line: which rule ran.
+std::string warm_up_rule(const core::EngineSettings& s, const core::SuitePlan& plan) {
+  if (std::none_of(plan.benchmarks.begin(), plan.benchmarks.end(),
+                   [](const core::Benchmark* b) { return b->warm_up; }))
+    return "none (these benchmarks do not warm up, as in IMB)";
+  const std::string imb31 =
+      fmt::format("IMB 3.1's: {} repetitions of a 4-byte message before each table's first length",
+                  s.repetitions.n_warmup);
+  if (s.accurate)
+    return "accurate mode's untimed pilot repetitions at every length" +
+           (s.repetitions.warm_up != core::WarmUp::Off ? ", after " + imb31 : std::string());
+  switch (s.repetitions.warm_up) {
+    case core::WarmUp::Imb31:
+      return imb31 + " (-warm_up imb3.1)";
+    case core::WarmUp::Off:
+      return "none (-warm_up off)";
+    default:
+      return "at every length, n/10 untimed repetitions (at least min(10, n)) right before the "
+             "n timed ones, as current IMB";
+  }
+}
+
+// The header's "Off-cache" line: what the rotation covers, and what -mem does to it.
+std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
+  std::string rule = fmt::format(
+      "{:g} MB last-level cache ({}), {}-byte lines; each length rotates through disjoint "
+      "buffers covering twice the cache",
+      s.off_cache.cache_mb, o.off_cache_mb > 0 ? "given" : "detected", s.off_cache.line);
+  if (s.mem_limit_bytes > 0)
+    rule +=
+        fmt::format(", or as many as fit in -mem {:g} GB (the row then says how many)", o.mem_gb);
+  return rule;
+}
+
 class NullReporter : public core::Reporter {};
 
 int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
@@ -120,6 +160,9 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   core::RunInfo info = core::collect_run_info(suite.id, argv, thread_level);
   for (auto& [name, value] : settings_record(settings)) info.settings[name] = value;
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
+  info.settings["warm_up"] = o.warm_up;
+  info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
+  if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.user_lengths = !o.lengths.empty();
   info.min_length = 0;
   info.max_length = std::size_t{1} << suite.max_msg_log;
@@ -140,8 +183,9 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
   if (root) reporters.run_finished(info, outcome.all_ran);
-  if (!outcome.all_ran) return cli::kRunFailed;
-  return outcome.benchmarks_with_defects > 0 ? cli::kCheckFailed : cli::kOk;
+  if (outcome.failed) return cli::kRunFailed;
+  if (outcome.benchmarks_with_defects > 0) return cli::kCheckFailed;
+  return outcome.all_ran ? cli::kOk : cli::kIncomplete;
 }
 
 }  // namespace

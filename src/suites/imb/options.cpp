@@ -160,6 +160,18 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
     } else if (a == "-time") {
       o.time_s = number(value(), "-time", cli::kPositiveSeconds);
+    } else if (a == "-warm_up") {
+      // Current IMB's values (on: 1, enable, yes; off: 0, disable, no) plus IMB 3.1's rule.
+      const std::string& v = value();
+      const std::string w = core::to_lower(v);
+      if (w == "on" || w == "1" || w == "enable" || w == "yes")
+        o.warm_up = "on";
+      else if (w == "off" || w == "0" || w == "disable" || w == "no")
+        o.warm_up = "off";
+      else if (w == "imb3.1")
+        o.warm_up = "imb3.1";
+      else
+        throw UsageError("-warm_up takes on, off or imb3.1, got '" + v + "'");
     } else if (a == "-mem") {
       o.mem_gb = number(value(), "-mem", kMemGbRange);
     } else if (a == "-msglen") {
@@ -246,6 +258,7 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"msgs_nonaggr", o.msgs_nonaggr},
        {"overall_vol_mb", o.overall_vol_mb},
        {"time_s", o.time_s},
+       {"warm_up", o.warm_up},
        {"mem_gb", o.mem_gb},
        {"lengths", o.lengths},
        {"map_rows", o.map_rows},
@@ -274,6 +287,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("msgs_nonaggr").get_to(o.msgs_nonaggr);
   j.at("overall_vol_mb").get_to(o.overall_vol_mb);
   j.at("time_s").get_to(o.time_s);
+  j.at("warm_up").get_to(o.warm_up);
   j.at("mem_gb").get_to(o.mem_gb);
   j.at("lengths").get_to(o.lengths);
   j.at("map_rows").get_to(o.map_rows);
@@ -304,6 +318,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-off_cache <cache_size[,cache_line_size]>]
           [-iter      <msgspersample[,overall_vol[,msgs_nonaggr]]>]
           [-time      <max_runtime per sample>]
+          [-warm_up   on|off|imb3.1]
           [-mem       <max. per process memory for overall message buffers>]
           [-msglen    <Lengths_file>]
           [-map       <PxQ>]
@@ -328,8 +343,13 @@ where
                 MSGS_NONAGGR (default {nonaggr})
   -time T       at most about T seconds per message length (repetitions estimated in a
                 short preparatory run; default: no limit)
+  -warm_up on|off|imb3.1
+                on (default, as current IMB): before each length is timed, run it
+                untimed n/10 times (at least min(10, n)); off: no warm-up; imb3.1:
+                IMB 3.1's 2 runs of a 4-byte message before a table's first length
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
-                are skipped with a note saying how much they would need
+                are skipped with a note saying how much they would need; with -off_cache
+                a length rotates through as many buffers as fit
   -msglen FILE  message lengths, one per line (bytes; k and m suffixes allowed)
   -map PxQ      renumber the P*Q processes row by row of a P x Q matrix filled column by
                 column (e.g. -map 4x2 pairs rank i with rank i+4 in Multi-PingPong)

@@ -29,6 +29,7 @@ struct Options {
   int msgs_per_sample = 1000, msgs_nonaggr = 100;
   std::size_t overall_vol_mb = 40;
   double time_s = 0;                 // -time; 0 = no limit
+  std::string warm_up = "on";        // -warm_up: on (current IMB), off, imb3.1
   double mem_gb = 1.0;               // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;  // -msglen; empty = defaults
   int map_rows = 0, map_cols = 0;
