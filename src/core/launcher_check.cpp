@@ -15,7 +15,8 @@ struct LaunchVariable {
 // sets PMI_SIZE/PMI_RANK, Hydra also MPI_LOCALNRANKS; PMIx launchers may set PMIX_SIZE.
 constexpr LaunchVariable kLaunchVariables[] = {
     {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "Open MPI", "Open MPI's mpirun"},
-    {"PMI_SIZE", "PMI_RANK", "MPICH", "a PMI launcher (MPICH's mpiexec, Intel MPI's, srun)"},
+    {"PMI_SIZE", "PMI_RANK", "MPICH",
+     "a PMI launcher such as MPICH's mpiexec, Intel MPI's or Slurm's srun"},
     {"MPI_LOCALNRANKS", "MPI_LOCALRANKID", "MPICH", "MPICH's mpiexec (Hydra)"},
     {"PMIX_SIZE", "PMIX_RANK", "", "a PMIx launcher"},
 };
@@ -58,7 +59,7 @@ std::optional<LauncherMismatch> launcher_mismatch(
   const std::string theirs = *found->family ? found->family : "another MPI library";
   // Hydra sets PMI_SIZE and MPI_LOCALNRANKS: then it is named as such.
   const std::string launcher = std::string(found->size) == "PMI_SIZE" && getenv("MPI_LOCALNRANKS")
-                                   ? "MPICH's mpiexec (Hydra)"
+                                   ? "Hydra, MPICH's mpiexec"
                                    : found->launcher;
   m.message = "this mpiscope is built for " + own + " but was started by " + launcher + " (" +
               found->size + "=" + std::to_string(processes) + "): each of the " +
