@@ -42,6 +42,9 @@ TEST(OutputDiscipline, ThirtyMergedLaunchesKeepEveryTableIntact) {
         for (const auto& cell : row) EXPECT_TRUE(is_number(cell)) << cell << "\n" << r.out;
       }
     }
+    // Anything else would be a stray line: IMB's output is '#' lines and blank-led table lines.
+    for (const auto& line : lines_of(r.out))
+      EXPECT_TRUE(line.empty() || line[0] == '#' || line[0] == ' ') << line << "\n" << r.out;
     // The database line comes last, as a comment.
     const std::string said = "# mpiscope: results recorded as run " + std::to_string(launch + 1);
     const auto at = r.out.find(said);
