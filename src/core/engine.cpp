@@ -415,9 +415,9 @@ class SuiteRunner {
   }
 
   // t_pure, t_CPU (the slowest rank's) and overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure,
-  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2).
-  // The printed figure is clamped to 0–100 % as in Intel's IMB; the raw one, its plausible error
-  // (the largest spread of CPU_Exploit calls on any rank, the timer) and the verdict are kept.
+  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2), clamped to 0–100 % as Intel's IMB
+  // prints it; the raw figure, its plausible error (the largest spread of CPU_Exploit calls on any
+  // rank, the timer) and the verdict are kept.
   void collect_overlap(const ProcessSet& ps, const LocalPoint& pure, Measurement& m) {
     double local[3] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6, pure.cpu_spread};
     double slowest[3] = {0, 0, 0};
