@@ -1,9 +1,11 @@
 #include "cli/frontend.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
+#include "core/launcher_check.hpp"
 #include "core/mpi.hpp"
 #include "core/scratch_files.hpp"
 #include "core/text.hpp"
@@ -17,6 +19,12 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   for (const auto& a : args) watchdog |= a == "--timeout";
   mpi::Environment env(argc, argv, watchdog ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE);
   const int rank = mpi::world_rank();
+  if (const auto mismatch = core::launcher_mismatch(mpi::world_size(), mpi::library_version(),
+                                                    [](const char* n) { return std::getenv(n); })) {
+    if (mismatch->speaks)
+      std::fprintf(stderr, "%s: error: %s\n", fe.program.c_str(), mismatch->message.c_str());
+    return kUsage;
+  }
   try {
     ParseResult parsed;
     if (rank == 0) {

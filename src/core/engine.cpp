@@ -14,6 +14,7 @@
 #include "core/cpu_exploit.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
+#include "core/overlap.hpp"
 #include "core/process_sets.hpp"
 #include "core/progress.hpp"
 #include "core/scratch_files.hpp"
@@ -153,6 +154,7 @@ struct LocalPoint {
   double seconds = 0;  // per repetition, scaled by the benchmark's time factor
   double defects = 0;
   double cpu_seconds = 0;  // non-blocking I/O: dedicated CPU_Exploit time, t_CPU
+  double cpu_spread = 0;   // non-blocking I/O: relative spread of CPU_Exploit calls at the point
   std::vector<double> samples;
   std::optional<AccurateResult> accurate;
 };
@@ -238,12 +240,11 @@ class SuiteRunner {
     MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &t_cpu, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     watchdog_.disarm();
-    calibrated_cpu_seconds_ = t_cpu;
     if (world_rank_ == 0) {
-      char text[160];
+      char text[256];
       std::snprintf(text, sizeof text,
                     "# CPU_Exploit: %.1f Mflop/s (slowest rank); t_CPU = %.0f usec per call "
-                    "(target %g s)",
+                    "(target %g s) at calibration; each row's t_CPU is timed next to it",
                     rate, t_cpu * 1e6, settings_.cpu_target_s);
       reporter_.note(text);
     }
@@ -391,10 +392,16 @@ class SuiteRunner {
     // closed, then reopened for the overlapped run.
     LocalPoint pure;
     if (b.blocking_twin && !prepare_and_time(*b.blocking_twin, ctx, ps, first, pure, m)) return m;
-    // t_CPU is the figure calibrated at the start, as IMB 3.2.4 prints it (one value per run).
-    if (b.blocking_twin) pure.cpu_seconds = calibrated_cpu_seconds_;
+    // t_CPU is timed next to the point, not taken from the start of the run as IMB does: the CPU's
+    // speed drifts under load, and with t_pure ≪ t_CPU the overlap formula multiplies the drift.
+    if (b.blocking_twin) {
+      cpu_exploit::reset_call_times();
+      pure.cpu_seconds = cpu_exploit::timed_call();
+    }
     LocalPoint local;
     if (!prepare_and_time(b, ctx, ps, first, local, m)) return m;
+    // The overlapped calls as well: how much the CPU's speed varied around this point.
+    if (b.blocking_twin) pure.cpu_spread = cpu_exploit::call_times().relative_spread();
     first = false;
     if (settings_.check) {
       set_length(ctx, b, bytes, ps);  // a fresh start: file pointers back at the beginning
@@ -455,16 +462,25 @@ class SuiteRunner {
   }
 
   // t_pure, t_CPU (the slowest rank's) and overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure,
-  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2).
+  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2), clamped to 0–100 % as Intel's IMB
+  // prints it; the raw figure, its plausible error (the largest spread of CPU_Exploit calls on any
+  // rank, the timer) and the verdict are kept.
   void collect_overlap(const ProcessSet& ps, const LocalPoint& pure, Measurement& m) {
-    double local[2] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6};
-    double slowest[2] = {0, 0};
-    MPI_Reduce(local, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, ps.active.get());
+    double local[3] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6, pure.cpu_spread};
+    double slowest[3] = {0, 0, 0};
+    MPI_Reduce(local, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, ps.active.get());
     if (world_rank_ != 0) return;
-    OverlapTimes o{slowest[0], slowest[1], 0};
-    const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
-    if (smaller > 0)
-      o.overlap_percent = 100.0 * (o.t_pure_us + o.t_cpu_us - m.headline_us()) / smaller;
+    OverlapTimes o;
+    o.t_pure_us = slowest[0];
+    o.t_cpu_us = slowest[1];
+    o.cpu_spread = slowest[2];
+    const double t_ovrl = m.headline_us();
+    o.error_us = overlap_error_us(o.t_pure_us, o.t_cpu_us, t_ovrl, o.cpu_spread, MPI_Wtick() * 1e6);
+    const OverlapFigure f = overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us);
+    o.overlap_percent = f.percent;
+    o.raw_percent = f.raw_percent;
+    o.error_percent = f.error_percent;
+    o.doubtful = f.doubtful;
     m.overlap = o;
   }
 
@@ -595,9 +611,6 @@ class SuiteRunner {
   int points_ = 0;   // points attempted
   std::set<std::string> defective_;  // benchmarks in which -check found wrong data
   AccurateState accurate_;           // clock model and window-scheme health across points
-
-  // t_CPU of every non-blocking I/O row: CPU_Exploit's calibrated call, slowest rank.
-  double calibrated_cpu_seconds_ = 0;
 };
 
 }  // namespace

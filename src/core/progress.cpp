@@ -19,11 +19,27 @@ std::string clock_text(double seconds) {
 constexpr auto kQuietBeforeDrawing = std::chrono::seconds(1);
 }  // namespace
 
+namespace {
+bool progress_wanted() {
+  const char* setting = std::getenv("MPISCOPE_PROGRESS");
+  return !(setting && std::strcmp(setting, "0") == 0);
+}
+}  // namespace
+
+void progress_message(const std::string& text) {
+  if (!progress_wanted()) return;
+  if (std::FILE* tty = std::fopen("/dev/tty", "w")) {
+    std::fprintf(tty, "%s\n", text.c_str());
+    std::fclose(tty);
+  } else if (isatty(STDERR_FILENO)) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fflush(stderr);
+  }
+}
+
 ProgressDisplay::ProgressDisplay(std::string suite, long total_points)
     : suite_(std::move(suite)), total_(total_points), start_(Clock::now()), last_quiet_(start_) {
-  if (mpi::world_rank() != 0) return;
-  const char* setting = std::getenv("MPISCOPE_PROGRESS");
-  if (setting && std::strcmp(setting, "0") == 0) return;
+  if (mpi::world_rank() != 0 || !progress_wanted()) return;
   if (std::FILE* tty = std::fopen("/dev/tty", "w")) {
     out_ = tty;
     own_file_ = true;

@@ -17,6 +17,12 @@
 
 namespace mpiscope::core {
 
+// One progress message line for whoever watches (b_eff's lengths, SKaMPI's suites): on the
+// controlling terminal or a terminal stderr, never on a stderr that is a pipe or a file, where the
+// launcher could merge it into the tables on stdout (2>&1, Slurm's default). Quiet with
+// MPISCOPE_PROGRESS=0.
+void progress_message(const std::string& text);
+
 class ProgressDisplay {
  public:
   // Opens the terminal on world rank 0 only; `total_points` may be 0 when unknown.

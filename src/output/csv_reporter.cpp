@@ -29,12 +29,14 @@ void CsvReporter::run_started(const core::RunInfo& i) {
   fmt::print(file_, "# mpi_library: {}\n", i.mpi_library.substr(0, i.mpi_library.find('\n')));
   fmt::print(file_, "# command_line: {}\n", cmd);
   fmt::print(file_,
-             "# units: bytes in bytes; t_*_us in microseconds; mbytes_per_sec in 2^20 bytes/s; "
-             "values as name=value[unit];...\n");
+             "# units: bytes in bytes; t_*_us, median_us, ci95_*_us in microseconds; "
+             "mbytes_per_sec in 2^20 bytes/s; *_percent in percent; values as "
+             "name=value[unit];...\n");
   fmt::print(file_,
              "suite,benchmark,family,mode,nprocs,groups,group,bytes,repetitions,t_min_us,t_max_us,"
              "t_avg_us,mbytes_per_sec,defects,measured,note,t_pure_us,t_cpu_us,overlap_percent,"
-             "parameters,values\n");
+             "parameters,values,method,median_us,ci95_low_us,ci95_high_us,ci_confidence,"
+             "overlap_raw_percent,overlap_error_percent,overlap_doubtful\n");
   out_.commit();
 }
 
@@ -44,16 +46,26 @@ void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
     parameters += fmt::format("{}{}={}", parameters.empty() ? "" : ";", name, value);
   for (const auto& v : m.values)
     values += fmt::format("{}{}={:.6g}[{}]", values.empty() ? "" : ";", v.name, v.value, v.unit);
+  // Accurate mode: the median and its interval over repetitions, as in the JSON (t_max_us is then
+  // the slowest repetition, not a central value).
+  std::string accurate = ",,,";
+  if (m.accurate && m.measured) {
+    const auto& s = m.accurate->summary_us;
+    accurate = fmt::format("{},{},{},{}", number(s.median), number(s.median_ci.lower),
+                           number(s.median_ci.upper), number(s.median_ci.confidence));
+  }
   auto line = [&](const std::string& group, const core::GroupTimes& t) {
     const auto& o = m.overlap;
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", suite_,
-               b.name, b.family, b.mode, b.nprocs, b.groups.size(), group, m.bytes,
-               m.measured ? std::to_string(m.repetitions) : "",
-               m.measured ? number(t.t_min_us) : "", m.measured ? number(t.t_max_us) : "",
-               m.measured ? number(t.t_avg_us) : "", number(t.mbytes_per_sec), number(m.defects),
-               m.measured ? 1 : 0, csv_quoted(m.note), o ? number(o->t_pure_us) : "",
-               o ? number(o->t_cpu_us) : "", o ? number(o->overlap_percent) : "",
-               csv_quoted(parameters), csv_quoted(values));
+    fmt::print(
+        file_, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        suite_, b.name, b.family, b.mode, b.nprocs, b.groups.size(), group, m.bytes,
+        m.measured ? std::to_string(m.repetitions) : "", m.measured ? number(t.t_min_us) : "",
+        m.measured ? number(t.t_max_us) : "", m.measured ? number(t.t_avg_us) : "",
+        number(t.mbytes_per_sec), number(m.defects), m.measured ? 1 : 0, csv_quoted(m.note),
+        o ? number(o->t_pure_us) : "", o ? number(o->t_cpu_us) : "",
+        o ? number(o->overlap_percent) : "", csv_quoted(parameters), csv_quoted(values),
+        b.accurate ? "accurate" : "classic", accurate, o ? number(o->raw_percent) : "",
+        o ? number(o->error_percent) : "", o ? (o->doubtful ? "1" : "0") : "");
   };
   line("all", {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   if (b.multi && m.groups.size() > 1)

@@ -18,7 +18,8 @@ void DbReporter::guarded(F&& f) {
   } catch (const std::exception& e) {
     failed_ = true;
     db_.reset();
-    std::fprintf(messages_, "mpiscope: warning: results database: %s; the run goes on without it\n",
+    std::fprintf(messages_,
+                 "# mpiscope: warning: results database: %s; the run goes on without it\n",
                  e.what());
     std::fflush(messages_);
   }
@@ -85,7 +86,7 @@ void DbReporter::summary(const core::NamedValue& v) {
 void DbReporter::run_finished(const core::RunInfo&, bool ok) {
   guarded([&] {
     db_->finish_run(run_id_, ok);
-    std::fprintf(messages_, "mpiscope: results recorded as run %lld in %s\n",
+    std::fprintf(messages_, "# mpiscope: results recorded as run %lld in %s\n",
                  static_cast<long long>(run_id_), path_.c_str());
     std::fflush(messages_);
   });

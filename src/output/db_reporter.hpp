@@ -17,10 +17,12 @@ namespace mpiscope::output {
 // the start, each table when it starts, each row as it is measured, each in its own transaction,
 // so that a run that is killed keeps every finished measurement. A database that cannot be
 // written never stops the measurements: one warning, and the run goes on without it. After the
-// run it tells where the results went.
+// run it tells where the results went. Both messages are '#' comment lines on stdout, after
+// everything printed before them: on stderr the launcher could deliver them into the middle of a
+// table when stdout and stderr are merged (2>&1, Slurm's default).
 class DbReporter : public core::Reporter {
  public:
-  explicit DbReporter(std::string path, std::FILE* messages = stderr);
+  explicit DbReporter(std::string path, std::FILE* messages = stdout);
   ~DbReporter() override;
   void run_started(const core::RunInfo&) override;
   void benchmark_started(const core::BenchmarkRun&) override;

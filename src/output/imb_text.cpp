@@ -8,6 +8,9 @@
 #include <cctype>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "core/overlap.hpp"
 
 namespace mpiscope::output {
 
@@ -169,23 +172,26 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
     std::fflush(out_);
     return;
   }
+  std::vector<std::string> doubtful_overlaps;  // notes printed under the row
   auto print_row = [&](int group, const core::GroupTimes& t) {
     if (group >= 0) fmt::print(out_, "{:13d}", group);
     if (b.sized) fmt::print(out_, "{:13d}", m.bytes);
     fmt::print(out_, "{:13d}", m.repetitions);
     if (m.overlap) {
-      // The overlap of this row's t_ovrl (a group's under -multi 1).
+      // The overlap of this row's t_ovrl (a group's under -multi 1), clamped as Intel prints it.
       const auto& o = *m.overlap;
-      const double smaller = std::min(o.t_pure_us, o.t_cpu_us);
-      const double overlap =
-          smaller > 0
-              ? 100.0 * (o.t_pure_us + o.t_cpu_us - (m.accurate ? m.headline_us() : t.t_max_us)) /
-                    smaller
-              : 0.0;
-      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}",
-                 m.accurate ? m.headline_us() : t.t_max_us, o.t_pure_us, o.t_cpu_us, overlap);
+      const double t_ovrl = m.accurate ? m.headline_us() : t.t_max_us;
+      const auto f = core::overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us);
+      fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t_ovrl, o.t_pure_us, o.t_cpu_us,
+                 f.percent);
       if (m.defects) fmt::print(out_, "{:13.2f}", *m.defects);
       fmt::print(out_, "\n");
+      if (f.doubtful)
+        doubtful_overlaps.push_back(fmt::format(
+            "# overlap doubtful{}: raw {:.2f} % lies outside 0-100 % by more than its plausible "
+            "error of {:.2f} % (CPU_Exploit calls varied by {:.1f} % at this point)",
+            group >= 0 ? fmt::format(" in group {}", group) : "", f.raw_percent, f.error_percent,
+            100 * o.cpu_spread));
       return;
     }
     if (m.accurate) {
@@ -208,6 +214,7 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
   } else {
     print_row(-1, {m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec});
   }
+  for (const auto& text : doubtful_overlaps) fmt::print(out_, "{}\n", text);
   if (!m.note.empty()) fmt::print(out_, "# {}\n", m.note);  // a warning about a measured row
   std::fflush(out_);
 }

@@ -11,20 +11,24 @@ JsonReporter::JsonReporter(std::string path) : file_(std::move(path)) {}
 JsonReporter::~JsonReporter() = default;
 
 json JsonReporter::units() {
-  return {
-      {"bytes", "bytes"},
-      {"t_min_us", "microseconds"},
-      {"t_max_us", "microseconds"},
-      {"t_avg_us", "microseconds"},
-      {"rank_times_us", "microseconds"},
-      {"samples_us", "microseconds"},
-      {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
-      {"overlap.t_ovrl_us", "microseconds"},
-      {"overlap.t_pure_us", "microseconds"},
-      {"overlap.t_cpu_us", "microseconds"},
-      {"overlap.overlap_percent", "percent: 100 (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU)"},
-      {"defects",
-       "count of received bytes (floats for reductions) that differ from what was sent"}};
+  return {{"bytes", "bytes"},
+          {"t_min_us", "microseconds"},
+          {"t_max_us", "microseconds"},
+          {"t_avg_us", "microseconds"},
+          {"rank_times_us", "microseconds"},
+          {"samples_us", "microseconds"},
+          {"mbytes_per_sec", "MiB/s (2^20 bytes per second, IMB's Mbytes/sec)"},
+          {"overlap.t_ovrl_us", "microseconds"},
+          {"overlap.t_pure_us", "microseconds"},
+          {"overlap.t_cpu_us", "microseconds"},
+          {"overlap.overlap_percent",
+           "percent: 100 (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), clamped to [0, 100]"},
+          {"overlap.raw_overlap_percent", "percent: the same before clamping"},
+          {"overlap.overlap_error_percent",
+           "percent: plausible error of raw_overlap_percent (timer and CPU speed at the point)"},
+          {"overlap.t_cpu_spread", "fraction: (slowest - fastest) / fastest CPU_Exploit call"},
+          {"defects",
+           "count of received bytes (floats for reductions) that differ from what was sent"}};
 }
 
 json JsonReporter::run_info(const core::RunInfo& i) {
@@ -58,10 +62,14 @@ json JsonReporter::measurement(const core::Measurement& m) {
   if (m.mbytes_per_sec) r["mbytes_per_sec"] = *m.mbytes_per_sec;
   if (m.defects) r["defects"] = *m.defects;
   if (m.overlap)
-    r["overlap"] = {{"t_ovrl_us", m.t_max_us},
+    r["overlap"] = {{"t_ovrl_us", m.headline_us()},
                     {"t_pure_us", m.overlap->t_pure_us},
                     {"t_cpu_us", m.overlap->t_cpu_us},
-                    {"overlap_percent", m.overlap->overlap_percent}};
+                    {"overlap_percent", m.overlap->overlap_percent},
+                    {"raw_overlap_percent", m.overlap->raw_percent},
+                    {"overlap_error_percent", m.overlap->error_percent},
+                    {"t_cpu_spread", m.overlap->cpu_spread},
+                    {"doubtful", m.overlap->doubtful}};
   if (!m.accurate) r["rank_times_us"] = m.rank_times_us;
   json groups = json::array();
   for (const auto& g : m.groups) {

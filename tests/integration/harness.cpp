@@ -25,9 +25,9 @@ std::string quote(const std::string& s) {
   return q + "'";
 }
 
-Result run_shell(const std::string& command) {
+Result run_shell(const std::string& command, const std::string& redirect = ">out.txt 2>err.txt") {
   const std::string dir = temp_dir();
-  const std::string full = "cd " + quote(dir) + " && " + command + " >out.txt 2>err.txt </dev/null";
+  const std::string full = "cd " + quote(dir) + " && " + command + " " + redirect + " </dev/null";
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(full.c_str());
   Result r;
@@ -57,8 +57,9 @@ std::string mpiscope_launch(int np) {
          std::to_string(np) + " " + bin_dir() + "/mpiscope";  // unquoted: it may go inside '…'
 }
 
-Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
-               int time_limit_s, const std::string& program) {
+static std::string launch_command(int np, const std::vector<std::string>& args,
+                                  const std::string& env, int time_limit_s,
+                                  const std::string& program) {
   // Tests run as root on CI machines; Open MPI refuses that unless told. LeakSanitizer reports
   // the MPI libraries' own allocations at exit, which are not ours to fix.
   std::string cmd =
@@ -67,7 +68,17 @@ Result run_mpi(int np, const std::vector<std::string>& args, const std::string& 
       MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) + " " +
       quote(program[0] == '/' ? program : bin_dir() + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
-  return run_shell(cmd);
+  return cmd;
+}
+
+Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
+               int time_limit_s, const std::string& program) {
+  return run_shell(launch_command(np, args, env, time_limit_s, program));
+}
+
+Result run_mpi_merged(int np, const std::vector<std::string>& args, const std::string& env,
+                      int time_limit_s, const std::string& program) {
+  return run_shell(launch_command(np, args, env, time_limit_s, program), ">out.txt 2>&1");
 }
 
 Result run_plain(const std::vector<std::string>& args, const std::string& program) {

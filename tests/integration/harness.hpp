@@ -17,6 +17,10 @@ struct Result {
 // program path (a wrapper script) is used as it is.
 Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env = "",
                int time_limit_s = 120, const std::string& program = "mpiscope");
+// The same with the launcher's stdout and stderr in one file, as `2>&1` and Slurm do: Result::out
+// holds both, Result::err is empty.
+Result run_mpi_merged(int np, const std::vector<std::string>& args, const std::string& env = "",
+                      int time_limit_s = 120, const std::string& program = "mpiscope");
 // The program alone, without a launcher.
 Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
 

@@ -18,7 +18,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "harness.hpp"
@@ -123,7 +125,7 @@ TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
         run_mpi(2, {"imb-io", "-npmin", "2", "-msglen", lengths, "-iter", "4,16,3", "--io-dir", dir,
                     "--cpu-target", "0.02", "P_IWrite_expl", "C_IRead_indv"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    // t_CPU is calibrated once at the start (IMB 3.2.4) and every row shows that figure.
+    // CPU_Exploit is calibrated at the start; each row's t_CPU is timed again next to it.
     std::smatch header;
     if (!std::regex_search(r.out, header, std::regex(R"(t_CPU = (\d+) usec per call)"))) {
       ADD_FAILURE() << "no CPU_Exploit line in\n" << r.out;
@@ -141,14 +143,19 @@ TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
       const double ovrl = cell(t, 0, "t_ovrl[usec]"), pure = cell(t, 0, "t_pure[usec]"),
                    cpu = cell(t, 0, "t_CPU[usec]"), overlap = cell(t, 0, "overlap[%]");
       EXPECT_GT(pure, 0);
-      EXPECT_NEAR(cpu, calibrated, 1.0);
-      // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent.
-      const double expected = 100 * (pure + cpu - ovrl) / std::min(pure, cpu);
+      // t_CPU is the calibrated amount of work at this moment's speed: no bound relative to the
+      // calibrated figure holds on this VM (a calibration during a load burst was 5 times slower
+      // than the rows' calls).
+      EXPECT_GT(cpu, 0);
+      // overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, clamped to 0-100.
+      const double expected =
+          std::clamp(100 * (pure + cpu - ovrl) / std::min(pure, cpu), 0.0, 100.0);
       EXPECT_NEAR(overlap, expected, std::fabs(expected) * 0.01 + 0.1);
       // The overlapped run lies between perfect overlap, max(t_pure, t_CPU), and none,
       // t_pure + t_CPU (0 <= overlap <= 100 %). Margins: see below.
       const double low = 0.5, high = 2.0;
       bool ok = ovrl >= std::max(pure, cpu) * low && ovrl <= (pure + cpu) * high;
+
       // Where the parts are comparable those bounds keep the overlap near [0, 100] %.
       if (t.name == "P_IWrite_expl" && std::min(pure, cpu) > 0.25 * std::max(pure, cpu))
         ok = ok && overlap >= 100 * (1 - high) * (pure + cpu) / std::min(pure, cpu) &&
@@ -160,13 +167,54 @@ TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
     }
     return within;
   };
-  // t_CPU is calibrated once, at the start, and on this 2-core VM other tests and builds change
-  // the CPU speed between then and t_ovrl: CPU_Exploit was seen to take 3 times its calibrated
-  // time under a load of 5. So the bounds hold with margins of 2x in at least one of 3 runs.
+  // On this 2-core VM other tests and builds change the CPU speed from one moment to the next:
+  // CPU_Exploit was seen to take 3 times its calibrated time under a load of 5. So the bounds hold
+  // with margins of 2x in at least one of 3 runs.
   std::string why;
   bool within = false;
   for (int i = 0; i < 3 && !within && !HasFailure(); ++i) within = attempt(why);
   EXPECT_TRUE(within) << why;
+}
+
+// A competing CPU hog (a busy shell loop, ended by its PID) changes CPU_Exploit's speed during the
+// run. No printed overlap may leave 0-100 %, the JSON keeps the raw figure, and exactly the rows
+// whose raw figure fell outside by more than its plausible error carry the note.
+TEST(ImbIo, OverlapUnderACpuHogStaysWithinZeroAndHundredAndDoubtfulRowsAreMarked) {
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "l", "0\n1024\n1048576\n");
+  BackgroundCommand hog("while :; do :; done");
+  const auto r = run_mpi(2, {"imb-io", "-npmin", "2", "-msglen", lengths, "-iter", "4,16,3",
+                             "--io-dir", dir, "--cpu-target", "0.01", "--json", dir + "/r.json",
+                             "S_IRead_indv", "P_IWrite_expl", "P_IRead_indv"});
+  ASSERT_EQ(kill(hog.pid(), SIGKILL), 0);
+  EXPECT_TRUE(hog.ends_within(5));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto tables = parse_imb(r.out);
+  ASSERT_EQ(tables.size(), 3u) << r.out;
+  std::set<std::string> cpu_times;
+  for (const auto& t : tables) {
+    ASSERT_EQ(t.cells.size(), 3u) << r.out;
+    for (std::size_t i = 0; i < t.cells.size(); ++i) {
+      const double overlap = cell(t, i, "overlap[%]");
+      EXPECT_GE(overlap, 0) << t.rows[i];
+      EXPECT_LE(overlap, 100) << t.rows[i];
+      cpu_times.insert(t.cells[i][4]);
+    }
+  }
+  // t_CPU is timed at every point, not copied from the calibration.
+  EXPECT_GT(cpu_times.size(), 1u) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
+  int doubtful = 0;
+  for (const auto& b : j["benchmarks"])
+    for (const auto& row : b["rows"]) {
+      const auto& o = row["overlap"];
+      const double raw = o["raw_overlap_percent"], error = o["overlap_error_percent"];
+      EXPECT_GE(error, 0);
+      EXPECT_DOUBLE_EQ(o["overlap_percent"].get<double>(), std::clamp(raw, 0.0, 100.0));
+      EXPECT_EQ(o["doubtful"].get<bool>(), raw < -error || raw > 100 + error) << o.dump();
+      doubtful += o["doubtful"].get<bool>() ? 1 : 0;
+    }
+  EXPECT_EQ(count_of(r.out, "# overlap doubtful: raw "), doubtful) << r.out;
 }
 
 TEST(ImbIo, CheckReadsBackAndFindsAPlantedCorruption) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -89,7 +90,7 @@ TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
   const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
   ASSERT_FALSE(csv.empty());
   EXPECT_EQ(csv[0][0], "suite");
-  EXPECT_EQ(csv[0].size(), 21u);
+  EXPECT_EQ(csv[0].size(), 29u);
   bool has_units = false, has_library = false;
   for (const auto& c : comments) {
     has_units |= c.find("# units:") == 0;
@@ -101,10 +102,50 @@ TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
   for (const auto& t : tables) table_rows += t.cells.size();
   EXPECT_EQ(csv.size() - 1, table_rows);
   for (std::size_t i = 1; i < csv.size(); ++i) {
-    EXPECT_EQ(csv[i].size(), 21u);
+    EXPECT_EQ(csv[i].size(), 29u);
     EXPECT_EQ(csv[i][0], "imb-mpi1");
     EXPECT_EQ(csv[i][14], "1");
+    EXPECT_EQ(csv[i][21], "classic");
+    EXPECT_EQ(csv[i][22], "");  // no median: classic rows have no per-repetition statistics
     EXPECT_LE(std::stod(csv[i][9]), std::stod(csv[i][10]));
+  }
+}
+
+// Accurate rows: t_max_us is the slowest repetition, so the CSV carries the median and its
+// interval as the JSON does, and says which method measured the row.
+TEST(Outputs, AccurateCsvRowsCarryTheMedianAndItsInterval) {
+  const auto dir = temp_dir();
+  const auto r = run_mpi(
+      2, {"imb-mpi1", "PingPong", "-msglen", write_file(dir, "l", "0\n1024\n"), "--method",
+          "accurate", "--budget", "0.2", "--json", dir + "/r.json", "--csv", dir + "/r.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> comments;
+  const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
+  ASSERT_EQ(csv.size(), 3u);
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < csv[0].size(); ++c) column[csv[0][c]] = c;
+  for (const char* name : {"method", "median_us", "ci95_low_us", "ci95_high_us", "ci_confidence"})
+    ASSERT_TRUE(column.count(name)) << name;
+  const json j = json::parse(read_file(dir + "/r.json"));
+  const auto& rows = j["benchmarks"][0]["rows"];
+  ASSERT_EQ(rows.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& line = csv[i + 1];
+    const auto& a = rows[i]["accurate"];
+    SCOPED_TRACE(rows[i].dump());
+    EXPECT_EQ(line[column["method"]], "accurate");
+    const double median = std::stod(line[column["median_us"]]);
+    const double low = std::stod(line[column["ci95_low_us"]]);
+    const double high = std::stod(line[column["ci95_high_us"]]);
+    // %.6g in the CSV, full precision in the JSON.
+    EXPECT_NEAR(median, a["median_us"].get<double>(), 1e-5 * median + 1e-9);
+    EXPECT_NEAR(low, a["ci95_low_us"].get<double>(), 1e-5 * low + 1e-9);
+    EXPECT_NEAR(high, a["ci95_high_us"].get<double>(), 1e-5 * high + 1e-9);
+    EXPECT_LE(low, median);
+    EXPECT_LE(median, high);
+    // The interval's coverage: >= 0.95, or 0 with fewer than 6 valid repetitions (the
+    // interval is then min..max).
+    EXPECT_NEAR(std::stod(line[column["ci_confidence"]]), a["ci_confidence"].get<double>(), 1e-5);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "suites/beff/protocol.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -7,6 +9,7 @@
 
 #include "core/buffers.hpp"
 #include "core/mpi.hpp"
+#include "core/progress.hpp"
 #include "core/watchdog.hpp"
 
 namespace mpiscope::beff {
@@ -41,9 +44,8 @@ void measure_accurately(Protocol& p, core::AccurateMeter& meter, core::Watchdog&
   for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
     const Pattern& pattern = p.patterns[pat];
     if (rank == 0) {
-      std::fprintf(stderr, "b_eff: pattern %zu/%zu (%s), %.1f s\n", pat + 1, p.patterns.size(),
-                   pattern.name.c_str(), MPI_Wtime() - start);
-      std::fflush(stderr);
+      core::progress_message(fmt::format("b_eff: pattern {}/{} ({}), {:.1f} s", pat + 1,
+                                         p.patterns.size(), pattern.name, MPI_Wtime() - start));
     }
     meter.new_table();
     for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
@@ -113,10 +115,9 @@ Protocol measure(const Settings& s) {
   for (int rep = 0; !meter && rep < p.repetitions; ++rep) {
     for (std::size_t li = 0; li < p.lengths.size(); ++li) {
       if (rank == 0) {
-        std::fprintf(stderr, "b_eff: repetition %d/%d, length %zu/%zu (%zu bytes), %.1f s\n",
-                     rep + 1, p.repetitions, li + 1, p.lengths.size(), p.lengths[li],
-                     MPI_Wtime() - start);
-        std::fflush(stderr);
+        core::progress_message(fmt::format(
+            "b_eff: repetition {}/{}, length {}/{} ({} bytes), {:.1f} s", rep + 1, p.repetitions,
+            li + 1, p.lengths.size(), p.lengths[li], MPI_Wtime() - start));
       }
       for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
         const Pattern& pattern = p.patterns[pat];

@@ -14,6 +14,7 @@
 #include "core/accurate.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
+#include "core/progress.hpp"
 #include "core/run_info.hpp"
 #include "core/watchdog.hpp"
 #include "output/files.hpp"
@@ -760,7 +761,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
     if (me == 0) {
       log->line("START " + spec.name);
       append(c.outfile, "@BEGIN_SUITE " + spec.name + "\n");  // torn if this suite crashes
-      std::fprintf(stderr, "skampi: suite %s\n", spec.name.c_str());
+      core::progress_message("skampi: suite " + spec.name);
     }
     SuiteRunner runner(c, spec, pair, watchdog, o.method);
     const SuiteResult result = runner.run();

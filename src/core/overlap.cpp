@@ -1,0 +1,24 @@
+#include "core/overlap.hpp"
+
+#include <algorithm>
+
+namespace mpiscope::core {
+
+OverlapFigure overlap_figure(double t_pure_us, double t_cpu_us, double t_ovrl_us, double error_us) {
+  OverlapFigure f;
+  const double smaller = std::min(t_pure_us, t_cpu_us);
+  if (!(smaller > 0)) return f;
+  f.raw_percent = 100.0 * (t_pure_us + t_cpu_us - t_ovrl_us) / smaller;
+  f.percent = std::clamp(f.raw_percent, 0.0, 100.0);
+  f.error_percent = 100.0 * std::max(error_us, 0.0) / smaller;
+  f.doubtful = f.raw_percent < -f.error_percent || f.raw_percent > 100.0 + f.error_percent;
+  return f;
+}
+
+double overlap_error_us(double t_pure_us, double t_cpu_us, double t_ovrl_us, double cpu_spread,
+                        double timer_resolution_us) {
+  return std::max(cpu_spread, 0.0) * (t_pure_us + t_cpu_us + t_ovrl_us) +
+         3 * 2 * timer_resolution_us;
+}
+
+}  // namespace mpiscope::core
