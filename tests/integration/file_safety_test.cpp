@@ -84,8 +84,8 @@ TEST(FileSafety, BeffioNeverWritesThroughAPlantedScratchName) {
   const auto io_dir = temp_dir();
   const PlantedLink planted(io_dir, "b_eff_io_planted_np2_type0");
   const std::vector<std::string> args = {
-      "beffio", "-T",           "1",  "--memory-per-node", "256M", "--io-dir",
-      io_dir,   "--disk-limit", "4M", "--fs-cache-size",   "0"};
+      "beffio", "-T",           "1",   "--memory-per-node", "256M", "--io-dir",
+      io_dir,   "--disk-limit", "34M", "--fs-cache-size",   "0"};
   const auto r = run_mpi(2, args, "MPISCOPE_FAULT=run-tag:planted", 60);
   EXPECT_NE(r.exit_code, 0) << r.out;
   EXPECT_NE(r.err.find("cannot create " + io_dir + "/b_eff_io_planted_np2_type0"),

@@ -213,8 +213,11 @@ TEST(ImbMpi1, NpminSelectsTheProcessSeries) {
   };
   EXPECT_EQ(counts(4, {"-npmin", "1"}), (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(counts(3, {}), (std::vector<int>{2, 3}));
-  // P_min larger than P counts as P, even beyond the range of any integer type.
-  EXPECT_EQ(counts(3, {"-npmin", "99999999999999999999"}), (std::vector<int>{3}));
+  // P_min larger than P counts as P (the guide); one beyond any integer type is a usage error.
+  EXPECT_EQ(counts(3, {"-npmin", "1000"}), (std::vector<int>{3}));
+  const auto too_large = run_mpi(3, {"imb-mpi1", "Allreduce", "-npmin", "99999999999999999999"});
+  EXPECT_EQ(too_large.exit_code, 2) << too_large.err;
+  EXPECT_NE(too_large.err.find("-npmin must be an integer"), std::string::npos) << too_large.err;
 }
 
 TEST(ImbMpi1, InputFileSelectsBenchmarks) {
