@@ -164,6 +164,15 @@ std::string temp_dir() {
   return d;
 }
 
+// ctest gives every test MPISCOPE_DB in the build tree; run directly, the test program would
+// otherwise record into the user's own results database. A test that wants another location
+// passes MPISCOPE_DB in its env.
+[[maybe_unused]] const bool test_database_chosen = [] {
+  if (std::getenv("MPISCOPE_DB") == nullptr)
+    setenv("MPISCOPE_DB", (temp_dir() + "/test-results.sqlite").c_str(), 0);
+  return true;
+}();
+
 SmallTmpfs::SmallTmpfs(const std::string& mount_options)
     : path(temp_dir() + "/fs"), options(mount_options) {
   mkdir(path.c_str(), 0755);
