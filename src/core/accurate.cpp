@@ -170,8 +170,10 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     plan = {};
     if (root && out.stop == StopReason::Continue) {
       const int valid = static_cast<int>(out.samples.size());
-      const double per_repetition =
-          out.sync_used == SyncMethod::Window ? window : seconds_per_repetition;
+      // A window is what a sample should cost; under load the last batch may have shown more.
+      const double per_repetition = out.sync_used == SyncMethod::Window
+                                        ? std::max(window, seconds_per_repetition)
+                                        : seconds_per_repetition;
       plan.count = next_batch_size(s.stopping, valid, out.attempted, elapsed, per_repetition);
       plan.window_s = window;
       plan.sync = static_cast<double>(out.sync_used);

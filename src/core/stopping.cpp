@@ -39,6 +39,9 @@ int next_batch_size(const StoppingRule& rule, int valid, int attempted, double e
   int batch = valid < rule.min_repetitions ? rule.min_repetitions - valid : std::max(1, valid / 2);
   batch = std::max(batch, 1);
   batch = std::min(batch, rule.max_repetitions - attempted);
+  // At most doubling what was attempted so far: a batch sized from fast early repetitions must
+  // not run for minutes past the budget when the machine gets loaded mid-point.
+  batch = std::min(batch, std::max(32, attempted));
   if (seconds_per_repetition > 0) {
     const double remaining = rule.budget_s - elapsed_s;
     const double affordable = std::floor(remaining / seconds_per_repetition);

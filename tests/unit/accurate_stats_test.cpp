@@ -102,6 +102,13 @@ TEST(StoppingRule, BatchesReachTheMinimumThenGrowWithinTheBudget) {
   EXPECT_EQ(next_batch_size(rule, 90, 95, 0, 1e-6), 5);      // the maximum
   EXPECT_EQ(next_batch_size(rule, 40, 40, 0.5, 0.0625), 8);  // what 0.5 s left affords
   EXPECT_EQ(next_batch_size(rule, 40, 40, 0.999, 0.01), 1);
+  // A large minimum is reached by doubling, not in one batch sized from a fast pilot.
+  rule.min_repetitions = 1000;
+  rule.max_repetitions = 100000;
+  EXPECT_EQ(next_batch_size(rule, 0, 0, 0, 1e-6), 32);
+  EXPECT_EQ(next_batch_size(rule, 32, 32, 0, 1e-6), 32);
+  EXPECT_EQ(next_batch_size(rule, 60, 64, 0, 1e-6), 64);
+  EXPECT_EQ(next_batch_size(rule, 900, 900, 0, 1e-6), 100);
 }
 
 // A rank whose clock runs 20 ppm fast and 3 ms ahead, observed through symmetric ping-pongs with
