@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 
 #include "core/launcher_check.hpp"
 #include "core/mpi.hpp"
@@ -50,8 +51,11 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
     return fe.run(options, env.provided_thread_level());
   } catch (const std::exception& e) {
     // Past the agreement point every rank may be inside a collective: end the whole job.
+    const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
     std::fprintf(stderr, "%s: error on rank %d: %s\n", fe.program.c_str(), rank,
-                 core::printable(e.what()).c_str());
+                 memory ? "out of memory (a buffer or result did not fit in this process's "
+                          "memory limit; smaller lengths or -mem need less)"
+                        : core::printable(e.what()).c_str());
     std::fflush(stderr);
     core::scratch_files::remove_all();
     MPI_Abort(MPI_COMM_WORLD, kRunFailed);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ std::string base_name(const char* path) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int dispatch(int argc, char** argv) {
   const std::vector<std::string> command_line(argv, argv + argc);
   const std::string called = base_name(argv[0]);
   const auto suites = mpiscope::cli::registered_suites();
@@ -96,4 +97,15 @@ int main(int argc, char** argv) {
                  "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",
                  argv[1]);
   return mpiscope::cli::kUsage;
+}
+
+// Every subcommand reports its own errors; an allocation that fails outside them (an argument
+// list, the suite table) is still one message, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("mpiscope: error: out of memory\n", stderr);
+    return mpiscope::cli::kRunFailed;
+  }
 }

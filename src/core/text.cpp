@@ -1,6 +1,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -68,16 +69,29 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-std::string read_text_file(const std::string& path, const std::string& what) {
+std::string read_text_file(const std::string& path, const std::string& what,
+                           std::size_t max_bytes) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored))
     throw std::runtime_error(path + ": is a directory, not " + what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot read " + what + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read up to one byte past the limit (a pipe or /proc file has no size to ask for).
+  std::string text;
+  std::array<char, 65536> block;
+  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) {
+      const auto size = std::filesystem::file_size(path, ignored);
+      throw std::runtime_error(
+          path + ": " +
+          (ignored ? "more than " + std::to_string(max_bytes) : std::to_string(size)) +
+          " bytes, more than " + what + " can be (at most " + std::to_string(max_bytes >> 20) +
+          " MiB)");
+    }
+  }
   if (in.bad()) throw std::runtime_error(path + ": cannot read " + what);
-  return text.str();
+  return text;
 }
 
 }  // namespace mpiscope::core

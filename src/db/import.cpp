@@ -7,7 +7,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -19,15 +21,61 @@ namespace {
 
 using core::trim;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    lines.push_back(l);
+// A file's lines, read one at a time (a file of any size is never held whole); one line can be
+// given back to be read again by the next step of a parser.
+class LineReader {
+ public:
+  explicit LineReader(std::istream& in) : in_(in) {}
+  bool next(std::string& line) {
+    if (has_pushed_) {
+      line = std::move(pushed_);
+      has_pushed_ = false;
+    } else {
+      if (!std::getline(in_, line)) return false;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find('\0') != std::string::npos)
+        throw ImportError("a binary file, not an IMB, OSU or SKaMPI text output");
+    }
+    ++number_;
+    return true;
   }
-  return lines;
+  void give_back(std::string line) {
+    pushed_ = std::move(line);
+    has_pushed_ = true;
+    --number_;
+  }
+  std::size_t number() const { return number_; }  // of the last line read, from 1
+
+ private:
+  std::istream& in_;
+  std::string pushed_;
+  bool has_pushed_ = false;
+  std::size_t number_ = 0;
+};
+
+// A table longer than any benchmark prints is a damaged or crafted file: refused, so that one
+// table (what an import holds in memory) stays small.
+void check_table_size(const core::BenchmarkRun& b) {
+  if (b.rows.size() >= kMaxRowsPerTable)
+    throw ImportError("table '" + b.name + "' has more than " + std::to_string(kMaxRowsPerTable) +
+                      " rows; no benchmark prints that many, so this is not its output");
 }
+
+// What every parser does with a finished table: count it, note its name and size, hand it on.
+struct TableCollector {
+  StoredRun& header;
+  const TableSink& sink;
+  std::size_t tables = 0, rows = 0;
+  void operator()(core::BenchmarkRun&& b) {
+    auto& names = header.info.benchmarks;
+    if (std::find(names.begin(), names.end(), b.name) == names.end()) names.push_back(b.name);
+    const int groups = std::max<int>(1, static_cast<int>(b.groups.size()));
+    header.info.world_size = std::max(header.info.world_size, b.nprocs * groups + b.inactive);
+    ++tables;
+    rows += b.rows.size();
+    sink(std::move(b));
+  }
+};
 
 std::vector<std::string> words(const std::string& line) {
   std::istringstream in(line);
@@ -59,15 +107,6 @@ core::Measurement blank_row() {
   m.measured = true;
   m.t_min_us = m.t_max_us = m.t_avg_us = kNotRecorded;
   return m;
-}
-
-int world_size_of(const StoredRun& run) {
-  int n = 0;
-  for (const auto& b : run.benchmarks) {
-    int groups = std::max<int>(1, static_cast<int>(b.groups.size()));
-    n = std::max(n, b.nprocs * groups + b.inactive);
-  }
-  return n;
 }
 
 // ---- IMB ----------------------------------------------------------------------------------
@@ -121,9 +160,8 @@ std::string imb_suite_of(const std::string& title) {
   return "imb";
 }
 
-// Stores every Mbytes/sec in the model's MiB/s (2^20 bytes per second), keeping a 10^6 figure
-// as printed beside it, and gives IMB-IO's tables mpiscope's names and modes.
-void normalise_imb_units_and_names(StoredRun& run) {
+// IMB's header settings: which version printed the file and how its Mbytes/sec were stored.
+void record_imb_version(StoredRun& run) {
   const ImbVersion version = imb_version_of(run.info.suite_title);
   auto& settings = run.info.settings;
   settings["imb_version"] = version.name.empty() ? "not recognised" : version.name;
@@ -136,61 +174,151 @@ void normalise_imb_units_and_names(StoredRun& run) {
           "IMB version not recognised (no title line): Mbytes/sec taken as 2^20 bytes/s, as IMB "
           "3.x prints them; IMB 2018 and later print 10^6 bytes/s");
   }
+}
+
+// Stores every Mbytes/sec of a table in the model's MiB/s (2^20 bytes per second), keeping a
+// 10^6 figure as printed beside it, and gives IMB-IO's tables mpiscope's names and modes.
+void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
+  if (info.suite == "imb-io") {
+    b.name = io_name_as_mpiscope_spells_it(b.name);
+    if (is_io_read(b.name)) b.mode.clear();  // IMB-IO reads run one way; Intel calls it AGGREGATE
+  }
+  if (!imb_version_of(info.suite_title).decimal_megabytes) return;
   constexpr double kMiBPerMB = 1e6 / 1048576.0;
-  for (auto& b : run.benchmarks) {
-    if (run.info.suite == "imb-io") {
-      b.name = io_name_as_mpiscope_spells_it(b.name);
-      if (is_io_read(b.name)) b.mode.clear();  // IMB-IO reads run one way; Intel calls it AGGREGATE
+  for (auto& m : b.rows) {
+    if (!m.mbytes_per_sec) continue;
+    m.values.push_back(
+        {"imb_bandwidth", *m.mbytes_per_sec, "MB/s (10^6 bytes per second, as printed)"});
+    *m.mbytes_per_sec *= kMiBPerMB;
+    for (auto& g : m.groups)
+      if (g.mbytes_per_sec) *g.mbytes_per_sec *= kMiBPerMB;
+  }
+}
+
+// One data row of an IMB table under its column headings.
+void add_imb_row(core::BenchmarkRun& b, const std::vector<std::string>& columns,
+                 const std::vector<std::string>& cells, double first,
+                 std::map<std::size_t, std::size_t>& row_of_bytes) {
+  core::Measurement m = blank_row();
+  bool complete = cells.size() == columns.size();
+  for (std::size_t c = 0; complete && c < columns.size(); ++c) {
+    double v = 0;
+    if (!to_number(cells[c], v)) complete = false;
+  }
+  if (!complete) {
+    // A row that was not measured: the length, then IMB's reason ("out-of-mem." …).
+    m.measured = false;
+    m.bytes = static_cast<std::size_t>(first);
+    std::string note;
+    for (std::size_t k = 1; k < cells.size(); ++k) note += (k > 1 ? " " : "") + cells[k];
+    m.note = note;
+    b.rows.push_back(m);
+    return;
+  }
+  std::optional<int> group;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    double v = 0;
+    to_number(cells[c], v);
+    const std::string& col = columns[c];
+    if (col == "Group")
+      group = static_cast<int>(v);
+    else if (col == "#bytes")
+      m.bytes = static_cast<std::size_t>(v);
+    else if (col == "#repetitions" || col == "#rep.s")
+      m.repetitions = static_cast<int>(v);
+    else if (col == "t_min[usec]")
+      m.t_min_us = v;
+    else if (col == "t_max[usec]" || col == "t[usec]" || col == "t_ovrl[usec]")
+      m.t_max_us = v;
+    else if (col == "t_avg[usec]")
+      m.t_avg_us = v;
+    else if (col == "Mbytes/sec")
+      m.mbytes_per_sec = v;  // converted with the whole table, once the title is known
+    else if (col == "defects")
+      m.defects = v;
+    else if (col == "t_pure[usec]")
+      m.overlap = core::OverlapTimes{v, 0, 0};
+    else if (col == "t_CPU[usec]" && m.overlap)
+      m.overlap->t_cpu_us = v;
+    else if (col == "overlap[%]" && m.overlap)
+      m.overlap->overlap_percent = v;
+    else
+      m.values.push_back({col, v, ""});
+  }
+  if (group) {
+    // -multi 1 prints one line per group: one row with the groups' times.
+    core::GroupTimes gt{m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec};
+    auto [it, fresh] = row_of_bytes.try_emplace(m.bytes, b.rows.size());
+    if (fresh) b.rows.push_back(m);
+    auto& row = b.rows[it->second];
+    row.groups.push_back(gt);
+    row.t_min_us = std::min(row.t_min_us, m.t_min_us);
+    row.t_max_us = std::max(row.t_max_us, m.t_max_us);
+    return;
+  }
+  b.rows.push_back(m);
+}
+
+// "# Benchmarking NAME" has been read: the table's header lines, column headings and rows.
+core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
+  core::BenchmarkRun b;
+  b.name = name;
+  b.sized = false;
+  std::vector<std::string> columns;
+  for (std::string h; lines.next(h);) {
+    int n = 0, g = 0;
+    if (std::sscanf(h.c_str(), "# #processes = %d", &n) == 1) b.nprocs = n;
+    if (std::sscanf(h.c_str(), "# ( %d groups of %d processes", &g, &n) == 2) {
+      b.nprocs = n;
+      b.multi = true;
+      b.groups.assign(static_cast<std::size_t>(std::max(g, 0)), {});
     }
-    if (!version.decimal_megabytes) continue;
-    for (auto& m : b.rows) {
-      if (!m.mbytes_per_sec) continue;
-      m.values.push_back(
-          {"imb_bandwidth", *m.mbytes_per_sec, "MB/s (10^6 bytes per second, as printed)"});
-      *m.mbytes_per_sec *= kMiBPerMB;
-      for (auto& g : m.groups)
-        if (g.mbytes_per_sec) *g.mbytes_per_sec *= kMiBPerMB;
+    if (std::sscanf(h.c_str(), "# ( %d additional process", &n) == 1) b.inactive = n;
+    if (h.find("MODE:") != std::string::npos)
+      b.mode = core::to_lower(trim(h.substr(h.find("MODE:") + 5)));
+    if (!h.empty() && h[0] != '#' && h.find("#repetitions") != std::string::npos) {
+      columns = words(h);
+      break;
+    }
+    if (h.rfind("# Benchmarking ", 0) == 0) {
+      lines.give_back(h);
+      break;
     }
   }
-}
-
-}  // namespace
-
-const char* format_name(Format f) {
-  switch (f) {
-    case Format::kImb:
-      return "imb";
-    case Format::kOsu:
-      return "osu";
-    case Format::kSkampi:
-      return "skampi";
+  if (columns.empty())
+    throw ImportError("table '" + b.name + "' has no column headings (#repetitions …)");
+  b.sized = std::find(columns.begin(), columns.end(), "#bytes") != columns.end();
+  b.has_throughput = std::find(columns.begin(), columns.end(), "Mbytes/sec") != columns.end();
+  b.overlap = std::find(columns.begin(), columns.end(), "t_ovrl[usec]") != columns.end();
+  b.check = std::find(columns.begin(), columns.end(), "defects") != columns.end();
+  std::map<std::size_t, std::size_t> row_of_bytes;  // Multi rows: one row per length
+  for (std::string line; lines.next(line);) {
+    const std::string t = trim(line);
+    if (t.empty()) {
+      if (b.rows.empty() || columns[0] == "Group") continue;
+      break;
+    }
+    double first = 0;
+    const auto cells = words(t);
+    if (t[0] == '#' || t[0] == '!' || !to_number(cells[0], first)) {
+      lines.give_back(line);  // the next table or header line
+      break;
+    }
+    check_table_size(b);
+    add_imb_row(b, columns, cells, first, row_of_bytes);
   }
-  return "?";
+  return b;
 }
 
-Format detect_format(const std::string& text) {
-  for (const auto& line : lines_of(text)) {
-    if (line.rfind("# OSU ", 0) == 0) return Format::kOsu;
-    if (line.rfind("# SKaMPI", 0) == 0 || line.rfind("# begin result", 0) == 0)
-      return Format::kSkampi;
-    if (line.rfind("# Benchmarking ", 0) == 0 || line.find("MPI Benchmark") != std::string::npos)
-      return Format::kImb;
-  }
-  throw ImportError(
-      "not an IMB, OSU or SKaMPI output file (found no '# Benchmarking' table of IMB, no '# OSU' "
-      "title and no SKaMPI '# begin result')");
-}
-
-StoredRun parse_imb_text(const std::string& text) {
+StoredRun parse_imb(LineReader& lines, const TableSink& sink) {
   StoredRun run;
   run.source = "import:imb";
   run.ok = true;
   auto& info = run.info;
   info.suite = "imb";
-  const auto lines = lines_of(text);
+  TableCollector tables{run, sink};
   std::string value;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+  for (std::string line; lines.next(line);) {
     if (!line.empty() && line[0] == '#' && is_imb_title(line)) {
       if (info.suite_title.empty()) {
         // Current IMB-IO prints its title without a line end ("MPI-IO partn#-----").
@@ -221,128 +349,25 @@ StoredRun parse_imb_text(const std::string& text) {
         info.ranks_per_host[(*it)[1]] = std::stoi((*it)[2]);
     } else if (line.rfind("# Calling sequence was", 0) == 0) {
       // The command line follows on '#' lines up to the next blank line.
-      std::size_t j = i + 1;
-      while (j < lines.size() && trim(lines[j]).empty()) ++j;
-      for (; j < lines.size() && !trim(lines[j]).empty() && lines[j][0] == '#'; ++j)
-        for (const auto& w : words(lines[j].substr(1))) info.command_line.push_back(w);
-      i = j;
+      std::string next;
+      bool more = lines.next(next);
+      while (more && trim(next).empty()) more = lines.next(next);
+      while (more && !trim(next).empty() && next[0] == '#') {
+        for (const auto& w : words(next.substr(1))) info.command_line.push_back(w);
+        more = lines.next(next);
+      }
     } else if (line.rfind("# Benchmarking ", 0) == 0) {
-      core::BenchmarkRun b;
-      b.name = trim(line.substr(15));
-      b.sized = false;
-      std::vector<std::string> columns;
-      std::size_t j = i + 1;
-      for (; j < lines.size(); ++j) {
-        const std::string& h = lines[j];
-        int n = 0, g = 0;
-        if (std::sscanf(h.c_str(), "# #processes = %d", &n) == 1) b.nprocs = n;
-        if (std::sscanf(h.c_str(), "# ( %d groups of %d processes", &g, &n) == 2) {
-          b.nprocs = n;
-          b.multi = true;
-          b.groups.assign(static_cast<std::size_t>(g), {});
-        }
-        if (std::sscanf(h.c_str(), "# ( %d additional process", &n) == 1) b.inactive = n;
-        if (h.find("MODE:") != std::string::npos)
-          b.mode = core::to_lower(trim(h.substr(h.find("MODE:") + 5)));
-        if (!h.empty() && h[0] != '#' && h.find("#repetitions") != std::string::npos) {
-          columns = words(h);
-          break;
-        }
-        if (h.rfind("# Benchmarking ", 0) == 0) break;
-      }
-      if (columns.empty())
-        throw ImportError("table '" + b.name + "' has no column headings (#repetitions …)");
-      b.sized = std::find(columns.begin(), columns.end(), "#bytes") != columns.end();
-      b.has_throughput = std::find(columns.begin(), columns.end(), "Mbytes/sec") != columns.end();
-      b.overlap = std::find(columns.begin(), columns.end(), "t_ovrl[usec]") != columns.end();
-      b.check = std::find(columns.begin(), columns.end(), "defects") != columns.end();
-      std::map<std::size_t, std::size_t> row_of_bytes;  // Multi rows: one row per length
-      for (++j; j < lines.size(); ++j) {
-        const std::string t = trim(lines[j]);
-        if (t.empty()) {
-          if (b.rows.empty() || columns[0] == "Group") continue;
-          break;
-        }
-        if (t[0] == '#' || t[0] == '!') break;
-        const auto cells = words(t);
-        double first = 0;
-        if (!to_number(cells[0], first)) break;
-        core::Measurement m = blank_row();
-        std::optional<int> group;
-        std::size_t c = 0;
-        bool complete = cells.size() == columns.size();
-        for (; complete && c < columns.size(); ++c) {
-          double v = 0;
-          if (!to_number(cells[c], v)) complete = false;
-        }
-        if (!complete) {
-          // A row that was not measured: the length, then IMB's reason ("out-of-mem." …).
-          m.measured = false;
-          m.bytes = static_cast<std::size_t>(first);
-          std::string note;
-          for (std::size_t k = 1; k < cells.size(); ++k) note += (k > 1 ? " " : "") + cells[k];
-          m.note = note;
-          b.rows.push_back(m);
-          continue;
-        }
-        for (c = 0; c < columns.size(); ++c) {
-          double v = 0;
-          to_number(cells[c], v);
-          const std::string& col = columns[c];
-          if (col == "Group")
-            group = static_cast<int>(v);
-          else if (col == "#bytes")
-            m.bytes = static_cast<std::size_t>(v);
-          else if (col == "#repetitions" || col == "#rep.s")
-            m.repetitions = static_cast<int>(v);
-          else if (col == "t_min[usec]")
-            m.t_min_us = v;
-          else if (col == "t_max[usec]" || col == "t[usec]" || col == "t_ovrl[usec]")
-            m.t_max_us = v;
-          else if (col == "t_avg[usec]")
-            m.t_avg_us = v;
-          else if (col == "Mbytes/sec")
-            m.mbytes_per_sec = v;  // converted below once the whole title is known
-          else if (col == "defects")
-            m.defects = v;
-          else if (col == "t_pure[usec]")
-            m.overlap = core::OverlapTimes{v, 0, 0};
-          else if (col == "t_CPU[usec]" && m.overlap)
-            m.overlap->t_cpu_us = v;
-          else if (col == "overlap[%]" && m.overlap)
-            m.overlap->overlap_percent = v;
-          else
-            m.values.push_back({col, v, ""});
-        }
-        if (group) {
-          // -multi 1 prints one line per group: one row with the groups' times.
-          core::GroupTimes gt{m.t_min_us, m.t_max_us, m.t_avg_us, m.mbytes_per_sec};
-          auto [it, fresh] = row_of_bytes.try_emplace(m.bytes, b.rows.size());
-          if (fresh) b.rows.push_back(m);
-          auto& row = b.rows[it->second];
-          row.groups.push_back(gt);
-          row.t_min_us = std::min(row.t_min_us, m.t_min_us);
-          row.t_max_us = std::max(row.t_max_us, m.t_max_us);
-          continue;
-        }
-        b.rows.push_back(m);
-      }
-      i = j - 1;
-      run.benchmarks.push_back(std::move(b));
+      core::BenchmarkRun b = read_imb_table(lines, trim(line.substr(15)));
+      normalise_imb_table(b, info);
+      tables(std::move(b));
     }
   }
-  if (run.benchmarks.empty()) throw ImportError("no IMB table ('# Benchmarking …') found");
-  normalise_imb_units_and_names(run);
-  info.world_size = world_size_of(run);
-  for (const auto& b : run.benchmarks)
-    if (std::find(info.benchmarks.begin(), info.benchmarks.end(), b.name) == info.benchmarks.end())
-      info.benchmarks.push_back(b.name);
+  if (tables.tables == 0) throw ImportError("no IMB table ('# Benchmarking …') found");
+  record_imb_version(run);
   return run;
 }
 
 // ---- OSU ----------------------------------------------------------------------------------
-
-namespace {
 
 // "# OSU MPI Allreduce Latency Test v7.3" -> osu_allreduce; the point-to-point tests keep the
 // names of their programs.
@@ -398,27 +423,28 @@ bool is_point_to_point(const std::string& program) {
          program == "osu_latency_mt";
 }
 
-}  // namespace
-
-StoredRun parse_osu_text(const std::string& text) {
+StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
   StoredRun run;
   run.source = "import:osu";
   run.ok = true;
   run.info.suite = "osu";
   run.info.suite_title = "OSU Micro-Benchmarks";
-  const auto lines = lines_of(text);
-  core::BenchmarkRun* current = nullptr;
+  TableCollector tables{run, sink};
+  std::optional<core::BenchmarkRun> current;  // the table being read
+  auto finish_table = [&] {
+    if (current && !current->rows.empty()) tables(std::move(*current));
+    current.reset();
+  };
   std::vector<std::string> columns;
-  for (const auto& raw : lines) {
+  for (std::string raw; lines.next(raw);) {
     const std::string line = trim(raw);
     if (line.rfind("# OSU ", 0) == 0) {
-      core::BenchmarkRun b;
-      b.name = osu_program(line);
-      b.family = is_point_to_point(b.name) ? "single_transfer" : "collective";
-      b.nprocs = is_point_to_point(b.name) ? 2 : 0;  // collectives: not in the file
-      b.sized = false;
-      run.benchmarks.push_back(b);
-      current = &run.benchmarks.back();
+      finish_table();
+      current.emplace();
+      current->name = osu_program(line);
+      current->family = is_point_to_point(current->name) ? "single_transfer" : "collective";
+      current->nprocs = is_point_to_point(current->name) ? 2 : 0;  // collectives: not in the file
+      current->sized = false;
       columns.clear();
       if (run.info.suite_title == "OSU Micro-Benchmarks") {
         static const std::regex version(R"(\bv(\d[\w.]*))");
@@ -475,44 +501,55 @@ StoredRun parse_osu_text(const std::string& text) {
         m.values.push_back({col, v, unit_in(col)});
     }
     if (!numeric) continue;
+    check_table_size(*current);
     if (m.mbytes_per_sec) current->has_throughput = true;
     current->rows.push_back(m);
   }
-  std::erase_if(run.benchmarks, [](const core::BenchmarkRun& b) { return b.rows.empty(); });
-  if (run.benchmarks.empty())
+  finish_table();
+  if (tables.tables == 0)
     throw ImportError("an OSU title but no table of numbers under a '# Size …' heading");
-  for (const auto& b : run.benchmarks) run.info.benchmarks.push_back(b.name);
-  run.info.world_size = world_size_of(run);
   return run;
 }
 
 // ---- SKaMPI -------------------------------------------------------------------------------
 
-StoredRun parse_skampi_text(const std::string& text) {
+// Each '# begin result' block's rows, split into one table per process count and parameters
+// (a "-nodes" measurement varies the process count inside one block); the tables are handed on
+// at the block's end.
+StoredRun parse_skampi(LineReader& lines, const TableSink& sink) {
   StoredRun run;
   run.source = "import:skampi";
   run.ok = true;
   run.info.suite = "skampi";
   run.info.suite_title = "SKaMPI";
-  const auto lines = lines_of(text);
+  TableCollector tables{run, sink};
   static const std::regex begin_re(R"re(^#\s*begin result\s+"([^"]*)")re");
   static const std::regex end_re(R"re(^#\s*end result)re");
-  std::string result;                           // the open "# begin result" block
-  std::map<std::string, std::size_t> table_of;  // result + parameters -> benchmark index
+  std::string result;                               // the open "# begin result" block
+  std::map<std::string, core::BenchmarkRun> block;  // its tables by process count and parameters
+  std::vector<std::string> block_order;             // … in the order they began
+  auto finish_block = [&] {
+    for (const auto& id : block_order) tables(std::move(block.at(id)));
+    block.clear();
+    block_order.clear();
+  };
   bool in_result = false;
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    const std::string line = trim(lines[n]);
+  for (std::string raw; lines.next(raw);) {
+    const std::string line = trim(raw);
     std::smatch m;
     if (line.rfind("# SKaMPI", 0) == 0) {
       run.info.suite_title = trim(line.substr(2));
     } else if (line.rfind("# Started at", 0) == 0) {
       run.info.date = trim(line.substr(12));
     } else if (std::regex_search(line, m, begin_re)) {
+      finish_block();
       result = m[1];
       in_result = true;
     } else if (std::regex_search(line, m, end_re)) {
+      finish_block();
       in_result = false;
     } else if (in_result && !line.empty() && line[0] != '#') {
+      const std::string where = "line " + std::to_string(lines.number());
       // name= value pairs, then [bytes] time stderr repetitions [time of each process…];
       // the bytes column exists when the varied argument is a count of elements.
       const auto cells = words(line);
@@ -526,15 +563,15 @@ StoredRun parse_skampi_text(const std::string& text) {
       for (; c < cells.size(); ++c) {
         double v = 0;
         if (!to_number(cells[c], v))
-          throw ImportError("line " + std::to_string(n + 1) + ": '" + cells[c] +
-                            "' is not a number in result \"" + result + "\"");
+          throw ImportError(where + ": '" + cells[c] + "' is not a number in result \"" + result +
+                            "\"");
         nums.push_back(v);
       }
       const bool sized = keys.count("count") > 0;
       const std::size_t needed = sized ? 4 : 3;
       if (nums.size() < needed)
         throw ImportError(
-            "line " + std::to_string(n + 1) + ": expected " +
+            where + ": expected " +
             (sized ? "bytes, time, error and repetitions" : "time, error and repetitions") +
             " in result \"" + result + "\"");
       core::Measurement row = blank_row();
@@ -544,64 +581,137 @@ StoredRun parse_skampi_text(const std::string& text) {
       row.values.push_back({"std_error", nums[k++], "microseconds"});
       row.repetitions = static_cast<int>(nums[k++]);
       row.rank_times_us.assign(nums.begin() + static_cast<long>(k), nums.end());
-      for (const auto& [key, v] : keys)
-        if (key == "count") row.values.push_back({"count", std::stod(v), "elements"});
+      double count = 0;
+      if (sized && !to_number(keys["count"], count))
+        throw ImportError(where + ": count= '" + keys["count"] + "' is not a number");
+      if (sized) row.values.push_back({"count", count, "elements"});
 
       std::map<std::string, std::string> params;
       int nprocs = static_cast<int>(row.rank_times_us.size());
       for (const auto& [key, v] : keys) {
         if (key == "count") continue;
-        if (key == "nodes" || key == "procs")
-          nprocs = std::stoi(v);
-        else
+        double n = 0;
+        if (key == "nodes" || key == "procs") {
+          if (!to_number(v, n) || n < 1 || n > 1e7 || n != std::floor(n))
+            throw ImportError(where + ": " + key + "= '" + v + "' is not a process count");
+          nprocs = static_cast<int>(n);
+        } else {
           params[key] = v;
+        }
       }
-      std::string id = result + "|" + std::to_string(nprocs);
+      std::string id = std::to_string(nprocs);
       for (const auto& [key, v] : params) id += "|" + key + "=" + v;
-      auto [it, fresh] = table_of.try_emplace(id, run.benchmarks.size());
+      auto [it, fresh] = block.try_emplace(id);
+      core::BenchmarkRun& b = it->second;
       if (fresh) {
-        core::BenchmarkRun b;
+        block_order.push_back(id);
         b.name = result;
         b.family = "skampi";
         b.sized = sized;
         b.nprocs = nprocs;
         b.parameters = params;
-        run.benchmarks.push_back(b);
       }
-      run.benchmarks[it->second].rows.push_back(row);
+      check_table_size(b);
+      b.rows.push_back(std::move(row));
     }
   }
-  if (run.benchmarks.empty())
+  finish_block();
+  if (tables.tables == 0)
     throw ImportError("no SKaMPI measurement ('# begin result \"…\"' followed by rows) found");
-  for (const auto& b : run.benchmarks)
-    if (std::find(run.info.benchmarks.begin(), run.info.benchmarks.end(), b.name) ==
-        run.info.benchmarks.end())
-      run.info.benchmarks.push_back(b.name);
-  run.info.world_size = world_size_of(run);
   return run;
 }
 
-StoredRun import_file(const std::string& path) {
+// Looks at the file's lines until one tells its format; the reader is left where it stopped.
+Format detect(LineReader& lines) {
+  for (std::string line; lines.next(line);) {
+    if (line.rfind("# OSU ", 0) == 0) return Format::kOsu;
+    if (line.rfind("# SKaMPI", 0) == 0 || line.rfind("# begin result", 0) == 0)
+      return Format::kSkampi;
+    if (line.rfind("# Benchmarking ", 0) == 0 || line.find("MPI Benchmark") != std::string::npos)
+      return Format::kImb;
+  }
+  throw ImportError(
+      "not an IMB, OSU or SKaMPI output file (found no '# Benchmarking' table of IMB, no '# OSU' "
+      "title and no SKaMPI '# begin result')");
+}
+
+StoredRun parse(std::istream& in, Format f, const TableSink& sink) {
+  LineReader lines(in);
+  switch (f) {
+    case Format::kImb:
+      return parse_imb(lines, sink);
+    case Format::kOsu:
+      return parse_osu(lines, sink);
+    case Format::kSkampi:
+      return parse_skampi(lines, sink);
+  }
+  throw ImportError("unknown format");
+}
+
+// A whole text parsed with its tables kept.
+StoredRun parse_text(const std::string& text, Format f) {
+  std::istringstream in(text);
+  std::vector<core::BenchmarkRun> kept;
+  StoredRun run = parse(in, f, [&](core::BenchmarkRun&& b) { kept.push_back(std::move(b)); });
+  run.benchmarks = std::move(kept);
+  return run;
+}
+
+}  // namespace
+
+const char* format_name(Format f) {
+  switch (f) {
+    case Format::kImb:
+      return "imb";
+    case Format::kOsu:
+      return "osu";
+    case Format::kSkampi:
+      return "skampi";
+  }
+  return "?";
+}
+
+Format detect_format(const std::string& text) {
+  std::istringstream in(text);
+  LineReader lines(in);
+  return detect(lines);
+}
+
+StoredRun parse_imb_text(const std::string& text) {
+  return parse_text(text, Format::kImb);
+}
+StoredRun parse_osu_text(const std::string& text) {
+  return parse_text(text, Format::kOsu);
+}
+StoredRun parse_skampi_text(const std::string& text) {
+  return parse_text(text, Format::kSkampi);
+}
+
+StoredRun import_file(const std::string& path, const TableSink& sink) {
   if (std::error_code ignored; std::filesystem::is_directory(path, ignored))
     throw ImportError("'" + path + "' is a directory, not an output file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ImportError("cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw ImportError("cannot read '" + path + "': " + std::strerror(errno));
-  const std::string text = buffer.str();
-  if (text.find('\0') != std::string::npos)
-    throw ImportError("'" + path + "' is a binary file, not an IMB, OSU or SKaMPI text output");
   try {
-    const Format f = detect_format(text);
-    StoredRun run = f == Format::kImb   ? parse_imb_text(text)
-                    : f == Format::kOsu ? parse_osu_text(text)
-                                        : parse_skampi_text(text);
+    // Two passes over the stream: the format (from the first telling line), then the tables.
+    LineReader probe(in);
+    const Format f = detect(probe);
+    in.clear();
+    in.seekg(0);
+    StoredRun run = parse(in, f, sink);
+    if (in.bad()) throw ImportError(std::string("read error: ") + std::strerror(errno));
     run.source_file = path;
     return run;
   } catch (const ImportError& e) {
     throw ImportError("'" + path + "': " + e.what());
   }
+}
+
+StoredRun import_file(const std::string& path) {
+  std::vector<core::BenchmarkRun> kept;
+  StoredRun run = import_file(path, [&](core::BenchmarkRun&& b) { kept.push_back(std::move(b)); });
+  run.benchmarks = std::move(kept);
+  return run;
 }
 
 }  // namespace mpiscope::db

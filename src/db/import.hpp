@@ -7,6 +7,8 @@
 // mpiscope's spelling.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -25,11 +27,24 @@ const char* format_name(Format f);  // "imb", "osu", "skampi"
 // Recognises the format from the file's text; throws ImportError naming what was expected.
 Format detect_format(const std::string& text);
 
+// No benchmark prints a table this long; a file that does is refused (one table is what an
+// import holds in memory).
+inline constexpr std::size_t kMaxRowsPerTable = 100000;
+
+// Receives each table of a file as soon as it has been read.
+using TableSink = std::function<void(core::BenchmarkRun&&)>;
+
+// Whole texts, tables kept (tests and small inputs).
 StoredRun parse_imb_text(const std::string& text);
 StoredRun parse_osu_text(const std::string& text);
 StoredRun parse_skampi_text(const std::string& text);
 
-// Reads and parses one file (source and source_file set). Throws ImportError with the file name.
+// Reads one file as a stream, line by line, handing each table to `sink` when it is complete, so
+// that a file of any size is imported in the memory of one table. Returns the run without its
+// tables: header, settings, notes, benchmark names, world size, source and source_file. Throws
+// ImportError naming the file.
+StoredRun import_file(const std::string& path, const TableSink& sink);
+// The same with the tables kept in the returned run.
 StoredRun import_file(const std::string& path);
 
 }  // namespace mpiscope::db

@@ -257,33 +257,48 @@ void ResultsDb::ensure_schema() {
 
 std::int64_t ResultsDb::insert_run(const core::RunInfo& i, const std::string& source,
                                    const std::string& source_file) {
-  auto s = conn_.prepare(
-      "INSERT INTO runs (source, source_file, suite, suite_title, date, date_iso, machine, system, "
-      "release, os_version, world_size, mpi_version, mpi_library, thread_level, mpiscope_version, "
-      "mpiscope_commit, command_line, benchmarks, user_lengths, min_length, max_length, multi, "
-      "recorded_host, recorded_pid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-      "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)");
-  s.bind(1, source).bind(2, source_file).bind(3, i.suite).bind(4, i.suite_title).bind(5, i.date);
-  s.bind(6, i.date_iso).bind(7, i.machine).bind(8, i.system).bind(9, i.release);
-  s.bind(10, i.version).bind(11, i.world_size).bind(12, i.mpi_version).bind(13, i.mpi_library);
-  s.bind(14, i.thread_level).bind(15, i.mpiscope_version).bind(16, i.mpiscope_commit);
-  s.bind(17, json(i.command_line).dump()).bind(18, json(i.benchmarks).dump());
-  s.bind(19, i.user_lengths).bind(20, i.min_length).bind(21, i.max_length).bind(22, i.multi);
-  s.bind(23, host_name()).bind(24, static_cast<std::int64_t>(getpid()));
-  s.run();
+  conn_
+      .prepare(
+          "INSERT INTO runs (source, source_file, suite, recorded_host, recorded_pid) VALUES "
+          "(?1, ?2, ?3, ?4, ?5)")
+      .bind(1, source)
+      .bind(2, source_file)
+      .bind(3, i.suite)
+      .bind(4, host_name())
+      .bind(5, static_cast<std::int64_t>(getpid()))
+      .run();
   const auto id = conn_.last_insert_id();
+  write_run_info(id, i);
+  return id;
+}
+
+void ResultsDb::write_run_info(std::int64_t id, const core::RunInfo& i) {
+  auto s = conn_.prepare(
+      "UPDATE runs SET suite = ?2, suite_title = ?3, date = ?4, date_iso = ?5, machine = ?6, "
+      "system = ?7, release = ?8, os_version = ?9, world_size = ?10, mpi_version = ?11, "
+      "mpi_library = ?12, thread_level = ?13, mpiscope_version = ?14, mpiscope_commit = ?15, "
+      "command_line = ?16, benchmarks = ?17, user_lengths = ?18, min_length = ?19, "
+      "max_length = ?20, multi = ?21 WHERE id = ?1");
+  s.bind(1, id).bind(2, i.suite).bind(3, i.suite_title).bind(4, i.date).bind(5, i.date_iso);
+  s.bind(6, i.machine).bind(7, i.system).bind(8, i.release).bind(9, i.version);
+  s.bind(10, i.world_size).bind(11, i.mpi_version).bind(12, i.mpi_library);
+  s.bind(13, i.thread_level).bind(14, i.mpiscope_version).bind(15, i.mpiscope_commit);
+  s.bind(16, json(i.command_line).dump()).bind(17, json(i.benchmarks).dump());
+  s.bind(18, i.user_lengths).bind(19, i.min_length).bind(20, i.max_length).bind(21, i.multi);
+  s.run();
+  conn_.prepare("DELETE FROM run_hosts WHERE run_id = ?1").bind(1, id).run();
   auto host = conn_.prepare("INSERT INTO run_hosts (run_id, host, ranks) VALUES (?1, ?2, ?3)");
   for (const auto& [name, ranks] : i.ranks_per_host) {
     host.bind(1, id).bind(2, name).bind(3, ranks).run();
     host.reset();
   }
+  conn_.prepare("DELETE FROM run_settings WHERE run_id = ?1").bind(1, id).run();
   auto setting =
       conn_.prepare("INSERT INTO run_settings (run_id, name, value) VALUES (?1, ?2, ?3)");
   for (const auto& [name, value] : i.settings) {
     setting.bind(1, id).bind(2, name).bind(3, value).run();
     setting.reset();
   }
-  return id;
 }
 
 std::int64_t ResultsDb::insert_benchmark(std::int64_t run_id, int seq,
@@ -414,6 +429,26 @@ std::int64_t ResultsDb::store(const StoredRun& run) {
   return id;
 }
 
+std::int64_t ResultsDb::begin_import(const std::string& source, const std::string& source_file) {
+  return insert_run(core::RunInfo{}, source, source_file);
+}
+
+void ResultsDb::import_table(std::int64_t run_id, int seq, const core::BenchmarkRun& b) {
+  const auto bid = insert_benchmark(run_id, seq, b);
+  for (std::size_t r = 0; r < b.rows.size(); ++r) insert_row(bid, static_cast<int>(r), b.rows[r]);
+}
+
+void ResultsDb::end_import(std::int64_t run_id, const StoredRun& header) {
+  conn_.prepare("UPDATE runs SET source = ?2 WHERE id = ?1")
+      .bind(1, run_id)
+      .bind(2, header.source)
+      .run();
+  write_run_info(run_id, header.info);
+  for (const auto& n : header.notes) add_note(run_id, n);
+  for (const auto& v : header.summary) add_summary(run_id, v);
+  finish_run(run_id, header.ok);
+}
+
 std::vector<RunListing> ResultsDb::list_runs() {
   auto s = conn_.prepare(
       "SELECT r.id, r.date_iso, r.suite, r.mpi_library, r.source, r.source_file, r.machine, "
@@ -445,7 +480,7 @@ bool ResultsDb::has_run(std::int64_t id) {
   return s.step();
 }
 
-StoredRun ResultsDb::load_run(std::int64_t id) {
+StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
   StoredRun run;
   auto r = conn_.prepare(
       "SELECT id, source, source_file, suite, suite_title, date, date_iso, machine, system, "
@@ -511,12 +546,29 @@ StoredRun ResultsDb::load_run(std::int64_t id) {
       "mbytes_per_sec, defects, t_pure_us, t_cpu_us, overlap_percent, rank_times_us, groups, "
       "samples_n, samples_min_us, samples_max_us, samples_mean_us, samples_median_us, "
       "samples_p05_us, samples_p25_us, samples_p75_us, samples_p95_us, samples_p99_us, "
-      "raw_samples_us FROM measurements WHERE benchmark_id = ?1 ORDER BY seq");
+      "raw_samples_us FROM measurements WHERE benchmark_id = ?1 AND (seq % ?2 = 0 OR seq = ?3) "
+      "ORDER BY seq");
+  auto row_count = conn_.prepare("SELECT count(*) FROM measurements WHERE benchmark_id = ?1");
+  std::size_t points = 0;
   auto values = conn_.prepare(
       "SELECT name, value, unit FROM measurement_values WHERE measurement_id = ?1 ORDER BY seq");
   while (b.step()) {
     core::BenchmarkRun t;
     const auto bid = b.int64(0);
+    row_count.reset();
+    row_count.bind(1, bid);
+    row_count.step();
+    const auto n = static_cast<std::size_t>(row_count.int64(0));
+    const std::size_t step = n > limits.max_rows_per_table
+                                 ? (n + limits.max_rows_per_table - 1) / limits.max_rows_per_table
+                                 : 1;
+    const std::size_t kept = n == 0 ? 0 : (n - 1) / step + 1 + ((n - 1) % step != 0);
+    if (points + kept > limits.max_points) {
+      ++run.tables_left_out;
+      continue;
+    }
+    points += kept;
+    run.rows_left_out += n - kept;
     t.name = b.text(1);
     t.family = b.text(2);
     t.mode = b.text(3);
@@ -536,7 +588,8 @@ StoredRun ResultsDb::load_run(std::int64_t id) {
     params.bind(1, bid);
     while (params.step()) t.parameters[params.text(0)] = params.text(1);
     rows.reset();
-    rows.bind(1, bid);
+    rows.bind(1, bid).bind(2, step).bind(
+        3, n == 0 ? std::int64_t{0} : static_cast<std::int64_t>(n - 1));
     while (rows.step()) {
       core::Measurement m;
       const auto mid = rows.int64(0);

@@ -33,6 +33,17 @@ struct StoredRun {
   std::vector<core::BenchmarkRun> benchmarks;
   std::vector<std::string> notes;
   std::vector<core::NamedValue> summary;
+  // What a bounded load (LoadLimits) left in the database.
+  std::size_t tables_left_out = 0;  // whole tables beyond the points budget
+  std::size_t rows_left_out = 0;    // rows of loaded tables thinned to the per-table limit
+};
+
+// How much of a run to load: a report of a run with millions of rows shows a part of it, the
+// database keeps all. A table longer than max_rows_per_table is thinned to every k-th row (its
+// last row kept); tables that would take the run beyond max_points are left out.
+struct LoadLimits {
+  std::size_t max_points = static_cast<std::size_t>(-1);
+  std::size_t max_rows_per_table = static_cast<std::size_t>(-1);
 };
 
 // One line of `mpiscope runs`.
@@ -70,9 +81,16 @@ class ResultsDb {
   // A whole run (imports) in one transaction; returns its id.
   std::int64_t store(const StoredRun& run);
 
+  // A run written as its file is read, inside one Transaction the caller holds, so that no
+  // file is ever held whole in memory: begin_import, import_table for each table, then
+  // end_import with the run's header (some of which the file tells only at its end).
+  std::int64_t begin_import(const std::string& source, const std::string& source_file);
+  void import_table(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
+  void end_import(std::int64_t run_id, const StoredRun& header);
+
   std::vector<RunListing> list_runs();
   bool has_run(std::int64_t id);
-  StoredRun load_run(std::int64_t id);  // throws DbError for an unknown id
+  StoredRun load_run(std::int64_t id, const LoadLimits& limits = {});  // DbError: no such run
 
   Connection& connection() { return conn_; }
   const std::string& path() const { return conn_.path(); }
@@ -83,6 +101,7 @@ class ResultsDb {
   void check_schema();
   std::int64_t insert_run(const core::RunInfo& info, const std::string& source,
                           const std::string& source_file);
+  void write_run_info(std::int64_t id, const core::RunInfo& info);
   std::int64_t insert_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
   void insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
 

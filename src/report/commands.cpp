@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,13 @@ int guarded(const std::string& program, F&& f) {
     print_error(program, e.what());
   } catch (const output::OutputError& e) {
     print_error(program, e.what());
+  } catch (const std::bad_alloc&) {
+    // Inputs are streamed and reports bounded (--max-points): what still does not fit is the
+    // machine's limit, said once.
+    print_error(program,
+                "out of memory (the process's memory limit was reached; for report, a smaller "
+                "--max-points or fewer --runs need less)");
+    return cli::kRunFailed;
   }
   return cli::kUsage;
 }
@@ -117,7 +125,8 @@ int import_main(int argc, char** argv, const std::string& program,
       "Stores IMB, OSU micro-benchmark and SKaMPI text output files in the results "
       "database, one run per file, so that they can be plotted and compared with "
       "mpiscope's own runs. All files are read first; if one cannot be read, nothing is "
-      "stored.",
+      "stored. Files are read as streams, a table at a time, so their size is not bounded by "
+      "memory.",
       program);
   std::string db_path;
   std::vector<std::string> files;
@@ -127,11 +136,11 @@ int import_main(int argc, char** argv, const std::string& program,
       ->type_name("FILE");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    std::vector<db::StoredRun> runs;
+    // First pass: every file read and checked, nothing kept but its errors.
     std::vector<std::string> errors;
     for (const auto& f : files) {
       try {
-        runs.push_back(db::import_file(f));
+        db::import_file(f, [](core::BenchmarkRun&&) {});
       } catch (const db::ImportError& e) {
         errors.push_back(e.what());
       }
@@ -141,17 +150,35 @@ int import_main(int argc, char** argv, const std::string& program,
       std::fprintf(stderr, "%s: nothing imported\n", program.c_str());
       return static_cast<int>(cli::kUsage);
     }
+    // Second pass: each table stored as it is read, all files in one transaction.
     const std::string path = db_path.empty() ? db::default_db_path() : db_path;
     if (db_path.empty()) db::prepare_default_location(path);
     db::ResultsDb database(path);
-    for (const auto& r : runs) {
+    struct Stored {
+      std::int64_t id;
+      std::string source, file;
+      std::size_t tables, rows;
+    };
+    std::vector<Stored> stored;
+    db::Transaction transaction(database.connection());
+    for (const auto& f : files) {
+      int seq = 0;
       std::size_t rows = 0;
-      for (const auto& b : r.benchmarks) rows += b.rows.size();
-      const auto id = database.store(r);
-      std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
-                  static_cast<long long>(id), r.source.c_str(), r.benchmarks.size(), rows,
-                  core::printable(r.source_file).c_str());
+      // The source is known once the format is: the run row is made at the first table.
+      std::int64_t id = 0;
+      db::StoredRun header = db::import_file(f, [&](core::BenchmarkRun&& b) {
+        if (id == 0) id = database.begin_import("import", f);
+        rows += b.rows.size();
+        database.import_table(id, seq++, b);
+      });
+      database.end_import(id, header);
+      stored.push_back({id, header.source, f, static_cast<std::size_t>(seq), rows});
     }
+    transaction.commit();
+    for (const auto& s : stored)
+      std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
+                  static_cast<long long>(s.id), s.source.c_str(), s.tables, s.rows,
+                  core::printable(s.file).c_str());
     return static_cast<int>(cli::kOk);
   });
 }
@@ -195,6 +222,14 @@ int report_main(int argc, char** argv, const std::string& program,
   app.add_option("-o,--output", out, "The HTML file to write")
       ->capture_default_str()
       ->type_name("FILE");
+  std::size_t max_points = 20000;
+  app.add_option("--max-points", max_points,
+                 "At most this many points per run (and 1000 per table, thinned evenly); a "
+                 "larger run is shown in part, with a note saying what was left out, and the "
+                 "database keeps all of it")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
+      ->type_name("N");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     // Checked without touching it: the report it replaces stays as it is until the new one is
@@ -207,7 +242,21 @@ int report_main(int argc, char** argv, const std::string& program,
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
     std::vector<db::StoredRun> runs;
-    for (auto id : ids) runs.push_back(database.load_run(id));
+    const db::LoadLimits limits{max_points, std::min<std::size_t>(1000, max_points)};
+    for (auto id : ids) {
+      auto run = database.load_run(id, limits);
+      if (run.tables_left_out > 0 || run.rows_left_out > 0) {
+        const std::string note = "the report shows part of this run (--max-points " +
+                                 std::to_string(max_points) +
+                                 "): " + std::to_string(run.tables_left_out) + " tables and " +
+                                 std::to_string(run.rows_left_out) +
+                                 " rows of longer tables left out; the database keeps them all";
+        std::fprintf(stderr, "%s: run %lld: %s\n", program.c_str(), static_cast<long long>(id),
+                     note.c_str());
+        run.notes.push_back(note);
+      }
+      runs.push_back(std::move(run));
+    }
     output::replace_file(out, render_html(runs, database.path()));
     std::printf("%s: wrote %s (%zu runs from %s)\n", program.c_str(), out.c_str(), runs.size(),
                 database.path().c_str());

@@ -87,6 +87,19 @@ Result run_plain(const std::vector<std::string>& args, const std::string& progra
   return run_shell(cmd);
 }
 
+Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args) {
+  std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec timeout -k 5 120 " +
+                    quote(bin_dir() + "/mpiscope");
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_shell("sh -c " + quote(cmd));
+}
+
+bool sanitized_executables() {
+  std::ifstream in(bin_dir() + "/mpiscope", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return bytes.find("__asan_init") != std::string::npos;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);

@@ -1,6 +1,7 @@
 // Starts the real launcher on the real executable and reads what it printed.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +24,12 @@ Result run_mpi_merged(int np, const std::vector<std::string>& args, const std::s
                       int time_limit_s = 120, const std::string& program = "mpiscope");
 // The program alone, without a launcher.
 Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
+// The same with its address space limited to `kib` KiB (`ulimit -v`), as a batch system's
+// memory limit would.
+Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args);
+// True when the executables under test carry AddressSanitizer, which reserves terabytes of
+// address space and so cannot run under `ulimit -v`.
+bool sanitized_executables();
 
 struct Table {
   std::string name;                 // after "# Benchmarking "

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "harness.hpp"
@@ -115,4 +116,62 @@ TEST(ReportCli, RecordedAndImportedRunsOfTheSameTablesCompareAsEqual) {
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_EQ(run_plain({"report", "--db", db, "--runs", "7", "-o", dir + "/x.html"}).exit_code, 2);
   EXPECT_EQ(run_plain({"report", "--db", dir + "/none.db", "-o", dir + "/x.html"}).exit_code, 2);
+}
+
+// A 30 MB IMB file (71,000 tables) under a 200 MB address-space limit: the import reads it a
+// table at a time (before, it held the file, its lines and every row: over 300 MB, and died with
+// an uncaught std::bad_alloc); the report shows a bounded part of it with a note; a report told
+// to hold everything runs out of memory with one message, not an abort.
+TEST(ReportCli, LargeImportStreamsAndTheReportIsBoundedUnderAMemoryLimit) {
+  if (sanitized_executables())
+    GTEST_SKIP() << "AddressSanitizer's executables cannot run under ulimit -v";
+  const auto dir = temp_dir();
+  const std::string one = read_file(sample("imb_mpi1_openmpi.txt"));
+  const auto first_table = one.find("# Benchmarking");
+  const std::string body = one.substr(first_table);
+  {
+    std::ofstream big(dir + "/big.txt", std::ios::binary);
+    big << one.substr(0, first_table);
+    for (std::size_t written = 0; written < (std::size_t{30} << 20); written += body.size())
+      big << body;
+  }
+  const std::size_t copies = (std::size_t{30} << 20) / body.size() + 1;
+  const auto db = dir + "/big.sqlite";
+  const std::size_t limit_kib = 200 * 1024;
+  const auto import = run_plain_limited(limit_kib, {"import", "--db", db, dir + "/big.txt"});
+  ASSERT_EQ(import.exit_code, 0) << import.err;
+  EXPECT_EQ(count_of(import.out, "run 1 (import:imb, " + std::to_string(4 * copies) + " tables, " +
+                                     std::to_string(13 * copies) + " rows)"),
+            1)
+      << import.out;
+
+  const auto report = run_plain_limited(limit_kib, {"report", "--db", db, "-o", dir + "/r.html"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(count_of(report.err, "the report shows part of this run (--max-points 20000)"), 1)
+      << report.err;
+  const auto html = read_file(dir + "/r.html");
+  EXPECT_LT(html.size(), std::size_t{8} << 20);
+  EXPECT_NE(html.find("the database keeps them all"), std::string::npos);
+
+  const auto everything = run_plain_limited(
+      limit_kib, {"report", "--db", db, "-o", dir + "/all.html", "--max-points", "100000000"});
+  EXPECT_EQ(everything.exit_code, 1) << everything.err;
+  EXPECT_EQ(count_of(everything.err, "error: out of memory"), 1) << everything.err;
+  EXPECT_EQ(count_of(everything.err, "bad_alloc"), 0) << everything.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/all.html"));
+}
+
+// A table longer than any benchmark prints is refused before anything is stored.
+TEST(ReportCli, ImportRefusesATableLongerThanAnyBenchmarkPrints) {
+  const auto dir = temp_dir();
+  {
+    std::ofstream f(dir + "/long.txt");
+    f << "# Benchmarking PingPong\n# #processes = 2\n#----\n"
+         "       #bytes #repetitions      t[usec]   Mbytes/sec\n";
+    for (int i = 0; i <= 100000; ++i) f << "      " << i << "         1000         1.00   1.00\n";
+  }
+  const auto r = run_plain({"import", "--db", dir + "/l.sqlite", dir + "/long.txt"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_of(r.err, "has more than 100000 rows"), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/l.sqlite"));
 }

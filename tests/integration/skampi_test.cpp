@@ -286,6 +286,24 @@ TEST(SkampiRun, CrashedRunResumesWithoutRepeatingFinishedSuites) {
   EXPECT_NE(resumed.out.find("suite A taken from the interrupted earlier run"), std::string::npos);
 }
 
+// A planted 4 GiB output file (sparse, SKaMPI's first line) would be read whole by every rank
+// to resume it: refused at once, with its size, and left as it is.
+TEST(SkampiRun, HugePlantedOutputFileIsRefusedNotRead) {
+  const auto dir = temp_dir();
+  const auto cfg = write_file(dir, "c.skampi",
+                              "@MEASUREMENTS\n" + suite("A",
+                                                        "  Type = 1;\n  Scale = Fixed_log;\n  "
+                                                        "Start_Argument = 16;\n  End_Argument = "
+                                                        "16;\n  Stepwidth = 2;\n"));
+  const auto out = write_file(dir, "skampi.out", "#SKAMPI-OUTPUT 1\n@MACHINE m\n");
+  std::filesystem::resize_file(out, std::uintmax_t{4} << 30);
+  const auto r = run_mpi(2, run_args(cfg, dir), "", 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_of(r.err, "4294967296 bytes, more than a SKaMPI output file can be"), 1) << r.err;
+  EXPECT_LT(r.seconds, 30);
+  EXPECT_EQ(std::filesystem::file_size(out), std::uintmax_t{4} << 30);
+}
+
 TEST(SkampiRun, PostprocessorWritesMedians) {
   const auto dir = temp_dir();
   auto file = [&](const std::string& name, double t8, double t16) {

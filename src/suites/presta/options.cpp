@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/numbers.hpp"
+#include "core/text.hpp"
 #include "output/files.hpp"
 
 namespace mpiscope::presta {
@@ -74,11 +75,13 @@ void add_pair_options(CLI::App& app, Options& o, bool sized, bool rma) {
 }
 
 std::string read_text(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(std::string("cannot read ") + what + " '" + path + "'");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  if (!std::ifstream(path))
+    throw UsageError(std::string("cannot read ") + what + " '" + path + "'");
+  try {
+    return core::read_text_file(path, what);  // a directory or a huge file: its own message
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 // Checks what CLI11 cannot know and fills the process counts; throws UsageError.
