@@ -39,6 +39,11 @@ struct PointContext {
   std::string setup_error;          // set by a setup that could not prepare the point
   MPI_File file = MPI_FILE_NULL;    // I/O benchmarks: opened in setup, closed in release
   std::string scratch_prefix;       // I/O benchmarks: path prefix of this group's files
+  // Collectives. IMB 3.1 moves a rooted operation's root round robin; current IMB keeps it at 0
+  // (-root_shift off, its default) and puts a barrier between repetitions (-sync on, its
+  // default), timing each repetition alone so that none overlaps the next.
+  bool root_shift = true;
+  bool barrier_between_repetitions = false;
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -46,6 +51,7 @@ struct PointContext {
     return aggregate() ? static_cast<std::size_t>(i) * bytes : 0;
   }
 
+  int root(int i) const { return root_shift ? i % nprocs : 0; }  // of repetition i
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }
   std::byte* send(int i) const { return buffers->send(i); }
@@ -66,6 +72,18 @@ inline void already_complete(PointContext&) {}
 template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
   for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
+  if (ctx.barrier_between_repetitions) {
+    // Current IMB's -sync on: each repetition timed alone, the barrier after it untimed.
+    double total = 0;
+    for (int i = 0; i < repetitions; ++i) {
+      const double start = MPI_Wtime();
+      Transfer(ctx, i);
+      Complete(ctx);
+      total += MPI_Wtime() - start;
+      MPI_Barrier(ctx.comm);
+    }
+    return total;
+  }
   const double start = MPI_Wtime();
   if (ctx.aggregate()) {
     for (int i = 0; i < repetitions; ++i) Transfer(ctx, i);
@@ -84,16 +102,18 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
 template <IterateFn Transfer, CompleteFn Complete>
 double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* samples) {
   for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
-  const double start = MPI_Wtime();
-  double previous = start;
+  double total = 0;
+  double previous = MPI_Wtime();
   for (int i = 0; i < repetitions; ++i) {
     Transfer(ctx, i);
     if (!ctx.aggregate() || i + 1 == repetitions) Complete(ctx);
     const double now = MPI_Wtime();
     samples[i] = now - previous;
-    previous = now;
+    total += samples[i];
+    if (ctx.barrier_between_repetitions) MPI_Barrier(ctx.comm);  // untimed, as in timed_loop
+    previous = ctx.barrier_between_repetitions ? MPI_Wtime() : now;
   }
-  return previous - start;
+  return total;
 }
 
 // One repetition outside any timed loop (warm-up, -check): transfer, then assure completion.
@@ -134,7 +154,7 @@ struct Benchmark {
   double time_factor = 1.0;  // reported time = factor · measured time (PingPong: Δt/2)
   int fixed_processes = 0;   // single transfer: exactly this many active processes (0: the series)
   bool turnover_per_process = false;  // throughput counts every process's X (parallel I/O)
-  bool rooted = false;                // root moves round robin: i % nprocs in repetition i
+  bool rooted = false;                // root moves round robin unless -root_shift off
   bool sized = true;                  // false: no message length (Barrier)
   std::size_t unit = 1;  // lengths are multiples of this (sizeof(float) for reductions)
   // The modes it runs in, each a table of its own; None: a single, unnamed mode.

@@ -381,6 +381,8 @@ class SuiteRunner {
     ctx.aggregation = mode;
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
+    ctx.root_shift = settings_.root_shift;
+    ctx.barrier_between_repetitions = settings_.sync_collectives && b.family == Family::Collective;
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +

@@ -27,6 +27,8 @@ struct EngineSettings {
   bool multi = false;
   int multi_outflag = 0;
   int map_rows = 0, map_cols = 0;  // -map PxQ; 0 = identity
+  bool root_shift = true;          // collectives: -root_shift (IMB 3.1: on)
+  bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
   double timeout_s = 0;            // --timeout; 0 = none
   std::string scratch_prefix;      // I/O: path prefix of the run's files (directory + name)
   double cpu_target_s = 0.1;       // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration

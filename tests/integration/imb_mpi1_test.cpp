@@ -432,6 +432,67 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
   }
 }
 
+// Current IMB's collective options: -root_shift off keeps the root at rank 0, -sync on puts one
+// barrier after every timed repetition; by default (IMB 3.1) the root moves and the timed calls
+// follow each other with nothing between them. Seen through the PMPI library, on every rank.
+TEST(ImbMpi1, RootShiftAndSyncAsCurrentImbDefinesThem) {
+  constexpr int kRepetitions = 6;
+  for (const bool current : {false, true}) {
+    SCOPED_TRACE(current ? "-root_shift off -sync on" : "IMB 3.1 defaults");
+    const auto dir = temp_dir();
+    std::vector<std::string> args = {"imb-mpi1",
+                                     "Bcast",
+                                     "Reduce",
+                                     "-npmin",
+                                     "3",
+                                     "-iter",
+                                     "6",
+                                     "-warm_up",
+                                     "off",
+                                     "-msglen",
+                                     write_file(dir, "l", "1000\n")};
+    if (current) args.insert(args.end(), {"-root_shift", "off", "-sync", "on"});
+    const auto r = run_mpi(3, args, "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (int rank = 0; rank < 3; ++rank) {
+      const auto calls = traced_calls(dir + "/trace." + std::to_string(rank));
+      for (const auto& [name, count] : {std::pair{"MPI_Bcast", 1000}, {"MPI_Reduce", 250}}) {
+        SCOPED_TRACE(std::string(name) + " on rank " + std::to_string(rank));
+        std::vector<std::size_t> at_count;
+        for (std::size_t i = 0; i < calls.size(); ++i)
+          if (calls[i].call == name && calls[i].count == count) at_count.push_back(i);
+        ASSERT_EQ(at_count.size(), static_cast<std::size_t>(kRepetitions));
+        std::string roots, between;
+        for (std::size_t k = 0; k < at_count.size(); ++k) {
+          roots += std::to_string(calls[at_count[k]].root);
+          if (k + 1 < at_count.size())
+            for (std::size_t i = at_count[k] + 1; i < at_count[k + 1]; ++i)
+              between += calls[i].call + " ";
+        }
+        EXPECT_EQ(roots, current ? "000000" : "012012");
+        EXPECT_EQ(between,
+                  current ? "MPI_Barrier MPI_Barrier MPI_Barrier MPI_Barrier MPI_Barrier " : "");
+      }
+    }
+    EXPECT_EQ(count_of(r.out, current ? "# Collectives: root 0 (-root_shift off, as current IMB), "
+                                        "each repetition timed alone"
+                                      : "# Collectives: root round robin (IMB 3.1"),
+              1)
+        << r.out;
+  }
+  // The rooted collectives still deliver the right data with the root kept at 0.
+  const auto checked = run_mpi(
+      3, {"imb-mpi1", "Bcast", "Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "-npmin", "3",
+          "-iter", "4", "-msglen", write_file(temp_dir(), "l", "0\n64\n4096\n"), "-check",
+          "-root_shift", "off", "-sync", "on"});
+  EXPECT_EQ(checked.exit_code, 0) << checked.err << checked.out;
+  // Only IMB-MPI1 has these collectives.
+  const auto ext = run_mpi(2, {"imb-ext", "Window", "-sync", "on"});
+  EXPECT_EQ(ext.exit_code, 2);
+  EXPECT_EQ(count_of(ext.err, "apply to IMB-MPI1's collectives only"), 1) << ext.err;
+  EXPECT_EQ(run_mpi(2, {"imb-mpi1", "Bcast", "-root_shift", "maybe"}).exit_code, 2);
+}
+
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
   const auto lengths = write_file(temp_dir(), "l", "0\n32\n");
   const auto a =

@@ -70,6 +70,8 @@ core::EngineSettings engine_settings(const Options& o) {
   s.multi_outflag = o.multi > 0 ? 1 : 0;
   s.map_rows = o.map_rows;
   s.map_cols = o.map_cols;
+  s.root_shift = o.root_shift;
+  s.sync_collectives = o.sync;
   s.timeout_s = o.timeout_s;
   s.scratch_prefix = o.io_dir + "/IMB_out_" + o.run_tag;
   s.cpu_target_s = o.cpu_target_s;
@@ -128,6 +130,16 @@ std::string warm_up_rule(const core::EngineSettings& s, const core::SuitePlan& p
   }
 }
 
+// The header's "Collectives" line: where a rooted operation's root is and whether repetitions
+// may overlap, the two places where IMB 3.1 and current IMB time collectives differently.
+std::string collectives_rule(const core::EngineSettings& s) {
+  return std::string(s.root_shift ? "root round robin (IMB 3.1; current IMB: -root_shift off)"
+                                  : "root 0 (-root_shift off, as current IMB)") +
+         (s.sync_collectives
+              ? ", each repetition timed alone after an untimed barrier (-sync on, as current IMB)"
+              : ", repetitions back to back (IMB 3.1; current IMB: -sync on)");
+}
+
 // The header's "Off-cache" line: what the rotation covers, and what -mem does to it.
 std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
   std::string rule = fmt::format(
@@ -162,6 +174,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["warm_up"] = o.warm_up;
   info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
+  if (suite.id == "imb-mpi1") info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.user_lengths = !o.lengths.empty();
   info.min_length = 0;
@@ -200,6 +213,8 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,
                               help_text(program, benchmark_names(suite), suite.defaults)};
+    if (suite.id != "imb-mpi1" && (!o.root_shift || o.sync))
+      throw UsageError("-root_shift off and -sync on apply to IMB-MPI1's collectives only");
     if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
     cli::check_distinct_outputs(o.json_path, o.csv_path);
     if (!o.json_path.empty()) output::check_writable(o.json_path);

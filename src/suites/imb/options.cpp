@@ -122,6 +122,15 @@ std::vector<std::string> read_selection_file(const std::string& path) {
   return names;
 }
 
+// Current IMB's switch values: on, 1, enable, yes; off, 0, disable, no.
+static bool on_or_off(const std::string& v, const std::string& option,
+                      const std::string& more = "") {
+  const std::string w = core::to_lower(v);
+  if (w == "on" || w == "1" || w == "enable" || w == "yes") return true;
+  if (w == "off" || w == "0" || w == "disable" || w == "no") return false;
+  throw UsageError(option + " takes on or off" + more + ", got '" + v + "'");
+}
+
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
                       int world_size, const Options& defaults) {
   Options o = defaults;
@@ -161,17 +170,15 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     } else if (a == "-time") {
       o.time_s = number(value(), "-time", cli::kPositiveSeconds);
     } else if (a == "-warm_up") {
-      // Current IMB's values (on: 1, enable, yes; off: 0, disable, no) plus IMB 3.1's rule.
       const std::string& v = value();
-      const std::string w = core::to_lower(v);
-      if (w == "on" || w == "1" || w == "enable" || w == "yes")
-        o.warm_up = "on";
-      else if (w == "off" || w == "0" || w == "disable" || w == "no")
-        o.warm_up = "off";
-      else if (w == "imb3.1")
+      if (core::to_lower(v) == "imb3.1")
         o.warm_up = "imb3.1";
       else
-        throw UsageError("-warm_up takes on, off or imb3.1, got '" + v + "'");
+        o.warm_up = on_or_off(v, "-warm_up", ", or imb3.1") ? "on" : "off";
+    } else if (a == "-root_shift") {
+      o.root_shift = on_or_off(value(), "-root_shift");
+    } else if (a == "-sync") {
+      o.sync = on_or_off(value(), "-sync");
     } else if (a == "-mem") {
       o.mem_gb = number(value(), "-mem", kMemGbRange);
     } else if (a == "-msglen") {
@@ -259,6 +266,8 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"overall_vol_mb", o.overall_vol_mb},
        {"time_s", o.time_s},
        {"warm_up", o.warm_up},
+       {"root_shift", o.root_shift},
+       {"sync", o.sync},
        {"mem_gb", o.mem_gb},
        {"lengths", o.lengths},
        {"map_rows", o.map_rows},
@@ -288,6 +297,8 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("overall_vol_mb").get_to(o.overall_vol_mb);
   j.at("time_s").get_to(o.time_s);
   j.at("warm_up").get_to(o.warm_up);
+  j.at("root_shift").get_to(o.root_shift);
+  j.at("sync").get_to(o.sync);
   j.at("mem_gb").get_to(o.mem_gb);
   j.at("lengths").get_to(o.lengths);
   j.at("map_rows").get_to(o.map_rows);
@@ -319,6 +330,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-iter      <msgspersample[,overall_vol[,msgs_nonaggr]]>]
           [-time      <max_runtime per sample>]
           [-warm_up   on|off|imb3.1]
+          [-root_shift on|off]  [-sync on|off]
           [-mem       <max. per process memory for overall message buffers>]
           [-msglen    <Lengths_file>]
           [-map       <PxQ>]
@@ -347,6 +359,14 @@ where
                 on (default, as current IMB): before each length is timed, run it
                 untimed n/10 times (at least min(10, n)); off: no warm-up; imb3.1:
                 IMB 3.1's 2 runs of a 4-byte message before a table's first length
+  -root_shift on|off
+                IMB-MPI1's rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)):
+                on (default, IMB 3.1) moves the root round robin, root = i mod P in
+                repetition i; off keeps it at rank 0, as current IMB does by default
+  -sync on|off  IMB-MPI1's collectives: on puts an untimed barrier between repetitions
+                and times each alone, as current IMB does by default; off (default, IMB
+                3.1) times the repetitions back to back, so that consecutive ones may
+                overlap (pipelining)
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
                 are skipped with a note saying how much they would need; with -off_cache
                 a length rotates through as many buffers as fit

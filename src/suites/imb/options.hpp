@@ -30,6 +30,8 @@ struct Options {
   std::size_t overall_vol_mb = 40;
   double time_s = 0;                 // -time; 0 = no limit
   std::string warm_up = "on";        // -warm_up: on (current IMB), off, imb3.1
+  bool root_shift = true;            // -root_shift: rooted collectives move their root (3.1)
+  bool sync = false;                 // -sync: a barrier between collectives' repetitions
   double mem_gb = 1.0;               // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;  // -msglen; empty = defaults
   int map_rows = 0, map_cols = 0;

@@ -1,5 +1,6 @@
 // IMB-MPI1 data-movement collectives (guide 3.3.4.4–3.3.4.13). MPI_BYTE; rooted ones move their
-// root round robin (root = i % nprocs in repetition i). Each kernel is the one MPI call.
+// root round robin (root = i % nprocs in repetition i) unless -root_shift off keeps it at 0. Each
+// kernel is the one MPI call.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
@@ -9,7 +10,7 @@ using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
 int root_of(const PointContext& c, int i) {
-  return i % c.nprocs;
+  return c.root(i);
 }
 
 void bcast(PointContext& c, int i) {

@@ -8,7 +8,7 @@ using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
 void reduce(PointContext& c, int i) {
-  MPI_Reduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, i % c.nprocs, c.comm);
+  MPI_Reduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.root(i), c.comm);
 }
 void allreduce(PointContext& c, int i) {
   MPI_Allreduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.comm);
@@ -57,7 +57,7 @@ std::vector<core::Benchmark> reduction_benchmarks() {
       reduction(
           "Reduce", core::kernel<reduce>(),
           [](const PointContext& c, int i) {
-            return c.rank == i % c.nprocs ? whole_sum(c) : Blocks{};
+            return c.rank == c.root(i) ? whole_sum(c) : Blocks{};
           },
           true),
       reduction(

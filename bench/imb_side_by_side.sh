@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# mpiscope's IMB-MPI1 next to Intel's current IMB-MPI1 on the same machine, as a user would
+# compare them (issue 14): the same benchmarks at their default lengths, launches interleaved
+# (Intel, mpiscope, Intel, ...) so that drift of the machine hits both alike. Prints, per benchmark
+# and length, the median over launches of each tool's time and their ratio mpiscope / Intel
+# (below 1: mpiscope measured less time). Times are compared, not Mbytes/sec: current IMB prints
+# 10^6 bytes/s, mpiscope's IMB 3.1 tables 2^20 bytes/s. The time is t[usec] where a table has
+# one, else t_max[usec] (IMB's headline figure for bandwidth).
+#
+#   bench/imb_side_by_side.sh INTEL_IMB_MPI1 [BUILD_DIR] [LAUNCHER] [LAUNCHES] [NP] [BENCHMARKS]
+#                             [MPISCOPE_OPTIONS]
+#   (defaults: build, mpirun.openmpi, 5, 2, "PingPong PingPing Sendrecv Exchange Allreduce Bcast",
+#   none; "-root_shift off -sync on" times collectives as current IMB does by default)
+#
+# Intel's IMB-MPI1 must be built for the same MPI library; for Open MPI:
+#   git clone https://github.com/intel/mpi-benchmarks && cd mpi-benchmarks &&
+#   make CC=mpicc.openmpi CXX=mpicxx.openmpi CPPFLAGS=-DOMPI_SKIP_MPICXX=1 IMB-MPI1
+set -euo pipefail
+intel=${1:?usage: bench/imb_side_by_side.sh INTEL_IMB_MPI1 [BUILD_DIR] [LAUNCHER] [LAUNCHES] [NP] [BENCHMARKS]}
+build=${2:-build}
+launcher=${3:-mpirun.openmpi}
+launches=${4:-5}
+np=${5:-2}
+benchmarks=${6:-PingPong PingPing Sendrecv Exchange Allreduce Bcast}
+mpiscope_options=${7:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+oversubscribe=""
+[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# "tool benchmark bytes time" lines from one IMB-style output.
+extract() {
+  awk -v tool="$1" '
+    /^# Benchmarking / { name = $3; col = 0; next }
+    /#repetitions/ {
+      for (i = 1; i <= NF; ++i) if ($i == "t[usec]") col = i
+      if (!col) for (i = 1; i <= NF; ++i) if ($i == "t_max[usec]") col = i
+      next
+    }
+    col && $1 ~ /^[0-9]+$/ && NF >= col && $col ~ /^[0-9.]+$/ { print tool, name, $1, $col }
+' "$2"
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+start=$(date +%s)
+for ((l = 1; l <= launches; ++l)); do
+  # shellcheck disable=SC2086
+  timeout 900 "$launcher" $oversubscribe -np "$np" "$intel" $benchmarks > "$work/intel$l.txt" 2>&1
+  # shellcheck disable=SC2086
+  timeout 900 "$launcher" $oversubscribe -np "$np" "$build/bin/mpiscope" imb-mpi1 $benchmarks \
+    $mpiscope_options --no-db > "$work/mpiscope$l.txt" 2>&1
+  extract intel "$work/intel$l.txt" >> "$work/all.txt"
+  extract mpiscope "$work/mpiscope$l.txt" >> "$work/all.txt"
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+echo "Intel: $(grep -m1 -o 'Intel(R) MPI Benchmarks [^,]*' "$work/intel1.txt" || echo '?')," \
+  "$launches interleaved launches of each at $np processes with $launcher"
+grep -E '^# (Warm-up|Collectives)' "$work/mpiscope1.txt" || true
+printf '%-10s %9s %14s %14s %8s\n' benchmark bytes "intel t[us]" "mpiscope t[us]" ratio
+# Medians over launches per tool, benchmark and length; then the ratio.
+sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk '
+  function median(s,   a, n, i, j, t) {
+    n = split(s, a, " ")
+    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  { key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+  END {
+    worst = 0
+    for (i = 1; i <= k; ++i) {
+      split(order[i], p, " ")
+      a = median(v[order[i], "intel"]); b = median(v[order[i], "mpiscope"])
+      r = a > 0 ? b / a : 0
+      if (r > worst) { worst = r; where = order[i] }
+      printf "%-10s %9d %14.2f %14.2f %8.3f\n", p[1], p[2], a, b, r
+    }
+    printf "largest ratio: %.3f (%s)\n", worst, where
+  }'
