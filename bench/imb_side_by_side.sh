@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mpiscope's IMB-MPI1 next to Intel's current IMB-MPI1 on the same machine, as a user would
 # compare them (issue 14): the same benchmarks at their default lengths, launches interleaved
-# (Intel, mpiscope, Intel, ...) so that drift of the machine hits both alike. Prints, per benchmark
+# (Intel then mpiscope, then mpiscope then Intel, ...) so that drift of the machine hits both alike. Prints, per benchmark
 # and length, the median over launches of each tool's time and their ratio mpiscope / Intel
 # (below 1: mpiscope measured less time). Times are compared, not Mbytes/sec: current IMB prints
 # 10^6 bytes/s, mpiscope's IMB 3.1 tables 2^20 bytes/s. The time is t[usec] where a table has
@@ -44,12 +44,18 @@ extract() {
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(date +%s)
-for ((l = 1; l <= launches; ++l)); do
+run_intel() {
   # shellcheck disable=SC2086
   timeout 900 "$launcher" $oversubscribe -np "$np" "$intel" $benchmarks > "$work/intel$l.txt" 2>&1
+}
+run_mpiscope() {
   # shellcheck disable=SC2086
   timeout 900 "$launcher" $oversubscribe -np "$np" "$build/bin/mpiscope" imb-mpi1 $benchmarks \
     $mpiscope_options --no-db > "$work/mpiscope$l.txt" 2>&1
+}
+for ((l = 1; l <= launches; ++l)); do
+  # Each tool goes first in every other pair: neither gains from the order.
+  if ((l % 2)); then run_intel && run_mpiscope; else run_mpiscope && run_intel; fi
   extract intel "$work/intel$l.txt" >> "$work/all.txt"
   extract mpiscope "$work/mpiscope$l.txt" >> "$work/all.txt"
 done
