@@ -331,7 +331,7 @@ class SuiteRunner {
     const int q = ps.layout.active_size;
     MPI_Comm active = ps.active.get();
     const bool aggregate = mode != Aggregation::NonAggregate && !b.nonaggregate_repetitions;
-    const int repetitions = imb_repetitions(settings_.repetitions, bytes, aggregate);
+    const int repetitions = settings_.repetitions_rule(settings_.repetitions, bytes, aggregate);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
     const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
     const OffCache& oc = settings_.off_cache;
@@ -545,9 +545,12 @@ class SuiteRunner {
     if (b.turnover > 0) {
       const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
       const double median = m.accurate->summary_us.median;
-      m.mbytes_per_sec =
-          median > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / median : 0.0;
+      m.mbytes_per_sec = megabytes_per_second(messages * static_cast<double>(m.bytes), median);
     }
+  }
+
+  double megabytes_per_second(double bytes, double t_us) const {
+    return t_us > 0 ? bytes / t_us * 1e6 / settings_.bytes_per_megabyte : 0.0;
   }
 
   // Brings every active rank's time to world rank 0 and fills the row's statistics.
@@ -565,11 +568,11 @@ class SuiteRunner {
     m.repetitions = local.repetitions;
     m.rank_times_us = times;
     const auto q = static_cast<std::size_t>(ps.layout.active_size);
-    // Throughput as IMB defines it: nmsg·X bytes per t_max, in 2^20 bytes per second.
+    // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second).
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
       const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
-      return t_max_us > 0 ? messages * static_cast<double>(m.bytes) / 1.048576 / t_max_us : 0.0;
+      return megabytes_per_second(messages * static_cast<double>(m.bytes), t_max_us);
     };
     auto times_of = [&](std::vector<double>::const_iterator first,
                         std::vector<double>::const_iterator last) {

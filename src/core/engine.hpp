@@ -19,6 +19,12 @@ namespace mpiscope::core {
 
 struct EngineSettings {
   RepetitionSettings repetitions;
+  // Where suites differ from IMB, whose rules are the defaults: how many repetitions a point gets,
+  // and the megabyte of the throughput column (OSU, for one, times a fixed count and prints 10^6
+  // bytes per second). A suite with other rules sets these instead of forking the engine.
+  int (*repetitions_rule)(const RepetitionSettings&, std::size_t bytes,
+                          bool aggregate) = imb_repetitions;
+  double bytes_per_megabyte = 1048576.0;
   OffCache off_cache;          // disabled unless -off_cache
   double mem_limit_bytes = 0;  // per process; 0 = no limit
   bool check = false;          // -check: verify received data, add the defects column
