@@ -493,6 +493,68 @@ TEST(ImbMpi1, RootShiftAndSyncAsCurrentImbDefinesThem) {
   EXPECT_EQ(run_mpi(2, {"imb-mpi1", "Bcast", "-root_shift", "maybe"}).exit_code, 2);
 }
 
+// Current IMB's -msglog, -zero_size, -include and -exclude, with its meaning: lengths 0, then
+// max(unit, 2^min) doubling up to 2^max; the named benchmarks plus -include minus -exclude.
+TEST(ImbMpi1, MsglogZeroSizeIncludeExcludeAsCurrentImb) {
+  auto lengths_of = [](const harness::Table& t) {
+    std::string s;
+    for (const auto& c : t.cells) s += (s.empty() ? "" : " ") + c[0];
+    return s;
+  };
+  const auto r = run_mpi(2, {"-msglog", "3:6", "PingPong", "Allreduce", "-iter", "5", "--no-db"},
+                         "", 60, "IMB-MPI1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto tables = parse_imb(r.out);
+  ASSERT_EQ(tables.size(), 2u) << r.out;
+  EXPECT_EQ(lengths_of(tables[0]), "0 8 16 32 64");
+  EXPECT_EQ(lengths_of(tables[1]), "0 8 16 32 64");  // max(4, 2^3)
+  EXPECT_EQ(count_of(r.out, "# Maximum message length in bytes:   64"), 1) << r.out;
+
+  const auto small = run_mpi(2, {"imb-mpi1", "-msglog", "3", "Allreduce", "Barrier", "-zero_size",
+                                 "off", "-iter", "5", "--no-db"});
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  tables = parse_imb(small.out);
+  ASSERT_EQ(tables.size(), 2u) << small.out;
+  EXPECT_EQ(lengths_of(tables[0]), "4 8");  // unit 4: max(4, 2^0), no 0
+  EXPECT_EQ(tables[1].name, "Barrier");     // no length: it still runs
+  EXPECT_EQ(tables[1].cells.size(), 1u);
+
+  const auto chosen = run_mpi(2, {"imb-mpi1", "PingPong", "Bcast", "-include", "Sendrecv,bcast",
+                                  "-exclude", "pingpong", "-msglog", "1", "-iter", "5", "--no-db"});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  tables = parse_imb(chosen.out);
+  ASSERT_EQ(tables.size(), 2u) << chosen.out;
+  EXPECT_EQ(tables[0].name, "Bcast");
+  EXPECT_EQ(tables[1].name, "Sendrecv");
+  const auto all_but = run_mpi(2, {"imb-mpi1", "-exclude",
+                                   "PingPong,PingPing,Sendrecv,Exchange,"
+                                   "Allreduce,Reduce,Reduce_scatter,Allgather,Allgatherv,Gather,"
+                                   "Gatherv,Scatter,Scatterv,Alltoall,Alltoallv,Bcast",
+                                   "-iter", "5", "--no-db"});
+  ASSERT_EQ(all_but.exit_code, 0) << all_but.err;
+  tables = parse_imb(all_but.out);
+  ASSERT_EQ(tables.size(), 1u) << all_but.out;
+  EXPECT_EQ(tables[0].name, "Barrier");
+
+  const auto lengths_file = write_file(temp_dir(), "l", "0\n8\n");
+  for (const auto& bad :
+       std::vector<std::vector<std::string>>{{"-msglog", "5:3"},
+                                             {"-msglog", "31"},
+                                             {"-msglog", "a:4"},
+                                             {"-msglog", "1:2:3"},
+                                             {"-msglog", "3", "-msglen", lengths_file},
+                                             {"-zero_size", "maybe"},
+                                             {"-include", "Nope"},
+                                             {"-exclude", ","},
+                                             {"PingPong", "-exclude", "PingPong"}}) {
+    std::vector<std::string> args = {"imb-mpi1"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto e = run_mpi(2, args);
+    EXPECT_EQ(e.exit_code, 2) << bad[0] << " " << bad[1] << "\n" << e.err;
+    EXPECT_EQ(count_of(e.err, "error"), 1) << e.err;
+  }
+}
+
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
   const auto lengths = write_file(temp_dir(), "l", "0\n32\n");
   const auto a =

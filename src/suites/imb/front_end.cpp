@@ -36,15 +36,21 @@ std::vector<std::string> benchmark_names(const ImbSuite& suite) {
 
 // Default lengths (guide 5.2.1): 0, then max(unit, 1), doubling up to 2^MAXMSGLOG; the unit is
 // 4 bytes for float data. User lengths (-msglen) are rounded up to a whole number of units.
+// -msglog [min:]max (current IMB): 0, then max(unit, 2^min) doubling up to 2^max. -zero_size off
+// leaves out the 0 (Barrier, which has no length, still runs).
 std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o, int max_msg_log) {
   const std::size_t unit = b.unit;
   std::vector<std::size_t> out;
   if (!o.lengths.empty()) {
     for (std::size_t x : o.lengths) out.push_back((x + unit - 1) / unit * unit);
-    return out;
+  } else {
+    const int max_log = o.msglog_max >= 0 ? o.msglog_max : max_msg_log;
+    out.push_back(0);
+    for (std::size_t x = std::max(unit, std::size_t{1} << o.msglog_min);
+         x <= (std::size_t{1} << max_log); x *= 2)
+      out.push_back(x);
   }
-  out.push_back(0);
-  for (std::size_t x = unit; x <= (std::size_t{1} << max_msg_log); x *= 2) out.push_back(x);
+  if (!o.zero_size && b.sized) std::erase(out, std::size_t{0});
   return out;
 }
 
@@ -177,8 +183,9 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   if (suite.id == "imb-mpi1") info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.user_lengths = !o.lengths.empty();
-  info.min_length = 0;
-  info.max_length = std::size_t{1} << suite.max_msg_log;
+  const int max_log = o.msglog_max >= 0 ? o.msglog_max : suite.max_msg_log;
+  info.min_length = o.zero_size ? 0 : std::size_t{1} << o.msglog_min;
+  info.max_length = std::size_t{1} << max_log;
   info.multi = settings.multi;
   for (const auto* b : plan.benchmarks) info.benchmarks.push_back(b->name);
 

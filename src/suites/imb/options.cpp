@@ -134,6 +134,7 @@ static bool on_or_off(const std::string& v, const std::string& option,
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
                       int world_size, const Options& defaults) {
   Options o = defaults;
+  std::vector<std::string> include, exclude;  // -include, -exclude (current IMB)
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -175,6 +176,28 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
         o.warm_up = "imb3.1";
       else
         o.warm_up = on_or_off(v, "-warm_up", ", or imb3.1") ? "on" : "off";
+    } else if (a == "-msglog") {
+      // Current IMB: 0, then max(unit, 2^min) doubling up to 2^max; max < 31, min < max.
+      const std::string& v = value();
+      const auto parts = split(v, ':');
+      if (parts.empty() || parts.size() > 2)
+        throw UsageError("-msglog takes [min:]max, got '" + v + "'");
+      o.msglog_max = static_cast<int>(integer(parts.back(), "-msglog max", 0, 30));
+      o.msglog_min =
+          parts.size() == 2 ? static_cast<int>(integer(parts[0], "-msglog min", 0, 30)) : 0;
+      if (parts.size() == 2 && o.msglog_min >= o.msglog_max)
+        throw UsageError("-msglog " + v + ": min must be less than max");
+    } else if (a == "-zero_size") {
+      o.zero_size = on_or_off(value(), "-zero_size");
+    } else if (a == "-include" || a == "-exclude") {
+      auto& list = a == "-include" ? include : exclude;
+      bool named = false;
+      for (const auto& name : split(value(), ','))
+        if (!trim(name).empty()) {
+          list.push_back(canonical_name(trim(name), known));
+          named = true;
+        }
+      if (!named) throw UsageError(a + " names no benchmark");
     } else if (a == "-root_shift") {
       o.root_shift = on_or_off(value(), "-root_shift");
     } else if (a == "-sync") {
@@ -242,6 +265,20 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       if (!named) throw UsageError("an empty benchmark name was given");
     }
   }
+  if (!o.lengths.empty() && o.msglog_max >= 0)
+    throw UsageError("-msglen and -msglog both choose the lengths: give one of them");
+  if (!o.zero_size && !o.lengths.empty() &&
+      std::all_of(o.lengths.begin(), o.lengths.end(), [](std::size_t x) { return x == 0; }))
+    throw UsageError("-zero_size off leaves none of the -msglen lengths");
+  // Current IMB: the named benchmarks (or all) plus -include, minus -exclude.
+  if (!include.empty() || !exclude.empty()) {
+    if (o.benchmarks.empty()) o.benchmarks = known;
+    for (const auto& name : include) add_benchmark(o, name, known);
+    std::erase_if(o.benchmarks, [&](const std::string& b) {
+      return std::find(exclude.begin(), exclude.end(), b) != exclude.end();
+    });
+    if (o.benchmarks.empty()) throw UsageError("-exclude leaves no benchmark to run");
+  }
   try {
     o.method.validate();
   } catch (const std::invalid_argument& e) {
@@ -270,6 +307,9 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"sync", o.sync},
        {"mem_gb", o.mem_gb},
        {"lengths", o.lengths},
+       {"msglog_min", o.msglog_min},
+       {"msglog_max", o.msglog_max},
+       {"zero_size", o.zero_size},
        {"map_rows", o.map_rows},
        {"map_cols", o.map_cols},
        {"check", o.check},
@@ -301,6 +341,9 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("sync").get_to(o.sync);
   j.at("mem_gb").get_to(o.mem_gb);
   j.at("lengths").get_to(o.lengths);
+  j.at("msglog_min").get_to(o.msglog_min);
+  j.at("msglog_max").get_to(o.msglog_max);
+  j.at("zero_size").get_to(o.zero_size);
   j.at("map_rows").get_to(o.map_rows);
   j.at("map_cols").get_to(o.map_cols);
   j.at("check").get_to(o.check);
@@ -332,7 +375,8 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-warm_up   on|off|imb3.1]
           [-root_shift on|off]  [-sync on|off]
           [-mem       <max. per process memory for overall message buffers>]
-          [-msglen    <Lengths_file>]
+          [-msglen    <Lengths_file>]  [-msglog [min:]max]  [-zero_size on|off]
+          [-include b1[,b2...]]  [-exclude b1[,b2...]]
           [-map       <PxQ>]
           [-input     <filename>]
           [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
@@ -371,6 +415,13 @@ where
                 are skipped with a note saying how much they would need; with -off_cache
                 a length rotates through as many buffers as fit
   -msglen FILE  message lengths, one per line (bytes; k and m suffixes allowed)
+  -msglog [min:]max
+                lengths 0, then max(unit, 2^min) doubling up to 2^max (max <= 30, min < max;
+                default min 0), as current IMB
+  -zero_size on|off
+                off leaves out the length 0 (default on)
+  -include LIST, -exclude LIST
+                comma-separated benchmarks added to, or removed from, those named (or all)
   -map PxQ      renumber the P*Q processes row by row of a P x Q matrix filled column by
                 column (e.g. -map 4x2 pairs rank i with rank i+4 in Multi-PingPong)
   -input FILE   benchmark names, one per line; '#' starts a comment
