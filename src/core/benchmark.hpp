@@ -140,6 +140,7 @@ constexpr Kernel kernel() {
 // (source == kAllRanks) they hold the element-wise sum of every rank's pattern.
 struct ExpectedBlock {
   static constexpr int kAllRanks = -1;
+  static constexpr int kOwnFloats = -2;  // FloatSum: this rank's own floats (a local reduction)
   std::size_t recv_offset = 0;
   int source = 0;
   std::size_t source_offset = 0;
@@ -172,7 +173,10 @@ struct Benchmark {
   // gives t_pure; the kernel itself calls cpu_exploit() between starting and finishing a transfer.
   const Benchmark* blocking_twin = nullptr;
   bool uses_files = false;  // the engine names a scratch-file prefix for it
-  bool warm_up = true;      // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
+  // false: runs only when named (or -include'd): benchmarks of later IMB versions, so that the
+  // default list stays IMB 3.1's.
+  bool in_default_list = true;
+  bool warm_up = true;  // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
 };
 
 }  // namespace mpiscope::core

@@ -555,6 +555,36 @@ TEST(ImbMpi1, MsglogZeroSizeIncludeExcludeAsCurrentImb) {
   }
 }
 
+// Current IMB's Reduce_scatter_block (each process receives an X-byte block of the reduced np·X)
+// and Reduce_local (recv += send, no communication) run when named, are checked by -check (a
+// planted corruption on rank 1 is found at every length), and stay off IMB 3.1's default list.
+TEST(ImbMpi1, ReduceScatterBlockAndReduceLocalRunWhenNamedAndAreChecked) {
+  for (const std::string fault : {"", "corrupt:1"}) {
+    SCOPED_TRACE(fault.empty() ? "clean" : fault);
+    const auto r = run_mpi(3,
+                           {"imb-mpi1", "Reduce_scatter_block", "Reduce_local", "-npmin", "3",
+                            "-msglog", "2:6", "-iter", "5", "-check", "--no-db"},
+                           fault.empty() ? "" : "MPISCOPE_FAULT=" + fault);
+    EXPECT_EQ(r.exit_code, fault.empty() ? 0 : 3) << r.err;
+    const auto tables = parse_imb(r.out);
+    ASSERT_EQ(tables.size(), 2u) << r.out;
+    EXPECT_EQ(tables[0].name, "Reduce_scatter_block");
+    EXPECT_EQ(tables[1].name, "Reduce_local");
+    for (const auto& t : tables) {
+      ASSERT_EQ(t.cells.size(), 6u) << t.name;  // 0, then 4 (2^2) doubling to 64
+      for (const auto& row : t.cells) {
+        const bool empty = row[0] == "0";
+        EXPECT_EQ(row.back(), fault.empty() || empty ? "0.00" : "1.00") << t.name << " " << row[0];
+      }
+    }
+  }
+  const auto defaults = run_mpi(2, {"imb-mpi1", "-msglog", "1", "-iter", "2", "--no-db"});
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_EQ(count_of(defaults.out, "# Benchmarking "), 17) << defaults.out;
+  EXPECT_EQ(count_of(defaults.out, "Reduce_local"), 0);
+  EXPECT_EQ(count_of(defaults.out, "Reduce_scatter_block"), 0);
+}
+
 TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
   const auto lengths = write_file(temp_dir(), "l", "0\n32\n");
   const auto a =

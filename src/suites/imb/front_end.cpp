@@ -28,9 +28,10 @@ namespace mpiscope::imb {
 
 namespace {
 
-std::vector<std::string> benchmark_names(const ImbSuite& suite) {
+std::vector<std::string> benchmark_names(const ImbSuite& suite, bool default_list_only = false) {
   std::vector<std::string> names;
-  for (const auto& b : suite.benchmarks()) names.push_back(b.name);
+  for (const auto& b : suite.benchmarks())
+    if (b.in_default_list || !default_list_only) names.push_back(b.name);
   return names;
 }
 
@@ -169,7 +170,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   core::SuitePlan plan;
   plan.suite = suite.id;
   for (const auto& b : suite.benchmarks())
-    if (o.benchmarks.empty()) plan.benchmarks.push_back(&b);
+    if (o.benchmarks.empty() && b.in_default_list) plan.benchmarks.push_back(&b);
   for (const auto& name : o.benchmarks)
     for (const auto& b : suite.benchmarks())
       if (b.name == name) plan.benchmarks.push_back(&b);
@@ -215,7 +216,8 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
   cli::FrontEnd fe;
   fe.program = program;
   fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults);
+    Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults,
+                              benchmark_names(suite, true));
     o.run_tag = core::scratch_files::unique_run_tag();
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,

@@ -132,7 +132,8 @@ static bool on_or_off(const std::string& v, const std::string& option,
 }
 
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
-                      int world_size, const Options& defaults) {
+                      int world_size, const Options& defaults,
+                      const std::vector<std::string>& default_list) {
   Options o = defaults;
   std::vector<std::string> include, exclude;  // -include, -exclude (current IMB)
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -272,7 +273,7 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     throw UsageError("-zero_size off leaves none of the -msglen lengths");
   // Current IMB: the named benchmarks (or all) plus -include, minus -exclude.
   if (!include.empty() || !exclude.empty()) {
-    if (o.benchmarks.empty()) o.benchmarks = known;
+    if (o.benchmarks.empty()) o.benchmarks = default_list.empty() ? known : default_list;
     for (const auto& name : include) add_benchmark(o, name, known);
     std::erase_if(o.benchmarks, [&](const std::string& b) {
       return std::find(exclude.begin(), exclude.end(), b) != exclude.end();

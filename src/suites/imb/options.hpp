@@ -52,10 +52,12 @@ void to_json(nlohmann::json& j, const Options& o);
 void from_json(const nlohmann::json& j, Options& o);
 
 // Parses argv[1..] (argv[0] excluded) over the suite's defaults. Reads -msglen/-input files.
-// Throws UsageError.
+// `default_list`: what runs when no benchmark is named (empty: every known one). Throws
+// UsageError.
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<std::string>& known_benchmarks, int world_size,
-                      const Options& defaults = {});
+                      const Options& defaults = {},
+                      const std::vector<std::string>& default_list = {});
 
 // -msglen file: one non-negative length per line (k/K, m/M suffixes), '#' comments.
 std::vector<std::size_t> read_lengths_file(const std::string& path);

@@ -1,4 +1,5 @@
-// IMB-MPI1 reductions (guide 3.3.4.1–3.3.4.3): X/sizeof(float) floats, MPI_FLOAT with MPI_SUM.
+// IMB-MPI1 reductions (guide 3.3.4.1–3.3.4.3): X/sizeof(float) floats, MPI_FLOAT with MPI_SUM;
+// and current IMB's Reduce_scatter_block and Reduce_local, which run only when named.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
@@ -15,6 +16,14 @@ void allreduce(PointContext& c, int i) {
 }
 void reduce_scatter(PointContext& c, int i) {
   MPI_Reduce_scatter(c.send(i), c.recv(i), c.counts.data(), MPI_FLOAT, MPI_SUM, c.comm);
+}
+// Current IMB: every process receives a block of X bytes (X/4 floats) of the reduced np·X.
+void reduce_scatter_block(PointContext& c, int i) {
+  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.comm);
+}
+// Current IMB: the local reduction alone, recv += send on every process, no communication.
+void reduce_local(PointContext& c, int i) {
+  MPI_Reduce_local(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM);
 }
 
 // L = r·np + s floats: ranks below s get r+1 of them, the others r (guide 3.3.4.2).
@@ -47,6 +56,13 @@ core::Benchmark reduction(std::string name, core::Kernel kernel,
   b.setup = prepare;
   return b;
 }
+// A benchmark of current IMB: off IMB 3.1's default list, with its own buffer shape if given.
+core::Benchmark later_imb(core::Benchmark b,
+                          core::BufferShape (*shape)(std::size_t, int, int) = nullptr) {
+  b.in_default_list = false;
+  if (shape) b.shape = shape;
+  return b;
+}
 }  // namespace
 
 std::vector<core::Benchmark> reduction_benchmarks() {
@@ -68,6 +84,23 @@ std::vector<core::Benchmark> reduction_benchmarks() {
                            c.counts[mine] * sizeof(float)}};
           },
           false, split_evenly),
+      later_imb(reduction(
+                    "Reduce_scatter_block", core::kernel<reduce_scatter_block>(),
+                    [](const PointContext& c, int) {
+                      return Blocks{{0, ExpectedBlock::kAllRanks,
+                                     static_cast<std::size_t>(c.rank) * c.bytes, c.bytes}};
+                    },
+                    false),
+                [](std::size_t x, int np, int) {
+                  return core::BufferShape{x * static_cast<std::size_t>(np), x};
+                }),
+      // -check starts from a zeroed receive buffer: one local sum leaves the rank's own floats.
+      later_imb(reduction(
+          "Reduce_local", core::kernel<reduce_local>(),
+          [](const PointContext& c, int) {
+            return Blocks{{0, ExpectedBlock::kOwnFloats, 0, c.bytes}};
+          },
+          false)),
   };
 }
 
