@@ -68,8 +68,9 @@ int ranks(int wanted) {
 TEST(Beff, RecomputedBeffEqualsPrinted) {
   const auto dir = temp_dir();
   const auto path = dir + "/beff.json";
-  const auto r =
-      run_mpi(ranks(4), with(with({"beff"}, kShort), {"--seed", "42", "--json", path}), "", 300);
+  const auto r = run_mpi(
+      ranks(4), with(with({"beff"}, kShort), {"--seed", "42", "--rmax", "250", "--json", path}), "",
+      300);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json doc = json::parse(read_file(path));
   EXPECT_TRUE(doc.at("complete").get<bool>());
@@ -152,6 +153,51 @@ TEST(Beff, RecomputedBeffEqualsPrinted) {
   EXPECT_NEAR(printed(r.out, "b_eff"), b_eff, 6e-4) << r.out;
   EXPECT_NEAR(printed(r.out, "b_eff_at_lmax"), at_lmax, 6e-4);
   EXPECT_NE(r.out.find("# random-2 (random): ring over order"), std::string::npos);
+
+  // The paper's balance factor: b_eff (1e6 bytes/s) over R_max (--rmax 250 Gflop/s).
+  expect_relative(s.at("balance_factor"), b_eff * 1e6 / 250e9, "balance factor");
+  EXPECT_EQ(s.at("R_max"), 250);
+  EXPECT_NEAR(printed(r.out, "balance_factor"), b_eff * 1e6 / 250e9, 6e-7) << r.out;
+  // b_eff.c's protocol summary: the log_avg rows at every length, the latencies (1 byte over
+  // the per-process bandwidth at 1 byte), each pattern's average, L_max value and latency.
+  for (std::size_t li = 0; li < 21; ++li) {
+    std::vector<double> rings, randoms;
+    for (const auto& [pattern, b] : best) {
+      if (kind[pattern] == "ring") rings.push_back(b[li]);
+      if (kind[pattern] == "random") randoms.push_back(b[li]);
+    }
+    const std::string at = "/" + doc.at("benchmarks")[0].at("rows")[li].at("bytes").dump();
+    ASSERT_EQ(s.count("b_eff_at" + at), 1u) << at;
+    expect_relative(s.at("ring_logavg_at" + at), logavg(rings), "rings" + at);
+    expect_relative(s.at("random_logavg_at" + at), logavg(randoms), "random" + at);
+    expect_relative(s.at("b_eff_at" + at), std::sqrt(logavg(rings) * logavg(randoms)),
+                    "b_eff" + at);
+  }
+  expect_relative(s.at("latency"), n / s.at("b_eff_at/1"), "latency");
+  expect_relative(s.at("ring_latency"), n / s.at("ring_logavg_at/1"), "ring latency");
+  // Ping-pong: 2 messages per iteration in 2 steps: one step is one message's time.
+  expect_relative(s.at("ping_pong_latency"), 1 / best["ping-pong"][0], "ping-pong latency");
+  expect_relative(s.at("latency/ping-pong"), 1 / best["ping-pong"][0], "ping-pong's latency");
+  for (const auto& [pattern, b] : best) {
+    double sum = 0;
+    for (double x : b) sum += x;
+    expect_relative(s.at("average/" + pattern), sum / 21, pattern + " average");
+    expect_relative(s.at("at_lmax/" + pattern), b.back(), pattern + " at L_max");
+    EXPECT_GT(s.at("latency/" + pattern), 0) << pattern;
+  }
+  // The printed protocol summary: a row per pattern and the three log_avg rows (the table's
+  // cells are right-aligned).
+  const auto lines = lines_of(r.out);
+  for (const std::string row : {"ring-1 ", "random-2 ", "ping-pong ", "log_avg of all rings ",
+                                "log_avg of all random ", "log_avg(ring,random) "})
+    EXPECT_TRUE(std::any_of(lines.begin(), lines.end(),
+                            [&](const std::string& l) {
+                              const auto text = l.find_first_not_of(' ');
+                              return text != std::string::npos &&
+                                     l.compare(text, row.size(), row) == 0;
+                            }))
+        << row << r.out;
+  EXPECT_NE(r.out.find("latency us"), std::string::npos);
 }
 
 class BeffSizes : public ::testing::TestWithParam<int> {};
@@ -352,6 +398,7 @@ INSTANTIATE_TEST_SUITE_P(
         BeffBadInput{"SeedNotANumber", 2, {"--seed", "abc"}, "--seed"},
         BeffBadInput{"NoRandomPatterns", 2, {"--random-patterns", "0"}, "--random-patterns"},
         BeffBadInput{"NegativeLoopTime", 2, {"--loop-time", "-1"}, "--loop-time"},
+        BeffBadInput{"ZeroRmax", 2, {"--rmax", "0"}, "--rmax"},
         BeffBadInput{"UnwritableJson",
                      2,
                      {"--json", "/nonexistent-dir/r.json"},

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "harness.hpp"
@@ -113,6 +114,57 @@ TEST_P(IoBenchmarks, EveryBenchmarkRunsChecksItsDataAndLeavesNoFile) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ProcessCounts, IoBenchmarks, ::testing::Values(1, 2, 3, 4));
+
+namespace {
+// The benchmarks of a run in the order their tables start ("# Benchmarking NAME"), each once.
+std::vector<std::string> benchmarks_run(const std::string& out) {
+  std::vector<std::string> names;
+  const std::regex re("# Benchmarking ([A-Za-z_]+)");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), re); it != std::sregex_iterator();
+       ++it)
+    if (names.empty() || names.back() != (*it)[1]) names.push_back((*it)[1]);
+  return names;
+}
+}  // namespace
+
+// docs/imb-io.md states one run order, as a list under "### Run order"; a run follows it, and
+// named benchmarks run in the order given. About 3 s on 1 process.
+TEST(ImbIo, RunsInTheOrderTheDocumentationStates) {
+  const std::string doc = read_file(std::string(MPISCOPE_TEST_DATA) + "/../../docs/imb-io.md");
+  const auto section = doc.find("\n### Run order\n");
+  ASSERT_NE(section, std::string::npos);
+  // The indented block of the section: the benchmark names, blank-separated.
+  std::vector<std::string> documented;
+  bool in_block = false;
+  for (const auto& line : lines_of(doc.substr(section + 1, doc.find("\n## ", section) - section))) {
+    const bool indented = line.rfind("    ", 0) == 0;
+    if (in_block && !indented) break;
+    if (!indented) continue;
+    in_block = true;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) documented.push_back(w);
+  }
+  ASSERT_EQ(documented.size(), 37u) << doc.substr(section, 2000);
+
+  const auto dir = temp_dir();
+  const auto work = dir + "/io";
+  ASSERT_EQ(mkdir(work.c_str(), 0700), 0);
+  const auto lengths = write_file(dir, "lengths", "0\n");
+  const std::vector<std::string> common = {"-msglen",  lengths, "-iter",        "1,1,1",
+                                           "--io-dir", work,    "--cpu-target", "0.001"};
+  std::vector<std::string> all = {"imb-io"};
+  all.insert(all.end(), common.begin(), common.end());
+  const auto r = run_mpi(1, all, "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(benchmarks_run(r.out), documented);
+
+  std::vector<std::string> named = all;
+  named.insert(named.end(), {"P_Read_indv", "Open_Close", "S_Write_expl"});
+  const auto n = run_mpi(1, named, "", 60);
+  ASSERT_EQ(n.exit_code, 0) << n.err << n.out;
+  EXPECT_EQ(benchmarks_run(n.out),
+            (std::vector<std::string>{"P_Read_indv", "Open_Close", "S_Write_expl"}));
+}
 
 TEST(ImbIo, OverlapColumnsFollowTheirDefinition) {
   const auto dir = temp_dir();

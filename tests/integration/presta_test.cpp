@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <regex>
 #include <sstream>
 
 #include "accurate_checks.hpp"
@@ -44,6 +45,59 @@ double wtick_us(const json& doc) {
   return std::stod(doc.at("run").at("settings").at("wtick_s").get<std::string>()) * 1e6;
 }
 
+// The printed line of a table row whose first cells are `first_cells` (compared blank-separated
+// word by word, so that a cell may hold blanks), or "".
+std::string printed_row(const std::string& out, const std::vector<std::string>& first_cells) {
+  std::vector<std::string> words;
+  for (const auto& c : first_cells) {
+    std::istringstream in(c);
+    for (std::string w; in >> w;) words.push_back(w);
+  }
+  for (const auto& line : lines_of(out)) {
+    std::istringstream in(line);
+    std::size_t i = 0;
+    for (std::string w; i < words.size() && in >> w && w == words[i];) ++i;
+    if (i == words.size()) return line;
+  }
+  return "";
+}
+
+std::string fixed3(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", x);
+  return text;
+}
+
+// PRESTA 1.1's closing lines of com, laten and rma, in its order: the best bandwidths (as
+// `best`, its spelling), the "Test Parameters" block with `parameters`, then the timer lines,
+// whose Wtime overhead is the run's one timer cost (`timer_cost_s`); mpiscope's figures after.
+void expect_presta_lines(const Run& r, const std::vector<std::string>& best,
+                         const std::vector<std::string>& parameters) {
+  const auto& out = r.result.out;
+  std::size_t at = 0;
+  for (const auto& label : best) {
+    const auto line = out.find("\n" + label + " :  ", at);
+    ASSERT_NE(line, std::string::npos) << label << out;
+    EXPECT_NE(out.find(" for message size of ", line), std::string::npos);
+    at = line + 1;
+  }
+  const auto block = out.find("\nTest Parameters\n---------------\n", at);
+  ASSERT_NE(block, std::string::npos) << out;
+  for (const auto& p : parameters)
+    EXPECT_NE(out.find("\n" + p + "\n", block), std::string::npos) << p;
+  const auto& settings = r.doc.at("run").at("settings");
+  EXPECT_FALSE(settings.contains("wtime_overhead_s")) << "one timer cost, not two";
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m,
+                                std::regex("\nMPI_Wtick returns +([0-9.]+)\nMPI_Wtime overhead "
+                                           "+([0-9.]+)\nTicks for minimum sample +([0-9]+)\n")))
+      << out;
+  EXPECT_GT(static_cast<std::size_t>(m.position(0)), block);
+  const double cost = std::stod(settings.at("timer_cost_s").get<std::string>());
+  EXPECT_NEAR(std::stod(m[2]), cost, 5e-10 + 1e-3 * cost) << "the settings' timer cost";
+  EXPECT_NEAR(std::stod(m[1]), wtick_us(r.doc) * 1e-6, 5e-10);
+}
+
 // The pairs of every table of a pair test, by process count.
 std::map<int, json> groups_by_count(const json& doc, const std::string& name) {
   std::map<int, json> out;
@@ -67,7 +121,6 @@ TEST(PrestaCom, UnidirectionalThenBidirectionalOverSizesAndPairs) {
   EXPECT_LT(uni, uni4);
   EXPECT_LT(uni4, bi);  // the whole unidirectional iteration first (README)
   EXPECT_NE(out.find("Ticks"), std::string::npos);
-  EXPECT_NE(out.find("max_bidirectional_bandwidth"), std::string::npos);
 
   const auto& benchmarks = r.doc.at("benchmarks");
   ASSERT_EQ(benchmarks.size(), 4u);
@@ -102,17 +155,46 @@ TEST(PrestaCom, UnidirectionalThenBidirectionalOverSizesAndPairs) {
       for (const auto& row : b.at("rows")) best = std::max(best, value(row, "bandwidth"));
   for (const auto& s : r.doc.at("summary"))
     if (s.at("name") == "max_unidirectional_bandwidth") expect_close(s.at("value"), best, "max");
+  // PRESTA's columns first, in its order: Test, Processes, size, Bandwidth, Op time.
+  const auto& row = benchmarks[0].at("rows")[0];
+  EXPECT_FALSE(printed_row(out, {"Unidirectional", "2", "32", fixed3(value(row, "bandwidth")),
+                                 fixed3(value(row, "op_time_us")), "5"})
+                   .empty())
+      << out;
+  expect_presta_lines(
+      r, {"Max Unidirectional Bandwith", "Max  Bidirectional Bandwith"},
+      {"Operations per measurement :        5", "Process pair allocation    :    block"});
 }
 
-TEST(PrestaLaten, HalfTheRoundTripOfTheLongestPair) {
-  const auto r = run_json(2, {"presta", "laten", "-o", "20"});
+// PRESTA's laten prints one table, a row per process count: 4 processes give 2 rows.
+TEST(PrestaLaten, HalfTheRoundTripOfTheLongestPairInOneTable) {
+  const auto r = run_json(4, {"presta", "laten", "-o", "20", "-t", "1"});
   ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
-  ASSERT_EQ(r.doc.at("benchmarks").size(), 1u);
-  const auto& row = r.doc.at("benchmarks")[0].at("rows")[0];
-  EXPECT_EQ(row.at("bytes"), 0);
-  EXPECT_EQ(row.at("repetitions"), 20);
-  expect_close(value(row, "latency_us"), row.at("t_max_us").get<double>() / 20 / 2, "latency");
-  EXPECT_NE(r.result.out.find("Latency (us)"), std::string::npos);
+  const auto& out = r.result.out;
+  ASSERT_EQ(r.doc.at("benchmarks").size(), 2u);
+  EXPECT_EQ(count_of(out, "MPI Bidirectional latency test (Send/Recv)"), 1) << out;
+  EXPECT_EQ(count_of(out, "Max Latency (us)"), 1) << out;
+  for (const auto& b : r.doc.at("benchmarks")) {
+    const auto& row = b.at("rows")[0];
+    EXPECT_EQ(row.at("bytes"), 0);
+    EXPECT_EQ(row.at("repetitions"), 20);
+    expect_close(value(row, "latency_us"), row.at("t_max_us").get<double>() / 20 / 2, "latency");
+    // Processes, Max Latency (us), then mpiscope's Ops.
+    EXPECT_FALSE(
+        printed_row(out, {b.at("nprocs").dump(), fixed3(value(row, "latency_us")), "20"}).empty())
+        << out;
+  }
+  // The heading line starts with Processes, then Max Latency (us).
+  const auto heading = out.find("Max Latency (us)");
+  ASSERT_NE(heading, std::string::npos);
+  const auto line_start = out.rfind('\n', heading) + 1;
+  std::istringstream words(out.substr(line_start, heading - line_start));
+  std::string first, second;
+  words >> first >> second;
+  EXPECT_EQ(first, "Processes");
+  EXPECT_EQ(second, "");
+  expect_presta_lines(
+      r, {}, {"Operations per measurement :       20", "Processes per SMP          :        1"});
 }
 
 TEST(PrestaRma, PutAndGetInBothDirectionsPerEpoch) {
@@ -126,6 +208,25 @@ TEST(PrestaRma, PutAndGetInBothDirectionsPerEpoch) {
                                              "Get Unidirectional", "Get Unidirectional",
                                              "Put Bidirectional", "Put Bidirectional",
                                              "Get Bidirectional", "Get Bidirectional"}));
+  // PRESTA's best-bandwidth lines over Put and Get of each direction; each variant's best is
+  // mpiscope's, in its own section after PRESTA's lines.
+  double best_unidirectional = 0;
+  for (const auto& b : benchmarks)
+    if (b.at("parameters").at("direction") == "unidirectional")
+      for (const auto& row : b.at("rows"))
+        best_unidirectional = std::max(best_unidirectional, value(row, "bandwidth"));
+  std::map<std::string, double> summary;
+  for (const auto& s : r.doc.at("summary")) summary[s.at("name")] = s.at("value");
+  expect_close(summary.at("max_unidirectional_bandwidth"), best_unidirectional, "max");
+  EXPECT_GT(summary.at("max_get_bidirectional_bandwidth"), 0);
+  expect_presta_lines(
+      r, {"Max Unidirectional Bandwith", "Max  Bidirectional Bandwith"},
+      {"Operations per epoch       :        3", "Epochs per measurement     :        2",
+       "Barrier not included in measurement."});
+  const auto further = r.result.out.find("mpiscope's further figures");
+  ASSERT_NE(further, std::string::npos) << r.result.out;
+  EXPECT_GT(r.result.out.find("max_put_unidirectional_bandwidth", further), further);
+  EXPECT_GT(further, r.result.out.find("Ticks for minimum sample"));
   for (const auto& b : benchmarks) {
     EXPECT_EQ(b.at("parameters").at("barrier_in_sample"), "none");
     const int processes = b.at("nprocs");
@@ -181,8 +282,23 @@ TEST(PrestaAllred, OperationTimeIsTheDifferenceOfTheTwoMeasuredLoops) {
     expect_close(value(row, "stddev_over_mean"), std::sqrt(var / 4) / mean, "stddev/mean");
     EXPECT_EQ(value(row, "samples"), 4);
   }
-  for (const char* field : {"op_mean_us", "time_between_allreduce_us", "stddev/mean"})
-    EXPECT_NE(r.result.out.find(field), std::string::npos) << field;
+  // The README's fields as PRESTA prints them, with the JSON's values.
+  const auto& out = r.result.out;
+  for (const auto& [label, name] :
+       {std::pair{"Op mean", "op_mean_us"},
+        std::pair{"Time between Allreduce", "time_between_allreduce_us"},
+        std::pair{"Mean Compute Loop Time", "mean_compute_loop_us"},
+        std::pair{"Mean Op Loop Time", "mean_op_loop_us"}}) {
+    char line[128];
+    std::snprintf(line, sizeof line, "\n  %-27s: %11.3f us\n", label, summary.at(name));
+    EXPECT_NE(out.find(line), std::string::npos) << line << out;
+  }
+  EXPECT_NE(out.find("\nMPI Allreduce test\n  for 4 MPI processes, message size 32 bytes,\n"
+                     "  10 operations per sample, 4 samples\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("stddev/mean"), std::string::npos);
+  EXPECT_EQ(out.find("op_mean_us"), std::string::npos) << "printed under PRESTA's name only";
 }
 
 TEST(PrestaGlobalop, FiveOperationsWithAndWithoutComputePhase) {
@@ -276,29 +392,6 @@ void expect_accurate_run(const Run& r) {
   }
 }
 
-// The printed line of a table row whose first cells are `first_cells` (compared blank-separated
-// word by word, so that a cell may hold blanks), or "".
-std::string printed_row(const std::string& out, const std::vector<std::string>& first_cells) {
-  std::vector<std::string> words;
-  for (const auto& c : first_cells) {
-    std::istringstream in(c);
-    for (std::string w; in >> w;) words.push_back(w);
-  }
-  for (const auto& line : lines_of(out)) {
-    std::istringstream in(line);
-    std::size_t i = 0;
-    for (std::string w; i < words.size() && in >> w && w == words[i];) ++i;
-    if (i == words.size()) return line;
-  }
-  return "";
-}
-
-std::string fixed3(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3f", x);
-  return text;
-}
-
 }  // namespace
 
 TEST(PrestaAccurate, ComFiguresComeFromTheMedianRepetition) {
@@ -318,13 +411,15 @@ TEST(PrestaAccurate, ComFiguresComeFromTheMedianRepetition) {
       expect_close(row.at("mbytes_per_sec"), volume / t * 1e6 / 1048576, "MiB/s from the median");
       expect_close(value(row, "op_time_us"), t / 5, "operation time from the median");
       expect_close(value(row, "wtime_ticks"), t / tick, "ticks of the median");
-      // The table prints the sample's operations, the counts, the median and its interval.
+      // The table prints PRESTA's figures, then the sample's operations, the counts, the median
+      // and its interval.
       const auto& a = row.at("accurate");
       const std::string line = printed_row(
-          r.result.out,
-          {b.at("name").get<std::string>(), "2", row.at("bytes").dump(), "5", a.at("valid").dump(),
-           std::to_string(a.at("attempted").get<int>() - a.at("valid").get<int>()), fixed3(t),
-           fixed3(a.at("ci95_low_us")), fixed3(a.at("ci95_high_us"))});
+          r.result.out, {b.at("name").get<std::string>(), "2", row.at("bytes").dump(),
+                         fixed3(value(row, "bandwidth")), fixed3(value(row, "op_time_us")), "5",
+                         a.at("valid").dump(),
+                         std::to_string(a.at("attempted").get<int>() - a.at("valid").get<int>()),
+                         fixed3(t), fixed3(a.at("ci95_low_us")), fixed3(a.at("ci95_high_us"))});
       EXPECT_FALSE(line.empty()) << r.result.out;
     }
   }
@@ -371,8 +466,9 @@ TEST(PrestaAccurate, LatenOnEveryStepOfFourProcesses) {
   for (const auto& b : r.doc.at("benchmarks")) {
     const auto& row = b.at("rows")[0];
     expect_close(value(row, "latency_us"), median_us(row) / 10 / 2, "latency from the median");
-    EXPECT_FALSE(printed_row(r.result.out, {"Latency", std::to_string(b.at("nprocs").get<int>()),
-                                            "0", "10", row.at("accurate").at("valid").dump()})
+    EXPECT_FALSE(printed_row(r.result.out, {std::to_string(b.at("nprocs").get<int>()),
+                                            fixed3(value(row, "latency_us")), "10",
+                                            row.at("accurate").at("valid").dump()})
                      .empty())
         << r.result.out;
   }
@@ -410,6 +506,12 @@ TEST(PrestaAccurate, AllredStatisticsComeFromTheRepetitions) {
   expect_close(summary.at("median_op_loop_us"), medians[1], "op loop");
   expect_close(summary.at("op_time_us"), (medians[1] - medians[0]) / 10, "op time from medians");
   EXPECT_EQ(summary.count("op_mean_us"), 0u) << "classic mode's figure";
+  // PRESTA's closing block, its figures labelled as medians.
+  for (const char* label :
+       {"\n  Time between Allreduce     : ", "\n  Median Op Loop Time        : ",
+        "\n  Op time from the medians   : "})
+    EXPECT_NE(r.result.out.find(label), std::string::npos) << label << r.result.out;
+  EXPECT_EQ(r.result.out.find("Op mean"), std::string::npos) << "not a mean in accurate mode";
 }
 
 TEST(PrestaAccurate, GlobalopLoopTimesAreMedians) {

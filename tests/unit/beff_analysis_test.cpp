@@ -73,3 +73,24 @@ TEST(BeffFigures, BeffIsTheLogAverageOfRingAndRandomAverages) {
   EXPECT_NEAR(f.ring_at_lmax, ring_lmax, 1e-9);
   EXPECT_NEAR(f.b_eff_at_lmax, std::sqrt(ring_lmax * 1240.0), 1e-9);
 }
+
+TEST(BeffFigures, AveragesAtEveryLengthLatenciesAndBalanceFactor) {
+  // Two lengths (1 byte, L_max); 4 messages and 2 steps per process in one iteration.
+  const PatternBest ring1{"ring-1", PatternKind::Ring, {2.0, 10.0}, 4, 2};
+  const PatternBest ring2{"ring-2", PatternKind::Ring, {8.0, 10.0}, 4, 2};
+  const PatternBest random1{"random-1", PatternKind::Random, {4.0, 40.0}, 4, 2};
+  const Figures f = compute_figures({ring1, ring2, random1}, 4);
+  ASSERT_EQ(f.b_eff_by_length.size(), 2u);
+  EXPECT_NEAR(f.ring_by_length[0], 4.0, 1e-12);  // logavg(2, 8)
+  EXPECT_NEAR(f.random_by_length[1], 40.0, 1e-12);
+  EXPECT_NEAR(f.b_eff_by_length[0], 4.0, 1e-12);
+  EXPECT_NEAR(f.b_eff_by_length[1], 20.0, 1e-12);  // logavg(10, 40)
+  EXPECT_NEAR(f.b_eff_at_lmax, 20.0, 1e-12);
+  // 1 byte at 4 MB/s over 4 processes: 1 MB/s per process, 1 microsecond.
+  EXPECT_NEAR(f.latency_us(), 1.0, 1e-12);
+  EXPECT_NEAR(f.ring_latency_us(), 1.0, 1e-12);
+  // ring-1 at 1 byte: 4 messages at 2 MB/s, 2 us per iteration, 2 steps: 1 us per step.
+  EXPECT_NEAR(ring1.latency_us(), 1.0, 1e-12);
+  // 1000 MB/s against 1000 Gflop/s: 1e9 bytes/s / 1e12 flop/s.
+  EXPECT_NEAR(balance_factor(1000, 1000), 1e-3, 1e-15);
+}

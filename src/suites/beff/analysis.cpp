@@ -52,26 +52,51 @@ double PatternBest::average() const {
   return sum / static_cast<double>(best_mb_s.size());
 }
 
+double PatternBest::latency_us() const {
+  const double bandwidth = best_mb_s.empty() ? 0 : best_mb_s.front();
+  return bandwidth > 0 && steps > 0 ? messages / bandwidth / steps : 0;
+}
+
 Figures compute_figures(const std::vector<PatternBest>& patterns, int processes) {
-  std::vector<double> ring_avg, random_avg, ring_lmax, random_lmax;
+  std::vector<double> ring_avg, random_avg;
+  std::vector<const PatternBest*> rings, randoms;
   for (const auto& p : patterns) {
     if (p.kind == PatternKind::Ring) {
       ring_avg.push_back(p.average());
-      ring_lmax.push_back(p.at_lmax());
+      rings.push_back(&p);
     } else if (p.kind == PatternKind::Random) {
       random_avg.push_back(p.average());
-      random_lmax.push_back(p.at_lmax());
+      randoms.push_back(&p);
     }
   }
+  // logavg over `group` of each pattern's best at length index li; 0 when a pattern has no
+  // bandwidth there (accurate mode: no valid repetition with any method).
+  const auto logavg_at = [](const std::vector<const PatternBest*>& group, std::size_t li) {
+    std::vector<double> values;
+    for (const auto* p : group) values.push_back(p->best_mb_s.at(li));
+    const bool all_positive =
+        std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
+    return all_positive ? logavg(values) : 0.0;
+  };
   Figures f;
   f.processes = processes;
   f.ring_logavg = logavg(ring_avg);
   f.random_logavg = logavg(random_avg);
   f.b_eff = logavg({f.ring_logavg, f.random_logavg});
-  f.ring_at_lmax = logavg(ring_lmax);
-  f.random_at_lmax = logavg(random_lmax);
-  f.b_eff_at_lmax = logavg({f.ring_at_lmax, f.random_at_lmax});
+  const std::size_t lengths = rings.empty() ? 0 : rings.front()->best_mb_s.size();
+  for (std::size_t li = 0; li < lengths; ++li) {
+    f.ring_by_length.push_back(logavg_at(rings, li));
+    f.random_by_length.push_back(logavg_at(randoms, li));
+    f.b_eff_by_length.push_back(logavg({f.ring_by_length.back(), f.random_by_length.back()}));
+  }
+  f.ring_at_lmax = f.ring_by_length.back();
+  f.random_at_lmax = f.random_by_length.back();
+  f.b_eff_at_lmax = f.b_eff_by_length.back();
   return f;
+}
+
+double balance_factor(double b_eff_mb_s, double rmax_gflop_s) {
+  return b_eff_mb_s * kMegabyte / (rmax_gflop_s * 1e9);
 }
 
 }  // namespace mpiscope::beff

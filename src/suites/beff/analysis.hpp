@@ -44,9 +44,14 @@ double logavg(const std::vector<double>& values);
 struct PatternBest {
   std::string name;
   PatternKind kind = PatternKind::Analysis;
-  std::vector<double> best_mb_s;  // one per length
+  std::vector<double> best_mb_s;  // one per length, the first at 1 byte
+  int messages = 0;               // sent by all processes in one iteration
+  int steps = 0;                  // transfer steps of a process in one iteration (the most)
   double average() const;         // sum over the lengths / 21
   double at_lmax() const { return best_mb_s.back(); }
+  // b_eff.c's pattern latency: the time of one step (one MPI_Sendrecv or its equivalent) at
+  // 1 byte, messages / bandwidth / steps, in microseconds; 0 when 1 byte was not measured.
+  double latency_us() const;
 };
 
 // Table 1 of the paper, and the two averages b_eff combines.
@@ -57,9 +62,21 @@ struct Figures {
   double b_eff_at_lmax = 0;   // the same averaging with the bandwidth at L_max alone
   double ring_at_lmax = 0;    // logavg over the ring patterns at L_max
   double random_at_lmax = 0;  // logavg over the random patterns at L_max
+  // The same averagings at every length (b_eff.c's "log_avg" rows): ring patterns, random
+  // patterns, and the logavg of both; the last element is at L_max.
+  std::vector<double> ring_by_length, random_by_length, b_eff_by_length;
   int processes = 0;
   double per_process(double v) const { return v / processes; }
+  // b_eff.c's latencies: 1 byte over the per-process bandwidth at 1 byte, in microseconds.
+  // 0 when that bandwidth is unknown.
+  double latency_us() const { return inverse_per_process(b_eff_by_length.front()); }
+  double ring_latency_us() const { return inverse_per_process(ring_by_length.front()); }
+  double inverse_per_process(double v) const { return v > 0 ? processes / v : 0; }
 };
 Figures compute_figures(const std::vector<PatternBest>& patterns, int processes);
+
+// The paper's balance factor (sec. 2): b_eff over the floating-point performance R_max
+// (Linpack), in bytes per flop. b_eff in MB/s (1e6 bytes/s), R_max in Gflop/s.
+double balance_factor(double b_eff_mb_s, double rmax_gflop_s);
 
 }  // namespace mpiscope::beff

@@ -39,20 +39,17 @@ struct Options {
   int random_patterns = kDefaultRandomPatterns;
   int repetitions = kRepetitions;
   double loop_time_ms = kDefaultLoopTimeMs;
+  double rmax_gflop_s = 0;  // 0: not given, no balance factor
   cli::OutputOptions output;
   cli::MethodOptions method{.budget_s = kDefaultAccurateBudgetS};
 };
 
 std::string serialize(const Options& o) {
-  return nlohmann::json{{"memory_mib", o.memory_mib},
-                        {"seed", o.seed},
-                        {"random_patterns", o.random_patterns},
-                        {"repetitions", o.repetitions},
-                        {"loop_time_ms", o.loop_time_ms},
-                        {"json", o.output.json_path},
-                        {"csv", o.output.csv_path},
-                        {"timeout", o.output.timeout_s},
-                        {"method", o.method}}
+  return nlohmann::json{{"memory_mib", o.memory_mib},           {"seed", o.seed},
+                        {"random_patterns", o.random_patterns}, {"repetitions", o.repetitions},
+                        {"loop_time_ms", o.loop_time_ms},       {"rmax_gflop_s", o.rmax_gflop_s},
+                        {"json", o.output.json_path},           {"csv", o.output.csv_path},
+                        {"timeout", o.output.timeout_s},        {"method", o.method}}
       .dump();
 }
 
@@ -64,6 +61,7 @@ Options deserialize(const std::string& text) {
   o.random_patterns = j.at("random_patterns").get<int>();
   o.repetitions = j.at("repetitions").get<int>();
   o.loop_time_ms = j.at("loop_time_ms").get<double>();
+  o.rmax_gflop_s = j.at("rmax_gflop_s").get<double>();
   o.output.json_path = j.at("json").get<std::string>();
   o.output.csv_path = j.at("csv").get<std::string>();
   o.output.timeout_s = j.at("timeout").get<double>();
@@ -107,6 +105,11 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       ->type_name("MS")
       ->capture_default_str()
       ->check(cli::number_in({1e-3, 1e4}));
+  app.add_option("--rmax", o.rmax_gflop_s,
+                 "Linpack R_max of the processes measured, in Gflop/s; the summary then gives "
+                 "the paper's balance factor b_eff / R_max in bytes per flop")
+      ->type_name("GFLOPS")
+      ->check(cli::number_in({1e-6, 1e12}));
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   app.footer(
@@ -203,6 +206,8 @@ int run(const std::string& serialized, int thread_level,
        "MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv/MPI_Isend/MPI_Waitall (ping-pong: "
        "MPI_Sendrecv)"},
       {"timeout_s", output::format_number(s.timeout_s, 3)},
+      {"R_max", o.rmax_gflop_s > 0 ? output::format_number(o.rmax_gflop_s, 3) + " Gflop/s (--rmax)"
+                                   : "not given (--rmax): no balance factor"},
       {"timer", "MPI_Wtime, after an MPI_Barrier over all processes"}};
   for (const auto& [name, value] : settings) info.settings[name] = value;
   for (auto& [name, value] : cli::method_settings(
@@ -232,7 +237,7 @@ int run(const std::string& serialized, int thread_level,
   const Protocol protocol = measure(s);
   bool all = true;
   if (root) {
-    all = report(protocol, out);
+    all = report(protocol, o.rmax_gflop_s, out);
     reporters.run_finished(info, all);
   }
   return all ? cli::kOk : cli::kRunFailed;

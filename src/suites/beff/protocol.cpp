@@ -187,13 +187,14 @@ double accurate_row(const Cell& cell, std::size_t bytes, int messages, const cha
 
 }  // namespace
 
-bool report(const Protocol& p, core::Reporter& out) {
+bool report(const Protocol& p, double rmax_gflop_s, core::Reporter& out) {
   const char* unit = "MB/s (1e6 bytes/s)";
   bool all = true;
   std::vector<PatternBest> bests;
   for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
     const Pattern& pattern = p.patterns[pat];
-    PatternBest best{pattern.name, pattern.kind, std::vector<double>(p.lengths.size(), 0.0)};
+    PatternBest best{pattern.name, pattern.kind, std::vector<double>(p.lengths.size(), 0.0),
+                     pattern.messages(), pattern.max_steps()};
     int participants = 0;
     for (int q = 0; q < p.processes; ++q) participants += pattern.participates(q) ? 1 : 0;
     for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
@@ -258,11 +259,22 @@ bool report(const Protocol& p, core::Reporter& out) {
     bests.push_back(std::move(best));
   }
 
+  // The protocol's per-pattern summary (b_eff.c's "official analysis path"): each pattern's
+  // average over the lengths, its best at L_max and its latency.
+  const char* microseconds = "microseconds";
   for (const auto& b : bests) {
     out.summary({"average/" + b.name, b.average(), unit});
     out.summary({"at_lmax/" + b.name, b.at_lmax(), unit});
+    out.summary({"latency/" + b.name, b.latency_us(), microseconds});
   }
   const Figures f = compute_figures(bests, p.processes);
+  // b_eff.c's "log_avg" rows: the averagings at every length.
+  for (std::size_t li = 0; li < p.lengths.size(); ++li) {
+    const std::string at = "/" + std::to_string(p.lengths[li]);
+    out.summary({"ring_logavg_at" + at, f.ring_by_length[li], unit});
+    out.summary({"random_logavg_at" + at, f.random_by_length[li], unit});
+    out.summary({"b_eff_at" + at, f.b_eff_by_length[li], unit});
+  }
   const auto ping_pong = std::find_if(bests.begin(), bests.end(),
                                       [](const PatternBest& b) { return b.name == "ping-pong"; });
   out.summary({"ring_logavg", f.ring_logavg, unit});
@@ -279,6 +291,17 @@ bool report(const Protocol& p, core::Reporter& out) {
   out.summary({"b_eff_at_lmax", f.b_eff_at_lmax, unit});
   out.summary({"b_eff_per_process_at_lmax", f.per_process(f.b_eff_at_lmax), unit});
   out.summary({"ring_per_process_at_lmax", f.per_process(f.ring_at_lmax), unit});
+  // b_eff.c's latencies (its summary section and result table).
+  out.summary({"latency", f.latency_us(), microseconds});
+  out.summary({"ring_latency", f.ring_latency_us(), microseconds});
+  if (ping_pong != bests.end())
+    out.summary({"ping_pong_latency", ping_pong->latency_us(), microseconds});
+  // The paper's balance factor, when the floating-point performance is known.
+  if (rmax_gflop_s > 0) {
+    out.summary({"R_max", rmax_gflop_s, "Gflop/s (Linpack, --rmax)"});
+    out.summary({"balance_factor", balance_factor(f.b_eff, rmax_gflop_s),
+                 "bytes per flop (b_eff / R_max)"});
+  }
   out.summary({"measurement_time", p.seconds, "seconds"});
   return all;
 }

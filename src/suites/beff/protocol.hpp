@@ -55,8 +55,9 @@ std::vector<Method> methods_of(const Pattern& p);
 // Collective over MPI_COMM_WORLD. Throws when the buffers cannot be allocated on some rank.
 Protocol measure(const Settings& s);
 
-// Rank 0: the protocol tables (one BenchmarkRun per pattern and method) and the summary.
-// Returns false when a point has no bandwidth (accurate mode: no valid repetition).
-bool report(const Protocol& p, core::Reporter& out);
+// Rank 0: the protocol tables (one BenchmarkRun per pattern and method) and the summary; with
+// R_max (Gflop/s, > 0) also the balance factor. Returns false when a point has no bandwidth
+// (accurate mode: no valid repetition).
+bool report(const Protocol& p, double rmax_gflop_s, core::Reporter& out);
 
 }  // namespace mpiscope::beff

@@ -1,6 +1,9 @@
 #include "suites/beff/text_reporter.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <string>
+#include <utility>
 
 namespace mpiscope::beff {
 
@@ -9,10 +12,16 @@ std::string setting(const core::RunInfo& info, const std::string& name) {
   const auto it = info.settings.find(name);
   return it == info.settings.end() ? "" : it->second;
 }
-const std::string kAverage = "average/", kAtLmax = "at_lmax/";
+const std::string kAverage = "average/", kAtLmax = "at_lmax/", kLatency = "latency/";
+// b_eff.c's log_avg rows: the summary names before "/<length>", and their labels.
+const std::pair<const char*, const char*> kByLength[] = {
+    {"ring_logavg_at", "log_avg of all rings"},
+    {"random_logavg_at", "log_avg of all random"},
+    {"b_eff_at", "log_avg(ring,random)"}};
 }  // namespace
 
 void TextReporter::run_started(const core::RunInfo& info) {
+  processes_ = info.world_size;
   std::fprintf(out_, "# mpiscope beff %s (%s): effective bandwidth b_eff (Rabenseifner)\n",
                info.mpiscope_version.c_str(), info.mpiscope_commit.c_str());
   std::fprintf(out_, "# date: %s\n# machine: %s %s %s\n# processes: %d\n", info.date.c_str(),
@@ -21,7 +30,7 @@ void TextReporter::run_started(const core::RunInfo& info) {
   std::fprintf(out_, "# MPI library: %s\n", library.c_str());
   for (const char* name :
        {"memory_per_process", "L_max", "message_lengths", "seed", "random_patterns", "repetitions",
-        "loop_time_window", "max_looplength", "methods", "timeout_s"})
+        "loop_time_window", "max_looplength", "methods", "timeout_s", "R_max"})
     std::fprintf(out_, "# %s: %s\n", name, setting(info, name).c_str());
   std::fprintf(out_, "# method: %s\n", setting(info, "method_description").c_str());
   if (setting(info, "method") == "accurate") {
@@ -62,6 +71,8 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
   const auto* bw = m.value("bandwidth");
   if (!bw && !m.accurate) return;
   if (cells_.find(m.bytes) == cells_.end()) lengths_.push_back(m.bytes);
+  if (std::find(all_lengths_.begin(), all_lengths_.end(), m.bytes) == all_lengths_.end())
+    all_lengths_.push_back(m.bytes);
   Cell& c = cells_[m.bytes][b.parameters.at("method")];
   c.bandwidth = bw ? bw->value : 0;
   c.loops = m.repetitions;
@@ -110,6 +121,7 @@ void TextReporter::flush_pattern() {
       best = std::max(best, c.bandwidth);
     }
     cells.push_back(output::format_number(best, 3));
+    best_[pattern_][bytes] = best;
     table.add_row(cells);
   }
   std::fprintf(out_, "\n%s\n", heading_.c_str());
@@ -125,36 +137,91 @@ void TextReporter::flush_pattern() {
 
 void TextReporter::summary(const core::NamedValue& v) {
   flush_pattern();
-  if (v.name.rfind(kAverage, 0) == 0)
-    averages_[v.name.substr(kAverage.size())] = v.value;
-  else if (v.name.rfind(kAtLmax, 0) == 0)
-    at_lmax_[v.name.substr(kAtLmax.size())] = v.value;
-  else
-    figures_.push_back(v);
+  for (auto& [prefix, map] : {std::pair{&kAverage, &averages_}, std::pair{&kAtLmax, &at_lmax_},
+                              std::pair{&kLatency, &latencies_}})
+    if (v.name.rfind(*prefix, 0) == 0) {
+      (*map)[v.name.substr(prefix->size())] = v.value;
+      return;
+    }
+  const auto slash = v.name.find('/');
+  for (const auto& [name, label] : kByLength)
+    if (slash != std::string::npos && v.name.compare(0, slash, name) == 0) {
+      by_length_[name][std::stoul(v.name.substr(slash + 1))] = v.value;
+      return;
+    }
+  figures_.push_back(v);
+}
+
+// b_eff.c's per-pattern summary ("official analysis path"): per pattern its latency, the
+// best bandwidth per process at every fourth length (1, 16, 256, 4096 bytes, …, L_max), the
+// average over all lengths per process and accumulated; then the log_avg rows.
+void TextReporter::print_pattern_summary() {
+  if (averages_.empty() || processes_ <= 0) return;
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < all_lengths_.size(); i += 4) shown.push_back(all_lengths_[i]);
+  std::fprintf(out_,
+               "\n# Per pattern (b_eff.c's protocol): latency = one step at 1 byte; MB/s per "
+               "process at the lengths shown (bytes); the average over all %zu lengths per "
+               "process and accumulated (MB/s = 1e6 bytes/s)\n",
+               all_lengths_.size());
+  std::vector<std::string> headings = {"pattern", "kind", "latency us"};
+  for (std::size_t bytes : shown) headings.push_back(std::to_string(bytes));
+  headings.insert(headings.end(), {"average/proc", "accumulated", "at L_max"});
+  output::TextTable table(headings);
+  const double n = processes_;
+  for (const auto& name : pattern_order_) {
+    std::vector<std::string> cells = {name, kinds_[name],
+                                      output::format_number(latencies_[name], 3)};
+    for (std::size_t bytes : shown)
+      cells.push_back(output::format_number(best_[name][bytes] / n, 3));
+    cells.insert(cells.end(), {output::format_number(averages_[name] / n, 3),
+                               output::format_number(averages_[name], 3),
+                               output::format_number(at_lmax_[name], 3)});
+    table.add_row(cells);
+  }
+  // The log_avg rows: per process at the shown lengths; the last columns are b_eff's averages
+  // of the pattern averages, from the summary.
+  const std::pair<const char*, const char*> totals[] = {{"ring_logavg", "ring_at_lmax"},
+                                                        {"random_logavg", "random_at_lmax"},
+                                                        {"b_eff", "b_eff_at_lmax"}};
+  for (std::size_t k = 0; k < std::size(kByLength); ++k) {
+    const auto& [name, label] = kByLength[k];
+    if (!by_length_.count(name)) continue;
+    std::vector<std::string> cells = {label, "", ""};
+    for (std::size_t bytes : shown)
+      cells.push_back(output::format_number(by_length_[name][bytes] / n, 3));
+    double average = 0, lmax = 0;
+    for (const auto& f : figures_) {
+      if (f.name == totals[k].first) average = f.value;
+      if (f.name == totals[k].second) lmax = f.value;
+    }
+    cells.insert(cells.end(), {output::format_number(average / n, 3),
+                               output::format_number(average, 3), output::format_number(lmax, 3)});
+    table.add_row(cells);
+  }
+  table.print(out_, "  ");
 }
 
 void TextReporter::run_finished(const core::RunInfo&, bool ok) {
   flush_pattern();
-  if (!averages_.empty()) {
-    std::fprintf(out_,
-                 "\n# Per pattern: the best of methods and repetitions, averaged over the lengths "
-                 "and at L_max (MB/s = 1e6 bytes/s)\n");
-    output::TextTable table({"pattern", "kind", "average MB/s", "at L_max MB/s"});
-    for (const auto& name : pattern_order_)
-      table.add_row({name, kinds_[name], output::format_number(averages_[name], 3),
-                     output::format_number(at_lmax_[name], 3)});
-    table.print(out_, "  ");
-  }
+  print_pattern_summary();
   if (!figures_.empty()) {
     std::fprintf(out_, "\n# Summary (b_eff: rings and random patterns only; Table 1 columns)\n");
     std::size_t width = 0;
     for (const auto& f : figures_) width = std::max(width, f.name.size());
     for (const auto& f : figures_) {
-      const int decimals = f.unit == "bytes" || f.unit == "processes" ? 0 : 3;
+      const int decimals = f.unit == "bytes" || f.unit == "processes" ? 0
+                           : f.name == "balance_factor"               ? 6
+                                                                      : 3;
       std::fprintf(out_, "  %-*s = %s %s\n", static_cast<int>(width), f.name.c_str(),
                    output::format_number(f.value, decimals).c_str(), f.unit.c_str());
     }
   }
+  if (!figures_.empty() &&
+      std::none_of(figures_.begin(), figures_.end(),
+                   [](const core::NamedValue& f) { return f.name == "balance_factor"; }))
+    std::fprintf(out_,
+                 "  (balance factor = b_eff / R_max: give --rmax, the Linpack R_max in Gflop/s)\n");
   if (!ok)
     std::fprintf(out_,
                  "\n# The run did not complete, or some points have no bandwidth (see the notes "

@@ -1,5 +1,8 @@
 // b_eff's readable output on stdout: the run header, one protocol table per pattern (every
-// length, every method), the pattern averages and the summary with the columns of Table 1.
+// length, every method), then b_eff.c's per-pattern summary (latency, bandwidth per process at
+// every fourth length, the average over the lengths; the log_avg rows of the rings, the random
+// patterns and both) and the summary with the columns of Table 1, the latencies and the
+// balance factor.
 // Everything it prints comes from the result model, so the JSON carries the same figures. In
 // accurate mode each method's columns are the bandwidth of the median iteration, the relative
 // half-width of the median's 95 % interval and the valid and invalid repetition counts.
@@ -27,6 +30,7 @@ class TextReporter : public core::Reporter {
 
  private:
   void flush_pattern();
+  void print_pattern_summary();
   std::FILE* out_;
   // The pattern being collected: its methods in order and, per length, each method's cells.
   std::string pattern_, heading_;
@@ -44,7 +48,13 @@ class TextReporter : public core::Reporter {
   std::vector<std::string> notes_;  // under the pattern's table
   std::map<std::string, std::string> kinds_;
   std::vector<std::string> pattern_order_;
-  std::map<std::string, double> averages_, at_lmax_;
+  std::map<std::string, double> averages_, at_lmax_, latencies_;
+  std::map<std::string, std::map<std::size_t, double>> best_;  // pattern -> length -> best MB/s
+  // The log_avg rows by length (accumulated MB/s): "ring_logavg_at", "random_logavg_at",
+  // "b_eff_at".
+  std::map<std::string, std::map<std::size_t, double>> by_length_;
+  std::vector<std::size_t> all_lengths_;
+  int processes_ = 0;
   std::vector<core::NamedValue> figures_;
 };
 

@@ -17,8 +17,6 @@ namespace mpiscope::presta {
 
 namespace {
 
-constexpr int kAllreduceDoubles = 4;  // README: "a fixed operation size of 4 MPI_DOUBLEs"
-
 // The buffers of the collectives; the compute phase reads the last result, so that operations
 // and computation depend on each other as in an application.
 struct Buffers {

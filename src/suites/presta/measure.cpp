@@ -63,17 +63,4 @@ void keep(double value) {
   sink = value;
 }
 
-double wtime_overhead_s() {
-  double start = MPI_Wtime();
-  double stop = MPI_Wtime();
-  if (stop - start > 0 && MPI_Wtime() != stop) return stop - start;
-  // The clock is coarser than a call: count the calls within one tick.
-  stop = MPI_Wtime();
-  while ((start = MPI_Wtime()) == stop) {
-  }
-  int count = 1;
-  while ((stop = MPI_Wtime()) == start) ++count;
-  return (stop - start) / count;
-}
-
 }  // namespace mpiscope::presta

@@ -139,8 +139,4 @@ core::AccurateResult measure_loop_accurately(core::AccurateMeter& meter, int ite
   return meter.measure(repetition);
 }
 
-// The cost of one MPI_Wtime call (PRESTA's getWtimeOh): when the clock is coarser than a call,
-// the calls made within one tick are counted.
-double wtime_overhead_s();
-
 }  // namespace mpiscope::presta

@@ -1,6 +1,7 @@
 #include "suites/presta/pair_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace mpiscope::presta {
 
@@ -72,20 +73,31 @@ core::Measurement accurate_pair_row(const RunContext& c, const core::AccurateRes
   return m;
 }
 
-void PairSummary::add(const std::string& what, const core::Measurement& m) {
+void PairSummary::add_best(const std::string& what, double bandwidth, std::size_t bytes) {
+  Best& b = best_[what];
+  if (bandwidth > b.bandwidth) b = {bandwidth, bytes};
+}
+
+void PairSummary::add(const std::string& direction, const std::string& variant,
+                      const core::Measurement& m) {
   if (!m.measured) return;
   const double t = m.headline_us() / 1e6;  // the longest sample, or the median repetition
   if (min_sample_s_ < 0 || t < min_sample_s_) min_sample_s_ = t;
-  if (!m.mbytes_per_sec) return;
-  if (!best_.count(what)) order_.push_back(what);
-  Best& b = best_[what];
   const auto* bandwidth = m.value("bandwidth");
-  const double bw = bandwidth ? bandwidth->value : 0;
-  if (bw > b.bandwidth) b = {bw, m.bytes};
+  if (!bandwidth) return;
+  if (std::find(directions_.begin(), directions_.end(), direction) == directions_.end())
+    directions_.push_back(direction);
+  add_best(direction, bandwidth->value, m.bytes);
+  if (variant == direction) return;
+  if (std::find(variants_.begin(), variants_.end(), variant) == variants_.end())
+    variants_.push_back(variant);
+  add_best(variant, bandwidth->value, m.bytes);
 }
 
 void PairSummary::report(const RunContext& c) const {
-  for (const auto& what : order_) {
+  std::vector<std::string> order = directions_;
+  order.insert(order.end(), variants_.begin(), variants_.end());
+  for (const auto& what : order) {
     const Best& b = best_.at(what);
     std::string key = what;
     std::replace(key.begin(), key.end(), ' ', '_');

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "suites/presta/measure.hpp"
@@ -31,10 +32,15 @@ core::Measurement pair_row(const RunContext& c, const PairSample& s, std::size_t
 core::Measurement accurate_pair_row(const RunContext& c, const core::AccurateResult& r,
                                     std::size_t bytes, const PairFigures& f);
 
-// The figures of the whole run that PRESTA prints after its tables.
+// The figures of the whole run that PRESTA prints after its tables: the best bandwidth of each
+// direction (Unidirectional, Bidirectional) and the message size that reached it, over every
+// variant of that direction (rma: Put and Get); for rma also each variant's best (mpiscope's);
+// and the ticks of the shortest sample.
 class PairSummary {
  public:
-  void add(const std::string& what, const core::Measurement& m);  // what: e.g. "Unidirectional"
+  // direction: "Unidirectional" or "Bidirectional" (laten: "Latency", no bandwidth); variant:
+  // the table's name ("Put Unidirectional"), the direction itself for com.
+  void add(const std::string& direction, const std::string& variant, const core::Measurement& m);
   void report(const RunContext& c) const;
 
  private:
@@ -42,8 +48,9 @@ class PairSummary {
     double bandwidth = 0;
     std::size_t bytes = 0;
   };
+  void add_best(const std::string& what, double bandwidth, std::size_t bytes);
   std::map<std::string, Best> best_;
-  std::vector<std::string> order_;
+  std::vector<std::string> directions_, variants_;  // in the order they ran
   double min_sample_s_ = -1;
 };
 

@@ -59,7 +59,7 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
     all &= m.measured;
     b.rows.push_back(m);
     c.out.row(b, m);
-    summary.add(d.name, m);
+    summary.add(d.name, d.name, m);
   }
   c.out.benchmark_finished(b);
   return all;

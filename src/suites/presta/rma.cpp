@@ -165,7 +165,7 @@ int run_rma(RunContext& c) {
         all &= m.measured;
         b.rows.push_back(m);
         c.out.row(b, m);
-        summary.add(v.name, m);
+        summary.add(v.bidirectional ? "Bidirectional" : "Unidirectional", v.name, m);
       }
       c.out.benchmark_finished(b);
     }

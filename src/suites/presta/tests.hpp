@@ -39,6 +39,9 @@ double rma_bytes_per_process(const Options& o);
 // Collective over MPI_COMM_WORLD.
 std::string rma_memory_error(const Options& o);
 
+// allred's MPI_Allreduce (README): "a fixed operation size of 4 MPI_DOUBLEs".
+inline constexpr int kAllreduceDoubles = 4;
+
 // Units written with every figure.
 inline constexpr const char* kMegabytesPerSecond = "MB/s (10^6 bytes per second)";
 inline constexpr const char* kMicroseconds = "microseconds";
