@@ -249,6 +249,143 @@ TEST(SkampiRun, FixedLinearStepsInBytesAndStaysWithinTheRange) {
   EXPECT_EQ(lengths(f.suites[2]), (std::vector<long>{104, 408, 704, 1000}));
 }
 
+// Figure 2's master-worker instances differ in one MPI operation each: type 12 collects results
+// with MPI_Recv(MPI_ANY_SOURCE), type 13 sends tasks with MPI_Send and collects results from the
+// worker whose task is the oldest, by name (docs/skampi.md). The PMPI library traces the
+// master's receives of results (64 MPI_CHARs) at 3 processes and 6 chunks.
+TEST(SkampiRun, MasterWorkerTwelveReceivesFromAnySourceThirteenFromTheWorkerInTurn) {
+  for (const auto& [type, wildcard] : {std::pair{"12", true}, std::pair{"13", false}}) {
+    SCOPED_TRACE(std::string("Type ") + type);
+    const auto dir = temp_dir();
+    const auto cfg = write_file(
+        dir, "mw.skampi",
+        "@CACHEWARMUP 0\n@MEASUREMENTS\n" +
+            suite("MW", std::string("  Type = ") + type +
+                            ";\n  Scale = Fixed_log;\n  Start_Argument = 64;\n  End_Argument = "
+                            "64;\n  Stepwidth = 2;\n  Default_Chunks = 6;\n"));
+    const auto r =
+        run_mpi(3, run_args(cfg, dir), "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    int any_source = 0;
+    std::string named;  // the sources of the named receives, in order
+    for (const auto& line : lines_of(read_file(dir + "/trace.0"))) {
+      std::istringstream in(line);
+      std::string call;
+      int count = 0, source = 0;
+      std::string word;
+      in >> call >> count >> word >> source;
+      if (count != 64) continue;
+      if (call == "MPI_Recv(MPI_ANY_SOURCE)") ++any_source;
+      if (call == "MPI_Recv") named += std::to_string(source);
+    }
+    const auto f = parse_output(read_file(dir + "/skampi.out"), "out");
+    ASSERT_EQ(f.suites.size(), 1u);
+    ASSERT_EQ(f.suites[0].rows.size(), 1u);
+    const int samples = f.suites[0].rows[0].repetitions;  // each collects 6 results
+    if (wildcard) {
+      EXPECT_EQ(any_source, 6 * samples);
+      EXPECT_EQ(named, "");
+    } else {
+      EXPECT_EQ(any_source, 0);
+      std::string in_turn;
+      for (int k = 0; k < samples; ++k) in_turn += "121212";
+      EXPECT_EQ(named, in_turn);
+    }
+  }
+}
+
+// A structured base type whose items overlap is refused when the file is read: one message at
+// the overlapping triple, exit 2, nothing measured (it was an MPI_Abort at run time).
+TEST(SkampiRun, OverlappingBaseTypeIsRefusedWhenTheFileIsRead) {
+  const auto dir = temp_dir();
+  const auto cfg =
+      write_file(dir, "overlap.skampi",
+                 "@MEMORY 64\n@BASETYPE2 (2,0,MPI_INT) (1,6,MPI_SHORT)\n@MEASUREMENTS\n" +
+                     suite("A", "  Type = 1;\n  Basetype_Number = 2;\n"));
+  const auto r = run_mpi(2, run_args(cfg, dir), "", 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_of(r.err, "error: "), 1) << r.err;
+  EXPECT_NE(r.err.find(cfg + ":2:26: the base type's items overlap: bytes 6..7 of this item and "
+                             "bytes 0..7 of an earlier one"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/skampi.out"));
+}
+
+// Max_Steps bounds every suite, its initial grid included (a finer grid is thinned evenly, ends
+// kept, and the suite says so); refinement's points are listed in length order, not in the order
+// they were measured.
+TEST(SkampiRun, MaxStepsBoundsTheGridAndRefinedRowsAreInLengthOrder) {
+  const auto dir = temp_dir();
+  const auto cfg = write_file(
+      dir, "steps.skampi",
+      "@MEMORY 256\n@CACHEWARMUP 0\n@MEASUREMENTS\n" +
+          suite("Linear",
+                "  Type = 1;\n  Scale = Fixed_linear;\n  Start_Argument = 100;\n  End_Argument "
+                "= 1000;\n  Stepwidth = 100;\n  Max_Steps = 4;\n") +
+          // Grid 0 1 4 16 64 256 1024 4096; Max_Distance splits every segment wider than 64
+          // bytes, so refinement runs until Max_Steps.
+          suite("Refined",
+                "  Type = 1;\n  Scale = Dynamic_log;\n  Start_Argument = 0;\n  End_Argument = "
+                "4096;\n  Stepwidth = 4;\n  Max_Distance = 64;\n  Max_Steps = 12;\n"));
+  const auto r = run_mpi(2, run_args(cfg, dir), "", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 2u);
+  std::vector<long> linear;
+  for (const auto& p : f.suites[0].rows) linear.push_back(p.argument);
+  EXPECT_EQ(linear, (std::vector<long>{100, 400, 700, 1000}));
+  EXPECT_EQ(f.suites[0].params.at("grid_thinned"), "4 of 10 points (Max_Steps)");
+  EXPECT_NE(r.out.find("suite Linear: the grid was thinned to 4 of 10 points"), std::string::npos)
+      << r.out;
+  const auto& refined = f.suites[1].rows;
+  ASSERT_EQ(refined.size(), 12u);
+  EXPECT_EQ(f.suites[1].params.count("grid_thinned"), 0u);
+  for (std::size_t k = 1; k < refined.size(); ++k)
+    EXPECT_LT(refined[k - 1].argument, refined[k].argument) << "row " << k;
+  EXPECT_EQ(refined.front().argument, 0);
+  EXPECT_EQ(refined.back().argument, 4096);
+}
+
+// @BLOCKSIZE and @VECTORSTRIDE customise the vector patterns (2, 50) and the hvector pattern (3):
+// blocks of 3 elements every 5 (hvector: every 6), lengths that leave a tail; the receiver checks
+// every byte against the layout computed without MPI.
+TEST(SkampiRun, PreambleCustomisesTheVectorPatterns) {
+  const auto dir = temp_dir();
+  std::string cfg =
+      "@MEMORY 1024\n@BLOCKSIZE 3\n@VECTORSTRIDE 5\n@BASETYPE1 MPI_CHAR\n"
+      "@BASETYPE2 MPI_INT\n@MEASUREMENTS\n";
+  for (const auto& [send, recv] : {std::pair{2, 0}, std::pair{0, 3}, std::pair{50, 2}})
+    for (int base = 1; base <= 2; ++base)
+      cfg += suite(
+          "V" + std::to_string(send) + "_" + std::to_string(recv) + "_" + std::to_string(base),
+          "  Type = 1;\n  Basetype_Number = " + std::to_string(base) +
+              ";\n  Send_Datatype_Number = " + std::to_string(send) +
+              ";\n  Receive_Datatype_Number = " + std::to_string(recv) +
+              ";\n  Scale = Fixed_log;\n  Start_Argument = 100;\n  End_Argument = "
+              "2000;\n  Stepwidth = 20;\n");
+  const auto path = write_file(dir, "v.skampi", cfg);
+  const auto r = run_mpi(2, run_args(path, dir), "", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto text = read_file(dir + "/skampi.out");
+  EXPECT_NE(text.find("\n@BLOCKSIZE 3\n@VECTORSTRIDE 5\n"), std::string::npos);
+  const auto f = parse_output(text, "out");
+  ASSERT_EQ(f.suites.size(), 6u);
+  for (const auto& s : f.suites) {
+    ASSERT_EQ(s.rows.size(), 2u) << s.name;
+    for (const auto& p : s.rows) EXPECT_EQ(p.defects, 0) << s.name << " " << p.bytes;
+  }
+  // A stride below the block would overlap the blocks: refused where the later key stands.
+  const auto bad =
+      write_file(dir, "bad.skampi",
+                 "@VECTORSTRIDE 2\n@BLOCKSIZE 3\n@MEASUREMENTS\n" + suite("A", "  Type = 1;\n"));
+  const auto refused = run_mpi(2, run_args(bad, dir), "", 60);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(bad + ":2:12: @VECTORSTRIDE (2) is below @BLOCKSIZE (3)"),
+            std::string::npos)
+      << refused.err;
+}
+
 TEST(SkampiRun, CrashedRunResumesWithoutRepeatingFinishedSuites) {
   const auto dir = temp_dir();
   const std::string body =

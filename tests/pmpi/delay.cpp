@@ -6,7 +6,9 @@
 //    a machine that changes speed in the middle of a measurement;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
-//    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers).
+//    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
+//    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
+//    the wildcard (whose value differs between MPI libraries).
 #include <mpi.h>
 
 #include <cstdio>
@@ -89,4 +91,10 @@ extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int de
   static long calls = 0;
   spin(delay_now(delay, calls));
   return PMPI_Send(buffer, count, type, dest, tag, comm);
+}
+
+extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag,
+                        MPI_Comm comm, MPI_Status* status) {
+  trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer);
+  return PMPI_Recv(buffer, count, type, source, tag, comm, status);
 }

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "suites/skampi/config.hpp"
+#include "suites/skampi/datatypes.hpp"
+#include "suites/skampi/measure.hpp"
+#include "suites/skampi/run.hpp"
 
 using namespace mpiscope::skampi;
 
@@ -129,4 +132,68 @@ TEST(SkampiConfig, DefaultsDependOnThePattern) {
   EXPECT_EQ(c.suites[1].start, 1);
   EXPECT_EQ(c.suites[2].variation, Variation::kChunks);
   EXPECT_EQ(c.suites[2].start, 1);
+}
+
+// Overlapping items of a structured base type are a configuration error at the triple.
+TEST(SkampiConfig, OverlappingBaseTypeItemsAreRefused) {
+  EXPECT_EQ(error_of("@BASETYPE2 (2,0,MPI_INT) (1,6,MPI_SHORT)\n@MEASUREMENTS\n"),
+            "t.skampi:1:26: the base type's items overlap: bytes 6..7 of this item and bytes 0..7 "
+            "of an earlier one");
+  EXPECT_EQ(error_of("@BASETYPE2 (1,8,MPI_DOUBLE) (1,0,MPI_INT) (1,4,MPI_LONG)\n@MEASUREMENTS\n")
+                .substr(0, 15),
+            "t.skampi:1:43: ");
+  // Touching items do not overlap.
+  EXPECT_EQ(error_of("@BASETYPE2 (2,0,MPI_INT) (1,8,MPI_SHORT)\n" + with_suite("  Type = 1;\n")),
+            "");
+}
+
+// @BLOCKSIZE and @VECTORSTRIDE: parsed, checked, broadcast, and the layouts of the vector
+// patterns follow them (the defaults keep every other element, hvector every third).
+TEST(SkampiConfig, PreambleCustomisesTheVectorPatterns) {
+  const Config c =
+      parse_config("@BLOCKSIZE 3\n@VECTORSTRIDE 5\n" + with_suite("  Type = 1;\n"), "x");
+  EXPECT_EQ(c.datatype_params.blocksize, 3);
+  EXPECT_EQ(c.datatype_params.vectorstride, 5);
+  EXPECT_EQ(config_from_json(to_json(c)).datatype_params.vectorstride, 5);
+  EXPECT_EQ(pattern_layout(2, 7, 4, c.datatype_params),
+            (std::vector<long>{0, 4, 8, 20, 24, 28, 40}));
+  EXPECT_EQ(pattern_layout(50, 7, 4, c.datatype_params),
+            pattern_layout(2, 7, 4, c.datatype_params));
+  EXPECT_EQ(pattern_layout(3, 7, 4, c.datatype_params),
+            (std::vector<long>{0, 4, 8, 24, 28, 32, 48}));
+  EXPECT_EQ(pattern_layout(2, 2, 4, c.datatype_params), (std::vector<long>{0, 4}));
+  const DatatypeParams defaults;
+  EXPECT_EQ(pattern_layout(2, 3, 8, defaults), (std::vector<long>{0, 16, 32}));
+  EXPECT_EQ(pattern_layout(3, 3, 8, defaults), (std::vector<long>{0, 24, 48}));
+  EXPECT_EQ(error_of("@VECTORSTRIDE 2\n@BLOCKSIZE 3\n@MEASUREMENTS\n"),
+            "t.skampi:2:12: @VECTORSTRIDE (2) is below @BLOCKSIZE (3): the blocks of the vector "
+            "patterns would overlap");
+  EXPECT_EQ(error_of("@BLOCKSIZE 0\n@MEASUREMENTS\n").substr(0, 14), "t.skampi:1:12:");
+}
+
+// End_Argument that is not a multiple of Multiple_of x the base type's size is rounded down (and
+// Start_Argument up) whatever the Scale, so no scale measures a length outside the range.
+TEST(SkampiConfig, EveryScaleRoundsTheRangeToTheLengthUnit) {
+  std::string text = "@BASETYPE2 MPI_DOUBLE\n@MEASUREMENTS\n";
+  for (const char* scale : {"Dynamic_log", "Fixed_log", "Fixed_linear"})
+    for (const char* multiple : {"1", "3"})
+      text += std::string("S_") + scale + "_" + multiple + " { Type = 1; Basetype_Number = 2; " +
+              "Scale = " + scale + "; Multiple_of = " + multiple +
+              "; Start_Argument = 100; End_Argument = 1001; Stepwidth = 2; }\n";
+  Config c = parse_config(text, "x");
+  resolve_limits(c, 2);
+  ASSERT_EQ(c.suites.size(), 6u);
+  for (const auto& s : c.suites) {
+    SCOPED_TRACE(s.name);
+    const long unit = s.multiple_of == 3 ? 24 : 8;
+    EXPECT_EQ(s.start, s.multiple_of == 3 ? 120 : 104);
+    EXPECT_EQ(*s.end, s.multiple_of == 3 ? 984 : 1000);
+    const auto grid = s.scale == Scale::kFixedLinear ? linear_grid(s.start, *s.end, 2, unit)
+                                                     : geometric_grid(s.start, *s.end, 2, unit);
+    for (long m : grid) {
+      EXPECT_EQ(m % unit, 0) << m;
+      EXPECT_GE(m, s.start);
+      EXPECT_LE(m, *s.end);
+    }
+  }
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "suites/skampi/measure.hpp"
@@ -72,6 +73,32 @@ TEST(SkampiMeasure, GeometricGrid) {
   EXPECT_EQ(geometric_grid(4, 64, 1.414213562, 4),
             (std::vector<long>{4, 8, 12, 16, 24, 32, 44, 64}));
   EXPECT_EQ(linear_grid(2, 5, 1, 1), (std::vector<long>{2, 3, 4, 5}));
+}
+
+// Max_Steps bounds the initial grid too: thinned evenly by index, both ends kept.
+TEST(SkampiMeasure, MaxStepsThinsTheGrid) {
+  const auto linear = linear_grid(100, 1000, 100, 1);
+  ASSERT_EQ(linear.size(), 10u);
+  EXPECT_EQ(bounded_grid(linear, 4), (std::vector<long>{100, 400, 700, 1000}));
+  EXPECT_EQ(bounded_grid(linear, 2), (std::vector<long>{100, 1000}));
+  EXPECT_EQ(bounded_grid(linear, 1), (std::vector<long>{100}));
+  EXPECT_EQ(bounded_grid(linear, 10), linear);
+  EXPECT_EQ(bounded_grid(linear, 64), linear);
+  for (int keep = 2; keep < 10; ++keep) {
+    const auto g = bounded_grid(linear, keep);
+    ASSERT_EQ(g.size(), static_cast<std::size_t>(keep));
+    EXPECT_TRUE(std::is_sorted(g.begin(), g.end()));
+    EXPECT_EQ(std::adjacent_find(g.begin(), g.end()), g.end()) << keep;
+    EXPECT_EQ(g.front(), 100);
+    EXPECT_EQ(g.back(), 1000);
+  }
+  // Refinement adds nothing once the (thinned) grid holds Max_Steps points.
+  RefinementLimits lim;
+  lim.max_points = 4;
+  lim.max_distance = 1;  // every segment would be split otherwise
+  const auto r = refine(
+      bounded_grid(linear, 4), [](long m) { return double(m); }, lim);
+  EXPECT_EQ(r.order, (std::vector<long>{100, 400, 700, 1000}));
 }
 
 TEST(SkampiMeasure, SegmentErrorFollowsFigure3) {

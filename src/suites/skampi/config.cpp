@@ -147,6 +147,16 @@ class Parser {
         if (c.method == "imb") c.method = "classic";
         if (c.method != "classic" && c.method != "accurate")
           throw ConfigError(file_, line_no, vcol, "@METHOD must be classic or accurate");
+      } else if (key == "blocksize") {
+        need_value();
+        c.datatype_params.blocksize =
+            static_cast<int>(parse_int(value, line_no, vcol, "@BLOCKSIZE", 1, kMaxBlocksize));
+        blocksize_at_ = {line_no, vcol};
+      } else if (key == "vectorstride") {
+        need_value();
+        c.datatype_params.vectorstride =
+            static_cast<int>(parse_int(value, line_no, vcol, "@VECTORSTRIDE", 1, kMaxVectorstride));
+        vectorstride_at_ = {line_no, vcol};
       } else if (key.rfind("basetype", 0) == 0 && key.size() > 8) {
         const int n = static_cast<int>(
             parse_int(key.substr(8), line_no, col + 9, "the number of a @BASETYPEn", 1, INT_MAX));
@@ -159,6 +169,15 @@ class Parser {
     }
     if (!in_measurements)
       throw ConfigError(file_, line_no + 1, 1, "missing @MEASUREMENTS (no suite to run)");
+    if (c.datatype_params.vectorstride < c.datatype_params.blocksize) {
+      // Reported where the later of the two keys stands (a default stands nowhere).
+      const auto at = std::max(blocksize_at_, vectorstride_at_);
+      throw ConfigError(file_, at.first, at.second,
+                        "@VECTORSTRIDE (" + std::to_string(c.datatype_params.vectorstride) +
+                            ") is below @BLOCKSIZE (" +
+                            std::to_string(c.datatype_params.blocksize) +
+                            "): the blocks of the vector patterns would overlap");
+    }
     tokenize(offset_of_rest < text_.size() ? text_.substr(offset_of_rest) : std::string());
     parse_suites(c);
     return c;
@@ -209,6 +228,7 @@ class Parser {
       return b;
     }
     std::size_t i = 0;
+    std::vector<std::pair<long, long>> occupied;  // [first, last] data byte of each item so far
     while (i < v.size()) {
       if (std::isspace(static_cast<unsigned char>(v[i]))) {
         ++i;
@@ -241,6 +261,18 @@ class Parser {
         throw ConfigError(file_, line, icol, "count must be >= 1 and offset >= 0");
       if (!is_builtin_type_name(item.type))
         throw ConfigError(file_, line, icol, "unknown MPI type '" + item.type + "'");
+      // Overlapping items would describe some bytes twice: MPI cannot receive into such a type,
+      // so the file is refused here rather than the run aborted later.
+      const long first = item.offset,
+                 last = item.offset + item.count * builtin_type_size(item.type) - 1;
+      for (const auto& [f, l] : occupied)
+        if (first <= l && f <= last)
+          throw ConfigError(file_, line, icol,
+                            "the base type's items overlap: bytes " + std::to_string(first) + ".." +
+                                std::to_string(last) + " of this item and bytes " +
+                                std::to_string(f) + ".." + std::to_string(l) +
+                                " of an earlier one");
+      occupied.emplace_back(first, last);
       b.items.push_back(item);
       i = close + 1;
     }
@@ -556,6 +588,7 @@ class Parser {
 
   const std::string& text_;
   std::string file_;
+  std::pair<int, int> blocksize_at_{0, 0}, vectorstride_at_{0, 0};  // line, column
   int rest_line_ = 1, end_line_ = 1, end_col_ = 1;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
@@ -585,6 +618,8 @@ std::string to_json(const Config& c) {
   j["postproc"] = c.postproc;
   j["cachewarmup"] = c.cachewarmup;
   j["method"] = c.method;
+  j["blocksize"] = c.datatype_params.blocksize;
+  j["vectorstride"] = c.datatype_params.vectorstride;
   for (const auto& [n, b] : c.basetypes) {
     nlohmann::json items = nlohmann::json::array();
     for (const auto& i : b.items) items.push_back({i.count, i.offset, i.type});
@@ -636,6 +671,8 @@ Config config_from_json(const std::string& text) {
   c.postproc = j["postproc"];
   c.cachewarmup = j["cachewarmup"];
   c.method = j["method"];
+  c.datatype_params.blocksize = j["blocksize"];
+  c.datatype_params.vectorstride = j["vectorstride"];
   for (const auto& [n, items] : j["basetypes"].items()) {
     BaseType b;
     for (const auto& i : items)

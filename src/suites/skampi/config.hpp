@@ -33,6 +33,16 @@ struct BaseType {
   std::string text() const;  // as it would be written in a configuration file
 };
 
+// The preamble's customisation of the datatype patterns (@BLOCKSIZE, @VECTORSTRIDE): the vector
+// patterns 2 and 50 are vector(n / blocksize, blocksize, vectorstride) over the base type, the
+// hvector pattern 3 the same with a stride of vectorstride + 1 elements (in bytes); a tail of
+// n % blocksize elements follows. The defaults are the patterns' plain layouts.
+struct DatatypeParams {
+  int blocksize = 1;     // base elements per block
+  int vectorstride = 2;  // base elements from one block's start to the next; >= blocksize
+};
+constexpr int kMaxBlocksize = 65536, kMaxVectorstride = 1 << 20;
+
 enum class Variation { kLength, kNodes, kChunks, kNone };
 enum class Scale { kFixedLinear, kFixedLog, kDynamicLog };
 
@@ -79,6 +89,7 @@ struct Config {
   int cachewarmup = 4;
   std::string method;  // @METHOD classic|accurate (empty: not given; --method overrides)
   std::map<int, BaseType> basetypes;  // @BASETYPEn; 1 is MPI_CHAR unless given
+  DatatypeParams datatype_params;     // @BLOCKSIZE, @VECTORSTRIDE
   std::vector<SuiteSpec> suites;
 };
 

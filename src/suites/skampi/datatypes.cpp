@@ -8,21 +8,25 @@
 namespace mpiscope::skampi {
 
 namespace {
-const std::map<std::string, MPI_Datatype>& builtins() {
-  static const std::map<std::string, MPI_Datatype> m = {
-      {"MPI_CHAR", MPI_CHAR},
-      {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},
-      {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR},
-      {"MPI_BYTE", MPI_BYTE},
-      {"MPI_SHORT", MPI_SHORT},
-      {"MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT},
-      {"MPI_INT", MPI_INT},
-      {"MPI_UNSIGNED", MPI_UNSIGNED},
-      {"MPI_LONG", MPI_LONG},
-      {"MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG},
-      {"MPI_LONG_LONG", MPI_LONG_LONG},
-      {"MPI_FLOAT", MPI_FLOAT},
-      {"MPI_DOUBLE", MPI_DOUBLE},
+struct Builtin {
+  MPI_Datatype type;
+  long size;  // of the C type the MPI type stands for
+};
+const std::map<std::string, Builtin>& builtins() {
+  static const std::map<std::string, Builtin> m = {
+      {"MPI_CHAR", {MPI_CHAR, sizeof(char)}},
+      {"MPI_SIGNED_CHAR", {MPI_SIGNED_CHAR, sizeof(signed char)}},
+      {"MPI_UNSIGNED_CHAR", {MPI_UNSIGNED_CHAR, sizeof(unsigned char)}},
+      {"MPI_BYTE", {MPI_BYTE, 1}},
+      {"MPI_SHORT", {MPI_SHORT, sizeof(short)}},
+      {"MPI_UNSIGNED_SHORT", {MPI_UNSIGNED_SHORT, sizeof(unsigned short)}},
+      {"MPI_INT", {MPI_INT, sizeof(int)}},
+      {"MPI_UNSIGNED", {MPI_UNSIGNED, sizeof(unsigned)}},
+      {"MPI_LONG", {MPI_LONG, sizeof(long)}},
+      {"MPI_UNSIGNED_LONG", {MPI_UNSIGNED_LONG, sizeof(unsigned long)}},
+      {"MPI_LONG_LONG", {MPI_LONG_LONG, sizeof(long long)}},
+      {"MPI_FLOAT", {MPI_FLOAT, sizeof(float)}},
+      {"MPI_DOUBLE", {MPI_DOUBLE, sizeof(double)}},
   };
   return m;
 }
@@ -32,22 +36,25 @@ bool is_builtin_type_name(const std::string& name) {
   return builtins().count(name) > 0;
 }
 MPI_Datatype builtin_type(const std::string& name) {
-  return builtins().at(name);
+  return builtins().at(name).type;
+}
+long builtin_type_size(const std::string& name) {
+  return builtins().at(name).size;
 }
 
 const std::vector<PatternInfo>& all_datatype_patterns() {
   static const std::vector<PatternInfo> p = {
       {0, "(none)", "n base elements, contiguous: count n of the base type"},
       {1, "MPI_Type_contiguous", "contiguous(n)"},
-      {2, "MPI_Type_vector", "vector(n, 1, 2): every other element"},
-      {3, "MPI_Type_create_hvector", "hvector(n, 1, 3 extents)"},
+      {2, "MPI_Type_vector", "vector(n/b, b, s), tail (b = @BLOCKSIZE 1, s = @VECTORSTRIDE 2)"},
+      {3, "MPI_Type_create_hvector", "hvector(n/b, b, (s+1) extents), tail (3 extents)"},
       {4, "MPI_Type_indexed", "blocks of 1, 2, 3, 1, 2, 3, ... elements, one element gap"},
       {5, "MPI_Type_create_hindexed", "blocks of 1, 2, 3, ... elements, two element gap (bytes)"},
       {6, "MPI_Type_create_indexed_block", "blocks of 2 elements every 3, tail by struct"},
       {7, "MPI_Type_create_struct", "blocks of 4 elements every 5"},
       {8, "nested", "struct(hvector(n/2, 1, 6 extents) of contiguous(2), tail)"},
       {9, "nested", "struct(indexed of vector(2, 1, 2), tail)"},
-      {50, "MPI_Type_vector", "dynamic vector: vector(n, 1, 2) built for each length (= 2)"},
+      {50, "MPI_Type_vector", "dynamic vector: pattern 2 built for each length (= 2)"},
   };
   return p;
 }
@@ -124,7 +131,14 @@ std::vector<Block> cyclic_blocks(long n, const std::vector<long>& lens, long gap
 }
 }  // namespace
 
-std::vector<long> pattern_layout(int number, long n, long x) {
+namespace {
+// The stride, in base elements, of the vector (2, 50) and hvector (3) patterns.
+long vector_stride(int number, const DatatypeParams& p) {
+  return number == 3 ? p.vectorstride + 1L : p.vectorstride;
+}
+}  // namespace
+
+std::vector<long> pattern_layout(int number, long n, long x, const DatatypeParams& params) {
   std::vector<long> off;
   auto blocks = [&](const std::vector<Block>& bl) {
     for (const auto& b : bl)
@@ -136,12 +150,13 @@ std::vector<long> pattern_layout(int number, long n, long x) {
       for (long i = 0; i < n; ++i) off.push_back(i * x);
       break;
     case 2:
-    case 50:
-      for (long i = 0; i < n; ++i) off.push_back(2 * i * x);
-      break;
     case 3:
-      for (long i = 0; i < n; ++i) off.push_back(3 * i * x);
+    case 50: {
+      // n / b blocks of b elements, one every `stride` elements, then the n % b left over.
+      const long b = params.blocksize, stride = vector_stride(number, params);
+      for (long i = 0; i < n; ++i) off.push_back(((i / b) * stride + i % b) * x);
       break;
+    }
     case 4:
       blocks(cyclic_blocks(n, {1, 2, 3}, 1));
       break;
@@ -204,10 +219,11 @@ std::pair<std::vector<int>, std::vector<int>> indexed_args(const std::vector<Blo
 }
 }  // namespace
 
-MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(base) {
+MessageType::MessageType(int number, long n, const BaseDatatype& base, const DatatypeParams& params)
+    : base_(base) {
   const long x = base.extent();
   const MPI_Datatype b = base.get();
-  layout_ = pattern_layout(number, n, x);
+  layout_ = pattern_layout(number, n, x, params);
   span_ = layout_.empty() ? 0 : *std::max_element(layout_.begin(), layout_.end()) + x;
   if (number == 0 || n == 0) {
     type_ = b;
@@ -222,12 +238,25 @@ MessageType::MessageType(int number, long n, const BaseDatatype& base) : base_(b
       mpi::check(MPI_Type_contiguous(ni, b, &t), "MPI_Type_contiguous");
       break;
     case 2:
-    case 50:
-      mpi::check(MPI_Type_vector(ni, 1, 2, b, &t), "MPI_Type_vector");
-      break;
     case 3:
-      mpi::check(MPI_Type_create_hvector(ni, 1, 3 * x, b, &t), "MPI_Type_create_hvector");
+    case 50: {
+      const long blocksize = params.blocksize, stride = vector_stride(number, params);
+      const long q = n / blocksize, r = n % blocksize;
+      if (q == 0) {  // shorter than one block: the tail alone
+        mpi::check(MPI_Type_contiguous(static_cast<int>(r), b, &t), "MPI_Type_contiguous");
+        break;
+      }
+      if (number == 3)
+        mpi::check(MPI_Type_create_hvector(static_cast<int>(q), static_cast<int>(blocksize),
+                                           stride * x, b, &t),
+                   "MPI_Type_create_hvector");
+      else
+        mpi::check(MPI_Type_vector(static_cast<int>(q), static_cast<int>(blocksize),
+                                   static_cast<int>(stride), b, &t),
+                   "MPI_Type_vector");
+      t = with_tail(t, r, q * stride * x, b);
       break;
+    }
     case 4: {
       auto [lens, displs] = indexed_args(cyclic_blocks(n, {1, 2, 3}, 1));
       mpi::check(MPI_Type_indexed(static_cast<int>(lens.size()), lens.data(), displs.data(), b, &t),

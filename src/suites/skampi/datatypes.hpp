@@ -16,6 +16,9 @@ namespace mpiscope::skampi {
 
 bool is_builtin_type_name(const std::string& name);
 MPI_Datatype builtin_type(const std::string& name);
+// Bytes of one element of a built-in type (its C type's size), without calling MPI, so that the
+// configuration can be checked before MPI types exist.
+long builtin_type_size(const std::string& name);
 
 bool is_datatype_pattern(int number);
 struct PatternInfo {
@@ -47,12 +50,12 @@ class BaseDatatype {
 };
 
 // Byte offsets of the n base elements of pattern `number` (base extent x), in type-map order.
-std::vector<long> pattern_layout(int number, long n, long x);
+std::vector<long> pattern_layout(int number, long n, long x, const DatatypeParams& params);
 
 // `count` instances of `type` hold the message: the MPI datatype of one pattern for n elements.
 class MessageType {
  public:
-  MessageType(int number, long n, const BaseDatatype& base);
+  MessageType(int number, long n, const BaseDatatype& base, const DatatypeParams& params);
   ~MessageType();
   MessageType(const MessageType&) = delete;
   MessageType& operator=(const MessageType&) = delete;

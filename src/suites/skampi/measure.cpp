@@ -93,6 +93,17 @@ std::vector<long> linear_grid(long m_min, long m_max, long step, long multiple) 
   return g;
 }
 
+std::vector<long> bounded_grid(const std::vector<long>& grid, int max_points) {
+  const std::size_t n = grid.size(), keep = static_cast<std::size_t>(std::max(max_points, 1));
+  if (n <= keep) return grid;
+  if (keep == 1) return {grid.front()};
+  // Index i*(n-1)/(keep-1), rounded: distinct, as the step exceeds 1 when n > keep.
+  std::vector<long> g;
+  for (std::size_t i = 0; i < keep; ++i)
+    g.push_back(grid[(i * (n - 1) + (keep - 1) / 2) / (keep - 1)]);
+  return g;
+}
+
 double segment_error(const std::vector<CurvePoint>& p, std::size_t i) {
   const auto& b = p[i];
   const auto& c = p[i + 1];

@@ -58,6 +58,11 @@ std::vector<long> geometric_grid(long m_min, long m_max, double gamma, long mult
 // m_min, m_min+step, … < m_max, then m_max (Scale = Fixed_linear).
 std::vector<long> linear_grid(long m_min, long m_max, long step, long multiple);
 
+// Max_Steps bounds every suite: a grid of more than max_points points is thinned to max_points
+// of them spread evenly over it (by index), the first and the last kept; a smaller grid is
+// returned as it is.
+std::vector<long> bounded_grid(const std::vector<long>& grid, int max_points);
+
 // The error of not subdividing segment i (points[i], points[i+1]) of a curve sorted by m:
 // min(|Δ1|/t_b, |Δ2|/t_c, (m_c − m_b)/m_b), where Δ1 is the error at b of the right
 // neighbour segment extrapolated, Δ2 the error at c of the left one; a missing neighbour or

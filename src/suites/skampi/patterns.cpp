@@ -19,8 +19,8 @@ constexpr int kTag = 7, kTaskTag = 1, kStopTag = 2, kResultTag = 3, kUnusedTag =
 struct Types {
   Types(const KernelSetup& s)
       : n(s.length / s.base->size()),
-        send(s.send_datatype, n, *s.base),
-        recv(s.recv_datatype, n, *s.base) {}
+        send(s.send_datatype, n, *s.base, s.datatype_params),
+        recv(s.recv_datatype, n, *s.base, s.datatype_params) {}
   long n;
   MessageType send, recv;
   static long slot(const MessageType& t) { return std::max(t.span(), t.count() * t.extent()); }
@@ -377,8 +377,11 @@ class Collective : public Kernel {
 };
 
 // ---- Master-worker: rank 0 hands out `chunks` tasks of one message each to the workers and
-// collects a result message per task; the time until the last result is in is one sample. ----
-enum class MasterRecv { kWaitsome, kWaitany, kRecvAnySource };
+// collects a result message per task; the time until the last result is in is one sample.
+// Types 10-12 vary how the master collects results (the tasks go out by MPI_Send), types 13-16
+// how it sends tasks; those collect results by MPI_Recv from a named worker, the oldest
+// outstanding task's, so that 12 and 13 differ in MPI_ANY_SOURCE alone (docs/skampi.md). ----
+enum class MasterRecv { kWaitsome, kWaitany, kRecvAnySource, kRecvInTurn };
 
 class MasterWorker : public Kernel {
  public:
@@ -439,7 +442,7 @@ class MasterWorker : public Kernel {
         MPI_Send(task(w), t.count(), t.type(), w, kTaskTag, comm_);
         break;
     }
-    if (rm_ != MasterRecv::kRecvAnySource)
+    if (rm_ == MasterRecv::kWaitsome || rm_ == MasterRecv::kWaitany)
       MPI_Irecv(result(w), t_.recv.count(), t_.recv.type(), w, kResultTag, comm_,
                 &reqs_[static_cast<std::size_t>(w)]);
   }
@@ -454,6 +457,13 @@ class MasterWorker : public Kernel {
         MPI_Recv(result(0), t_.recv.count(), t_.recv.type(), MPI_ANY_SOURCE, kResultTag, comm_,
                  &st);
         ready.push_back(st.MPI_SOURCE);
+      } else if (rm_ == MasterRecv::kRecvInTurn) {
+        // Tasks go out to workers 1, 2, ..., and each returned worker gets the next task, so
+        // the oldest outstanding task is always worker done % workers + 1's.
+        const int w = done % workers_ + 1;
+        MPI_Recv(result(w), t_.recv.count(), t_.recv.type(), w, kResultTag, comm_,
+                 MPI_STATUS_IGNORE);
+        ready.push_back(w);
       } else if (rm_ == MasterRecv::kWaitany) {
         int i = 0;
         MPI_Waitany(workers_, reqs_.data() + 1, &i, MPI_STATUS_IGNORE);
@@ -620,13 +630,13 @@ std::unique_ptr<Kernel> make_kernel(const InstanceInfo& inst, const KernelSetup&
     case 12:
       return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
     case 13:
-      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSend);
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvInTurn, SendMode::kSend);
     case 14:
-      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kSsend);
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvInTurn, SendMode::kSsend);
     case 15:
-      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kIsend);
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvInTurn, SendMode::kIsend);
     case 16:
-      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvAnySource, SendMode::kBsend);
+      return std::make_unique<MasterWorker>(s, MasterRecv::kRecvInTurn, SendMode::kBsend);
     default:
       break;
   }

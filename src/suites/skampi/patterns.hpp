@@ -34,6 +34,7 @@ struct KernelSetup {
   int chunks = 0;   // master-worker: chunks per problem
   const BaseDatatype* base = nullptr;
   int send_datatype = 0, recv_datatype = 0;
+  DatatypeParams datatype_params;  // @BLOCKSIZE, @VECTORSTRIDE
 };
 
 std::unique_ptr<Kernel> make_kernel(const InstanceInfo& instance, const KernelSetup& setup);

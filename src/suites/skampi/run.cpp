@@ -43,15 +43,10 @@ BaseType effective_base(const Config& c, const SuiteSpec& s) {
 
 // Size and extent of a base type without MPI (for limits on rank 0 before MPI types exist).
 std::pair<long, long> base_size_extent(const BaseType& b) {
-  static const std::map<std::string, long> sizes = {
-      {"MPI_CHAR", 1},  {"MPI_SIGNED_CHAR", 1},    {"MPI_UNSIGNED_CHAR", 1}, {"MPI_BYTE", 1},
-      {"MPI_SHORT", 2}, {"MPI_UNSIGNED_SHORT", 2}, {"MPI_INT", 4},           {"MPI_UNSIGNED", 4},
-      {"MPI_LONG", 8},  {"MPI_UNSIGNED_LONG", 8},  {"MPI_LONG_LONG", 8},     {"MPI_FLOAT", 4},
-      {"MPI_DOUBLE", 8}};
   long size = 0, end = 0;
   for (const auto& i : b.items) {
-    size += i.count * sizes.at(i.type);
-    end = std::max(end, i.offset + i.count * sizes.at(i.type));
+    size += i.count * builtin_type_size(i.type);
+    end = std::max(end, i.offset + i.count * builtin_type_size(i.type));
   }
   return {size, end};
 }
@@ -86,10 +81,12 @@ void resolve_limits(Config& c, int world) {
     // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
     auto ratio = [&] {
       double r = 1;
+      // Enough elements that the customised vector patterns' blocks repeat.
+      const long n = 1000 + 2L * c.datatype_params.blocksize;
       for (int dt : {s.send_datatype, s.recv_datatype}) {
-        const auto lay = pattern_layout(dt, 1000, extent);
+        const auto lay = pattern_layout(dt, n, extent, c.datatype_params);
         r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) /
-                            (1000.0 * static_cast<double>(size)));
+                            (static_cast<double>(n) * static_cast<double>(size)));
       }
       return r;
     }();
@@ -265,15 +262,19 @@ class SuiteRunner {
       return out != 0;
     };
     const long lo = s_.start, hi = *s_.end;
-    std::vector<long> grid;
+    std::vector<long> full_grid;
     if (s_.variation == Variation::kNone)
-      grid = {0};
+      full_grid = {0};
     else if (s_.scale == Scale::kFixedLinear)
       // Stepwidth is the increment in the argument's own unit (bytes, processes, chunks); each
       // length is then rounded to the suite's multiple.
-      grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)), lim.multiple);
+      full_grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)), lim.multiple);
     else
-      grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
+      full_grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
+    const std::vector<long> grid = bounded_grid(full_grid, s_.max_steps);
+    if (grid.size() < full_grid.size())
+      r.params["grid_thinned"] = std::to_string(grid.size()) + " of " +
+                                 std::to_string(full_grid.size()) + " points (Max_Steps)";
     // Refinement only along the length axis with Dynamic_log (section 4.2).
     if (!(s_.scale == Scale::kDynamicLog && s_.variation == Variation::kLength))
       lim.epsilon = std::numeric_limits<double>::infinity();
@@ -285,6 +286,9 @@ class SuiteRunner {
         },
         lim);
     r.params["refinement_max_error"] = output::format_number(refined.max_error, 4);
+    // Refinement measures points between earlier ones: the rows are listed by argument.
+    std::stable_sort(r.rows.begin(), r.rows.end(),
+                     [](const PointRow& a, const PointRow& b) { return a.argument < b.argument; });
     return r;
   }
 
@@ -346,6 +350,16 @@ class SuiteRunner {
     return format_row(p, 17) + "\n" + m.note;
   }
 
+  KernelSetup kernel_setup(const PointRow& row, MPI_Comm comm) const {
+    return {comm,
+            row.bytes,
+            row.chunks,
+            &base_,
+            s_.send_datatype,
+            s_.recv_datatype,
+            c_.datatype_params};
+  }
+
   PointRow point(long arg) {
     PointRow row;
     row.argument = arg;
@@ -363,8 +377,7 @@ class SuiteRunner {
       std::string text;
       if (comm != MPI_COMM_NULL) {
         core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
-        KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
-        text = accurate_point(*make_kernel(inst_, k), comm, row);
+        text = accurate_point(*make_kernel(inst_, kernel_setup(row, comm)), comm, row);
       }
       text = mpi::broadcast(text, root, MPI_COMM_WORLD);
       wd_.disarm();
@@ -377,8 +390,7 @@ class SuiteRunner {
     }
     if (comm != MPI_COMM_NULL) {
       core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
-      KernelSetup k{comm, row.bytes, row.chunks, &base_, s_.send_datatype, s_.recv_datatype};
-      auto kernel = make_kernel(inst_, k);
+      auto kernel = make_kernel(inst_, kernel_setup(row, comm));
       StoppingRule rule;
       rule.min_repetition = s_.min_repetition;
       rule.max_repetition = s_.max_repetition;
@@ -598,6 +610,8 @@ void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
   const auto b = benchmark_of(s, world);
   if (s.params.count("method_note"))
     rep.note("suite " + s.name + ": " + s.params.at("method_note"));
+  if (s.params.count("grid_thinned"))
+    rep.note("suite " + s.name + ": the grid was thinned to " + s.params.at("grid_thinned"));
   rep.benchmark_started(b);
   for (const auto& p : s.rows) rep.row(b, measurement_of(p, s.argument_unit));
   rep.benchmark_finished(b);
@@ -725,6 +739,8 @@ int run_skampi(const RunOptions& o, int thread_level) {
         {"USER", c.user},
         {"MEMORY", std::to_string(c.memory_kb)},
         {"CACHEWARMUP", std::to_string(c.cachewarmup)},
+        {"BLOCKSIZE", std::to_string(c.datatype_params.blocksize)},
+        {"VECTORSTRIDE", std::to_string(c.datatype_params.vectorstride)},
         {"NPROCS", std::to_string(world)},
         {"MPI_LIBRARY", info.mpi_library.substr(0, info.mpi_library.find('\n'))},
         {"DATE", info.date_iso},
