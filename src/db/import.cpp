@@ -629,7 +629,8 @@ StoredRun parse_skampi(LineReader& lines, const TableSink& sink) {
 
 // The output file's header (@KEY value) into the fields where a live run records the same
 // facts (suites/skampi/run.cpp), so that a run and its imported file carry the same metadata.
-void record_skampi_header(const std::string& key, const std::string& value, StoredRun& run) {
+void record_skampi_header(const std::string& key, const std::string& value, std::size_t line,
+                          StoredRun& run) {
   auto& info = run.info;
   static const std::map<std::string, std::string> setting_of = {
       {"MACHINE", "machine"},         {"NODE", "node"},    {"NETWORK", "network"},
@@ -638,7 +639,8 @@ void record_skampi_header(const std::string& key, const std::string& value, Stor
   double n = 0;
   if (key == "NPROCS") {
     if (!to_number(value, n) || n < 1 || n > 1e7 || n != std::floor(n))
-      throw ImportError("@NPROCS '" + value + "' is not a process count");
+      throw ImportError("line " + std::to_string(line) + ": @NPROCS '" + value +
+                        "' is not a process count");
     info.world_size = static_cast<int>(n);
   } else if (key == "MPI_LIBRARY") {
     info.mpi_library = value;
@@ -689,7 +691,8 @@ StoredRun parse_mpiscope_skampi(LineReader& lines, const TableSink& sink) {
       throw ImportError(e.what());
     }
     for (const auto& header = reader.header(); header_lines < header.size(); ++header_lines)
-      record_skampi_header(header[header_lines].first, header[header_lines].second, run);
+      record_skampi_header(header[header_lines].first, header[header_lines].second, lines.number(),
+                           run);
     if (const auto* open = reader.open_suite()) check_table_size(open->name, open->rows.size());
     if (!finished) continue;
     const bool merged = run.info.settings.count("merged") > 0;

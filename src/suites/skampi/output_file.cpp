@@ -170,21 +170,21 @@ void OutputReader::fail(const std::string& what, std::size_t line) const {
                            what);
 }
 
-void OutputReader::line(const std::string& line) {
+void OutputReader::line(const std::string& text) {
   ++lines_;
   if (malformed_line_) fail("malformed data row", malformed_line_);  // it was not the last line
   if (lines_ == 1) {
-    if (line.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)", 1);
-    file_.version = std::atoi(line.c_str() + std::string(kMagic).size());
+    if (text.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)", 1);
+    file_.version = std::atoi(text.c_str() + std::string(kMagic).size());
     if (file_.version != kOutputFormatVersion)
       fail("output format version " + std::to_string(file_.version) + " is not supported", 1);
     return;
   }
-  if (line.empty() || line[0] == '#') return;
-  if (line[0] == '@') {
-    const auto sp = line.find(' ');
-    const std::string key = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
-    const std::string val = sp == std::string::npos ? "" : line.substr(sp + 1);
+  if (text.empty() || text[0] == '#') return;
+  if (text[0] == '@') {
+    const auto sp = text.find(' ');
+    const std::string key = text.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    const std::string val = sp == std::string::npos ? "" : text.substr(sp + 1);
     if (key == "BEGIN_SUITE") {
       if (in_suite_) fail("@BEGIN_SUITE inside suite " + suite_.name, lines_);
       suite_ = SuiteResult{};
@@ -217,7 +217,7 @@ void OutputReader::line(const std::string& line) {
   }
   if (!in_suite_) fail("data outside a suite block", lines_);
   PointRow p;
-  if (!parse_row(line, accurate_suite(suite_), p)) {
+  if (!parse_row(text, accurate_suite(suite_), p)) {
     malformed_line_ = lines_;  // torn if no line follows
     return;
   }
