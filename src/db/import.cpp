@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/text.hpp"
+#include "suites/skampi/output_file.hpp"
 
 namespace mpiscope::db {
 
@@ -55,10 +56,13 @@ class LineReader {
 
 // A table longer than any benchmark prints is a damaged or crafted file: refused, so that one
 // table (what an import holds in memory) stays small.
-void check_table_size(const core::BenchmarkRun& b) {
-  if (b.rows.size() >= kMaxRowsPerTable)
-    throw ImportError("table '" + b.name + "' has more than " + std::to_string(kMaxRowsPerTable) +
+void check_table_size(const std::string& name, std::size_t rows) {
+  if (rows >= kMaxRowsPerTable)
+    throw ImportError("table '" + name + "' has more than " + std::to_string(kMaxRowsPerTable) +
                       " rows; no benchmark prints that many, so this is not its output");
+}
+void check_table_size(const core::BenchmarkRun& b) {
+  check_table_size(b.name, b.rows.size());
 }
 
 // What every parser does with a finished table: count it, note its name and size, hand it on.
@@ -621,9 +625,114 @@ StoredRun parse_skampi(LineReader& lines, const TableSink& sink) {
   return run;
 }
 
+// ---- mpiscope's SKaMPI output files ------------------------------------------------------
+
+// The output file's header (@KEY value) into the fields where a live run records the same
+// facts (suites/skampi/run.cpp), so that a run and its imported file carry the same metadata.
+void record_skampi_header(const std::string& key, const std::string& value, std::size_t line,
+                          StoredRun& run) {
+  auto& info = run.info;
+  static const std::map<std::string, std::string> setting_of = {
+      {"MACHINE", "machine"},         {"NODE", "node"},    {"NETWORK", "network"},
+      {"MPIVERSION", "mpiversion"},   {"USER", "user"},    {"MEMORY", "memory_kb"},
+      {"CACHEWARMUP", "cachewarmup"}, {"CONFIG", "config"}};
+  double n = 0;
+  if (key == "NPROCS") {
+    if (!to_number(value, n) || n < 1 || n > 1e7 || n != std::floor(n))
+      throw ImportError("line " + std::to_string(line) + ": @NPROCS '" + value +
+                        "' is not a process count");
+    info.world_size = static_cast<int>(n);
+  } else if (key == "MPI_LIBRARY") {
+    info.mpi_library = value;
+  } else if (key == "DATE") {
+    info.date_iso = value;
+  } else if (key == "MPISCOPE") {
+    info.mpiscope_version = value;
+  } else if (key == "POSTPROC") {
+    info.settings["merged"] = value + " (mpiscope skampi postproc)";
+    run.notes.push_back(
+        "medians over runs written by mpiscope skampi postproc (" + value +
+        "): each row's times are the median over the runs that measured its argument, how many "
+        "is its merged_runs value");
+  } else if (const auto it = setting_of.find(key); it != setting_of.end()) {
+    if (!value.empty()) info.settings[it->second] = value;  // as a run records them
+  } else {
+    info.settings[core::to_lower(key)] = value;
+  }
+}
+
+// A row of a postproc file: its repetitions and used columns count the runs it is the median
+// of, not repetitions.
+void as_median_of_runs(core::Measurement& m, const skampi::PointRow& p) {
+  m.repetitions = 0;
+  std::erase_if(m.values, [](const core::NamedValue& v) { return v.name == "used_repetitions"; });
+  m.values.push_back(
+      {"merged_runs", static_cast<double>(p.repetitions), "runs whose median this row is"});
+  if (!p.converged) m.note = "standard error not reached in every run";
+}
+
+// Each complete suite block becomes the table a live run records for it: skampi::benchmark_of
+// and skampi::measurement_of build both, db::table_as_stored stores both.
+StoredRun parse_mpiscope_skampi(LineReader& lines, const TableSink& sink) {
+  StoredRun run;
+  run.source = "import:mpiscope-skampi";
+  run.ok = true;
+  run.info.suite = "skampi";
+  run.info.suite_title = "SKaMPI";
+  TableCollector tables{run, sink};
+  std::optional<skampi::SuiteResult> finished;  // handed on outside the reader
+  skampi::OutputReader reader("", [&](skampi::SuiteResult&& s) { finished = std::move(s); });
+  std::size_t header_lines = 0;
+  long defects = 0;
+  for (std::string line; lines.next(line);) {
+    try {
+      reader.line(line);
+    } catch (const std::runtime_error& e) {
+      throw ImportError(e.what());
+    }
+    for (const auto& header = reader.header(); header_lines < header.size(); ++header_lines)
+      record_skampi_header(header[header_lines].first, header[header_lines].second, lines.number(),
+                           run);
+    if (const auto* open = reader.open_suite()) check_table_size(open->name, open->rows.size());
+    if (!finished) continue;
+    const bool merged = run.info.settings.count("merged") > 0;
+    core::BenchmarkRun b = skampi::benchmark_of(*finished, run.info.world_size);
+    if (merged) b.parameters.erase("runs");  // the setting and each row's merged_runs say it
+    for (const auto& p : finished->rows) {
+      core::Measurement m = skampi::measurement_of(p, finished->argument_unit);
+      if (merged) as_median_of_runs(m, p);
+      defects += p.defects;
+      b.rows.push_back(std::move(m));
+    }
+    finished.reset();
+    tables(table_as_stored(b));
+  }
+  skampi::OutputFile file;
+  try {
+    file = reader.finish();
+  } catch (const std::runtime_error& e) {
+    throw ImportError(e.what());
+  }
+  if (tables.tables == 0)
+    throw ImportError("no complete suite block ('@BEGIN_SUITE NAME' … '@END_SUITE NAME') found");
+  if (!file.complete) {
+    run.ok = false;
+    run.notes.push_back("the run did not finish (no @END_RUN)" +
+                        (file.torn_suite.empty()
+                             ? std::string()
+                             : "; suite " + file.torn_suite + " was interrupted and is left out"));
+  }
+  if (defects > 0) {
+    run.ok = false;
+    run.notes.push_back("datatype check: " + std::to_string(defects) + " wrong bytes received");
+  }
+  return run;
+}
+
 // Looks at the file's lines until one tells its format; the reader is left where it stopped.
 Format detect(LineReader& lines) {
   for (std::string line; lines.next(line);) {
+    if (line.rfind(skampi::kOutputFileMagic, 0) == 0) return Format::kMpiscopeSkampi;
     if (line.rfind("# OSU ", 0) == 0) return Format::kOsu;
     if (line.rfind("# SKaMPI", 0) == 0 || line.rfind("# begin result", 0) == 0)
       return Format::kSkampi;
@@ -632,7 +741,7 @@ Format detect(LineReader& lines) {
   }
   throw ImportError(
       "not an IMB, OSU or SKaMPI output file (found no '# Benchmarking' table of IMB, no '# OSU' "
-      "title and no SKaMPI '# begin result')");
+      "title, no SKaMPI '# begin result' and no '#SKAMPI-OUTPUT' line of mpiscope skampi)");
 }
 
 StoredRun parse(std::istream& in, Format f, const TableSink& sink) {
@@ -644,6 +753,8 @@ StoredRun parse(std::istream& in, Format f, const TableSink& sink) {
       return parse_osu(lines, sink);
     case Format::kSkampi:
       return parse_skampi(lines, sink);
+    case Format::kMpiscopeSkampi:
+      return parse_mpiscope_skampi(lines, sink);
   }
   throw ImportError("unknown format");
 }
@@ -667,6 +778,8 @@ const char* format_name(Format f) {
       return "osu";
     case Format::kSkampi:
       return "skampi";
+    case Format::kMpiscopeSkampi:
+      return "mpiscope-skampi";
   }
   return "?";
 }
@@ -685,6 +798,9 @@ StoredRun parse_osu_text(const std::string& text) {
 }
 StoredRun parse_skampi_text(const std::string& text) {
   return parse_text(text, Format::kSkampi);
+}
+StoredRun parse_mpiscope_skampi_text(const std::string& text) {
+  return parse_text(text, Format::kMpiscopeSkampi);
 }
 
 StoredRun import_file(const std::string& path, const TableSink& sink) {

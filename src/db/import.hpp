@@ -1,6 +1,7 @@
 // Reading result files of other benchmarks into the result model, so that old results can be
 // stored beside new ones: IMB text output (IMB 3.x-2021 and mpiscope's own IMB tables), the OSU
-// micro-benchmarks' text output, and SKaMPI 5 output files. The formats are described in
+// micro-benchmarks' text output, SKaMPI 5 output files, and mpiscope's own SKaMPI output files
+// (`mpiscope skampi`'s @OUTFILE and `skampi postproc`'s medians). The formats are described in
 // docs/results-db.md; every figure is stored as the file prints it, with its unit, except OSU's
 // and IMB 2018+'s MB/s (10^6 bytes per second, IMB's version read from its title), which are
 // converted to the model's MiB/s and also kept as printed; IMB-IO's names and read modes take
@@ -21,9 +22,9 @@ class ImportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Format { kImb, kOsu, kSkampi };
+enum class Format { kImb, kOsu, kSkampi, kMpiscopeSkampi };
 
-const char* format_name(Format f);  // "imb", "osu", "skampi"
+const char* format_name(Format f);  // "imb", "osu", "skampi", "mpiscope-skampi"
 // Recognises the format from the file's text; throws ImportError naming what was expected.
 Format detect_format(const std::string& text);
 
@@ -38,6 +39,7 @@ using TableSink = std::function<void(core::BenchmarkRun&&)>;
 StoredRun parse_imb_text(const std::string& text);
 StoredRun parse_osu_text(const std::string& text);
 StoredRun parse_skampi_text(const std::string& text);
+StoredRun parse_mpiscope_skampi_text(const std::string& text);
 
 // Reads one file as a stream, line by line, handing each table to `sink` when it is complete, so
 // that a file of any size is imported in the memory of one table. Returns the run without its

@@ -175,6 +175,37 @@ std::string env_or_empty(const char* name) {
 
 }  // namespace
 
+core::Measurement row_as_stored(const core::Measurement& m) {
+  if (!m.accurate || !m.measured) return m;
+  core::Measurement out = m;
+  const auto& a = *m.accurate;
+  const auto& s = a.summary_us;
+  const char* us = "microseconds";
+  out.values.push_back({"median_us", s.median, us});
+  out.values.push_back({"ci95_low_us", s.median_ci.lower, us});
+  out.values.push_back({"ci95_high_us", s.median_ci.upper, us});
+  out.values.push_back({"p05_us", s.p05, us});
+  out.values.push_back({"p95_us", s.p95, us});
+  out.values.push_back({"valid_repetitions", static_cast<double>(a.valid), "repetitions"});
+  out.values.push_back({"invalid_repetitions", static_cast<double>(a.late + a.overrun),
+                        "repetitions (started late or overran their window)"});
+  out.values.push_back({"outliers", static_cast<double>(s.outliers), "samples beyond Q3 + 3 IQR"});
+  out.values.push_back({"repetitions_per_sample", static_cast<double>(a.repetitions_per_sample),
+                        "repetitions timed back to back as one sample"});
+  if (a.level_shift.detected)
+    out.values.push_back({"level_shift_ratio",
+                          a.level_shift.second_median / a.level_shift.first_median,
+                          "second half's median / first half's"});
+  return out;
+}
+
+core::BenchmarkRun table_as_stored(const core::BenchmarkRun& b) {
+  core::BenchmarkRun table = b;
+  if (b.accurate) table.parameters["measurement"] = "accurate";  // rows carry the statistics
+  for (auto& m : table.rows) m = row_as_stored(m);
+  return table;
+}
+
 std::string default_db_path() {
   if (auto p = env_or_empty("MPISCOPE_DB"); !p.empty()) return p;
   // The XDG base directory rules: a relative XDG_DATA_HOME is invalid and ignored.

@@ -46,6 +46,15 @@ struct LoadLimits {
   std::size_t max_rows_per_table = static_cast<std::size_t>(-1);
 };
 
+// A row as the database holds it: accurate mode's statistics over repetitions become named
+// values (median_us, ci95_low_us, ci95_high_us, …; schema version 1 has no columns of their own),
+// from which compare and report take the median and its interval.
+core::Measurement row_as_stored(const core::Measurement& m);
+// A table as the database holds it: an accurate table gets the parameter measurement=accurate,
+// its rows as row_as_stored. The live recorder (output::DbReporter) and the import of
+// mpiscope's own SKaMPI output files store through these two, so that both give the same table.
+core::BenchmarkRun table_as_stored(const core::BenchmarkRun& b);
+
 // One line of `mpiscope runs`.
 struct RunListing {
   std::int64_t id = 0;

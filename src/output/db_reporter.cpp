@@ -35,44 +35,13 @@ void DbReporter::run_started(const core::RunInfo& info) {
 
 void DbReporter::benchmark_started(const core::BenchmarkRun& b) {
   guarded([&] {
-    core::BenchmarkRun table = b;
-    if (b.accurate)
-      table.parameters["measurement"] = "accurate";  // rows carry the statistics below
-    benchmark_id_ = db_->add_benchmark(run_id_, benchmark_seq_++, table);
+    benchmark_id_ = db_->add_benchmark(run_id_, benchmark_seq_++, db::table_as_stored(b));
     row_seq_ = 0;
   });
 }
 
-namespace {
-// Accurate mode's statistics over repetitions, kept as named values (schema version 1 has no
-// columns of their own): compare and report take the median and its interval from them.
-core::Measurement with_accurate_values(const core::Measurement& m) {
-  if (!m.accurate || !m.measured) return m;
-  core::Measurement out = m;
-  const auto& a = *m.accurate;
-  const auto& s = a.summary_us;
-  const char* us = "microseconds";
-  out.values.push_back({"median_us", s.median, us});
-  out.values.push_back({"ci95_low_us", s.median_ci.lower, us});
-  out.values.push_back({"ci95_high_us", s.median_ci.upper, us});
-  out.values.push_back({"p05_us", s.p05, us});
-  out.values.push_back({"p95_us", s.p95, us});
-  out.values.push_back({"valid_repetitions", static_cast<double>(a.valid), "repetitions"});
-  out.values.push_back({"invalid_repetitions", static_cast<double>(a.late + a.overrun),
-                        "repetitions (started late or overran their window)"});
-  out.values.push_back({"outliers", static_cast<double>(s.outliers), "samples beyond Q3 + 3 IQR"});
-  out.values.push_back({"repetitions_per_sample", static_cast<double>(a.repetitions_per_sample),
-                        "repetitions timed back to back as one sample"});
-  if (a.level_shift.detected)
-    out.values.push_back({"level_shift_ratio",
-                          a.level_shift.second_median / a.level_shift.first_median,
-                          "second half's median / first half's"});
-  return out;
-}
-}  // namespace
-
 void DbReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
-  guarded([&] { db_->add_row(benchmark_id_, row_seq_++, with_accurate_values(m)); });
+  guarded([&] { db_->add_row(benchmark_id_, row_seq_++, db::row_as_stored(m)); });
 }
 
 void DbReporter::note(const std::string& text) {

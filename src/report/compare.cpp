@@ -79,6 +79,10 @@ RankTest rank_test(const std::vector<double>& a, const std::vector<double>& b) {
   return {at_least / total, at_most / total};
 }
 
+bool is_outcome_parameter(const std::string& name) {
+  return name == "measurement" || name == "refinement_max_error";
+}
+
 // ---- the comparison -----------------------------------------------------------------------
 
 std::string table_label(const core::BenchmarkRun& b) {
@@ -114,10 +118,6 @@ std::string run_label(const db::StoredRun& r) {
 
 namespace {
 
-// The measuring method is not part of what a table measures: classic and accurate runs of the
-// same benchmark compare.
-constexpr const char* kMethodParameter = "measurement";
-
 struct Point {
   double us = 0;
   std::optional<Interval> ci;
@@ -144,7 +144,7 @@ struct Side {
 std::string measured_key(const core::BenchmarkRun& b) {
   std::string key = core::to_lower(b.name) + "|" + std::to_string(b.nprocs);
   for (const auto& [name, value] : b.parameters)
-    if (name != kMethodParameter) key += "|" + name + "=" + value;
+    if (!is_outcome_parameter(name)) key += "|" + name + "=" + value;
   return key;
 }
 
@@ -177,7 +177,8 @@ Side collect(const std::vector<db::StoredRun>& runs) {
       SideTable* table = find_mode(*modes, key.second);
       if (!table) {
         core::BenchmarkRun named = t;
-        named.parameters.erase(kMethodParameter);
+        std::erase_if(named.parameters,
+                      [](const auto& p) { return is_outcome_parameter(p.first); });
         modes->push_back({key.second, SideTable{table_label(named), t.sized, {}}});
         table = &modes->back().second;
       }

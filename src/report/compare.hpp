@@ -25,6 +25,12 @@ struct Interval {
 };
 std::optional<Interval> median_interval(const core::Measurement& m);
 
+// Table parameters that record how a run went rather than what its table measures: the
+// measuring method (`measurement`, classic and accurate runs compare) and SKaMPI's
+// `refinement_max_error` (the error estimate left when refinement stopped, different in every
+// run). Tables that differ only in these share compare's rows and the report's card.
+bool is_outcome_parameter(const std::string& name);
+
 // ---- statistics ---------------------------------------------------------------------------
 
 double median_of(std::vector<double> values);  // NaN for none

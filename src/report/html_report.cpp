@@ -68,7 +68,8 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     for (const auto& b : r.benchmarks) {
       std::string key = b.name;
       if (!b.mode.empty()) key += " (" + b.mode + ")";
-      for (const auto& [k, v] : b.parameters) key += ", " + k + "=" + v;
+      for (const auto& [k, v] : b.parameters)
+        if (!is_outcome_parameter(k)) key += ", " + k + "=" + v;
       json jt = {{"key", key}, {"nprocs", b.nprocs}, {"sized", b.sized}, {"rows", json::array()}};
       for (const auto& m : b.rows) {
         if (!m.measured) continue;

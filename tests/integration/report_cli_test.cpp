@@ -2,6 +2,7 @@
 // hand-written samples and on a real run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +29,34 @@ std::string ratio_of(const std::string& out, const std::string& table, const std
     if (cells.size() >= 4 && cells[0] == bytes) return cells[3];
   }
   return "missing";
+}
+
+// Every B/A cell of a compare output, with its table's heading.
+std::vector<std::pair<std::string, std::string>> ratios_of(const std::string& out) {
+  std::vector<std::pair<std::string, std::string>> ratios;
+  std::string table;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# ", 0) == 0) table = line.substr(2);
+    std::istringstream in(line);
+    std::vector<std::string> cells;
+    for (std::string c; in >> c;) cells.push_back(c);
+    const bool row =
+        cells.size() >= 4 && cells[1] != "A" &&
+        (cells[0] == "-" || cells[0].find_first_not_of("0123456789") == std::string::npos);
+    if (line.rfind("#", 0) != 0 && row) ratios.emplace_back(table, cells[3]);
+  }
+  return ratios;
+}
+
+// The report card keys of the page's data, in order (one per table of each run).
+std::vector<std::string> card_keys(const std::string& html) {
+  std::vector<std::string> keys;
+  const std::string mark = "\"key\":\"";
+  for (auto at = html.find(mark); at != std::string::npos; at = html.find(mark, at + 1)) {
+    const auto begin = at + mark.size();
+    keys.push_back(html.substr(begin, html.find('"', begin) - begin));
+  }
+  return keys;
 }
 
 }  // namespace
@@ -174,4 +203,53 @@ TEST(ReportCli, ImportRefusesATableLongerThanAnyBenchmarkPrints) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(count_of(r.err, "has more than 100000 rows"), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/l.sqlite"));
+}
+
+// mpiscope's own SKaMPI output file imported back gives the tables the run recorded: compare finds
+// every table on both sides with every ratio 1.000 (the file holds 6 significant digits) and the
+// report puts both in the same cards. A second run and postproc's medians of the two: the merged
+// file imports as the medians, equal to compare's median over the two recorded runs.
+TEST(ReportCli, SkampiOutputFileAndItsPostprocMediansImportAsTheRecordedTables) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/s.db";
+  const std::vector<std::string> run = {"skampi",    sample("mpiscope_skampi.skampi"),
+                                        "--outfile", dir + "/skampi.out",
+                                        "--logfile", dir + "/skampi.log",
+                                        "--db",      db};
+  const auto first = run_mpi(2, run);  // run 1
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto imported = run_plain({"import", "--db", db, dir + "/skampi.out"});  // run 2
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(count_of(imported.out, "run 2 (import:mpiscope-skampi, 3 tables, "), 1) << imported.out;
+
+  auto expect_equal_tables = [&](const std::string& a, const std::string& b) {
+    const auto c = run_plain({"compare", "--db", db, a, b});
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    EXPECT_EQ(count_of(c.out, "only in"), 0) << c.out;
+    for (const char* suite : {"# PingPong_Send_Recv, 2 processes", "# Allreduce, 2 processes",
+                              "# Barrier, 2 processes"})
+      EXPECT_EQ(count_of(c.out, suite), 1) << suite << "\n" << c.out;
+    const auto ratios = ratios_of(c.out);
+    EXPECT_GE(ratios.size(), 10u) << c.out;
+    for (const auto& [table, ratio] : ratios) EXPECT_EQ(ratio, "1.000") << table << "\n" << c.out;
+  };
+  expect_equal_tables("1", "2");
+
+  const auto second = run_mpi(2, run);  // run 3; the first file is kept as skampi.out.1
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const auto merge = run_mpi(1, {"skampi", "postproc", "-o", dir + "/merged.out",
+                                 dir + "/skampi.out", dir + "/skampi.out.1"});
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const auto merged = run_plain({"import", "--db", db, dir + "/merged.out"});  // run 4
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(count_of(merged.out, "run 4 (import:mpiscope-skampi, 3 tables, "), 1) << merged.out;
+  // The median of two runs is their mean; compare's median over runs 1 and 3 is the same.
+  expect_equal_tables("1,3", "4");
+
+  const auto page = run_plain({"report", "--db", db, "-o", dir + "/s.html"});
+  ASSERT_EQ(page.exit_code, 0) << page.err;
+  const auto keys = card_keys(read_file(dir + "/s.html"));
+  ASSERT_EQ(keys.size(), 12u);  // 3 tables of each of the 4 runs, in 3 cards
+  for (const auto& k : keys) EXPECT_EQ(std::count(keys.begin(), keys.end(), k), 4) << k;
+  EXPECT_EQ(keys[0].rfind("PingPong_Send_Recv, ", 0), 0u) << keys[0];
 }

@@ -1,9 +1,15 @@
 // Import of other benchmarks' text output: the hand-written samples in tests/data/import follow
-// the published formats (IMB guide, OSU micro-benchmarks, SKaMPI 5 output files).
+// the published formats (IMB guide, OSU micro-benchmarks, SKaMPI 5 output files). The
+// mpiscope_skampi*.out samples were written by real runs of mpiscope skampi (2 Open MPI ranks,
+// tests/data/import/mpiscope_skampi.skampi): mpiscope_skampi.out and mpiscope_skampi_b.out two
+// classic runs, mpiscope_skampi_merged.out `skampi postproc` of the two,
+// mpiscope_skampi_accurate.out a run with --method accurate.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "db/import.hpp"
 
@@ -20,6 +26,39 @@ const core::BenchmarkRun& table(const db::StoredRun& r, const std::string& name,
   for (const auto& b : r.benchmarks)
     if (b.name == name && b.nprocs == nprocs) return b;
   throw std::runtime_error("no table " + name);
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The first twelve columns (argument … defects) of every data row of suite `name` in an mpiscope
+// skampi output file, read here without the suite's own reader (docs/skampi.md's format).
+std::vector<std::vector<double>> block_rows(const std::string& text, const std::string& name) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream in(text);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "@BEGIN_SUITE " + name) inside = true;
+    if (line == "@END_SUITE " + name) inside = false;
+    if (!inside || line.empty() || line[0] == '@' || line[0] == '#') continue;
+    std::istringstream cells(line);
+    std::vector<double> row(12);
+    for (auto& v : row) cells >> v;
+    rows.push_back(row);
+  }
+  return rows;
+}
+enum Column { kArgument, kBytes, kNprocs, kChunks, kT, kStderr, kRaw, kEmpty, kReps, kUsed };
+
+double value_of(const core::Measurement& m, const std::string& name, const std::string& unit) {
+  const auto* v = m.value(name);
+  if (!v) throw std::runtime_error("no value " + name);
+  EXPECT_EQ(v->unit, unit) << name;
+  return v->value;
 }
 
 }  // namespace
@@ -202,4 +241,167 @@ TEST(DbImport, GarbageAndUnreadableFilesAreClearErrors) {
       db::parse_skampi_text("# SKaMPI Version 5\n# begin result \"x\"\ncount= 1 4 abc 1 1\n"),
       db::ImportError);
   EXPECT_THROW(db::parse_imb_text("# Benchmarking PingPong\n# #processes = 2\n"), db::ImportError);
+}
+
+// mpiscope's own SKaMPI output file gives the tables a live run records: one per suite, named
+// and parametrised as skampi's reporters name them, each row's figures with their units.
+TEST(DbImport, MpiscopeSkampiOutputGivesTheTablesItsRunRecorded) {
+  const std::string path = sample("mpiscope_skampi.out");
+  EXPECT_EQ(db::detect_format(text_of(path)), db::Format::kMpiscopeSkampi);
+  const auto r = db::import_file(path);
+  EXPECT_EQ(r.source, "import:mpiscope-skampi");
+  EXPECT_EQ(r.info.suite, "skampi");
+  EXPECT_EQ(r.info.suite_title, "SKaMPI");
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(r.info.world_size, 2);
+  EXPECT_NE(r.info.mpi_library.find("Open MPI"), std::string::npos) << r.info.mpi_library;
+  EXPECT_FALSE(r.info.date_iso.empty());
+  EXPECT_FALSE(r.info.mpiscope_version.empty());
+  EXPECT_EQ(r.info.settings.at("machine"), "test machine");
+  EXPECT_EQ(r.info.settings.at("memory_kb"), "1024");
+  EXPECT_EQ(r.info.settings.at("cachewarmup"), "1");
+  EXPECT_EQ(r.info.settings.count("merged"), 0u);
+  EXPECT_EQ(r.info.benchmarks,
+            (std::vector<std::string>{"PingPong_Send_Recv", "Allreduce", "Barrier"}));
+  const std::string text = text_of(path);
+
+  const auto& pp = table(r, "PingPong_Send_Recv", 2);
+  EXPECT_EQ(pp.family, "ping-pong");
+  EXPECT_TRUE(pp.sized);
+  EXPECT_EQ(pp.parameters.at("type"), "1");
+  EXPECT_EQ(pp.parameters.at("operation"), "MPI_Send-MPI_Recv");
+  EXPECT_EQ(pp.parameters.at("variation"), "Length");
+  EXPECT_EQ(pp.parameters.at("argument_unit"), "bytes");
+  EXPECT_EQ(pp.parameters.at("method"), "classic");
+  EXPECT_EQ(pp.parameters.at("pair"), "0-1");
+  EXPECT_EQ(pp.parameters.count("measurement"), 0u);
+  const auto rows = block_rows(text, "PingPong_Send_Recv");
+  ASSERT_EQ(pp.rows.size(), rows.size());
+  ASSERT_GE(rows.size(), 8u);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& m = pp.rows[k];
+    const auto& f = rows[k];
+    EXPECT_TRUE(m.measured);
+    EXPECT_EQ(m.bytes, static_cast<std::size_t>(f[kBytes]));
+    EXPECT_EQ(m.repetitions, static_cast<int>(f[kReps]));
+    EXPECT_DOUBLE_EQ(m.t_avg_us, f[kT]);  // SKaMPI's one figure: t = t_min = t_max
+    EXPECT_DOUBLE_EQ(m.t_max_us, f[kT]);
+    EXPECT_DOUBLE_EQ(m.t_min_us, f[kT]);
+    EXPECT_DOUBLE_EQ(value_of(m, "argument", "bytes"), f[kArgument]);
+    EXPECT_DOUBLE_EQ(value_of(m, "nprocs", "processes"), 2);
+    EXPECT_DOUBLE_EQ(value_of(m, "standard_error", "us"), f[kStderr]);
+    EXPECT_DOUBLE_EQ(value_of(m, "raw_mean", "us"), f[kRaw]);
+    EXPECT_DOUBLE_EQ(value_of(m, "empty", "us"), f[kEmpty]);
+    EXPECT_DOUBLE_EQ(value_of(m, "used_repetitions", "repetitions"), f[kUsed]);
+  }
+
+  const auto& allreduce = table(r, "Allreduce", 2);
+  EXPECT_EQ(allreduce.family, "collective");
+  EXPECT_EQ(allreduce.rows.size(), block_rows(text, "Allreduce").size());
+  EXPECT_EQ(allreduce.rows.back().bytes, 1024u);
+
+  const auto& barrier = table(r, "Barrier", 2);  // the Nodes axis: one table, nprocs its last
+  EXPECT_FALSE(barrier.sized);
+  EXPECT_EQ(barrier.parameters.at("argument_unit"), "processes");
+  ASSERT_EQ(barrier.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(value_of(barrier.rows[0], "argument", "processes"), 1);
+  EXPECT_DOUBLE_EQ(value_of(barrier.rows[1], "nprocs", "processes"), 2);
+}
+
+// postproc's medians of two runs: every row the median (of two: the mean) of the runs that
+// measured its argument, marked as such in the run's settings, its notes and each row.
+TEST(DbImport, MpiscopeSkampiPostprocMediansAreMarkedAsMedians) {
+  const auto r = db::import_file(sample("mpiscope_skampi_merged.out"));
+  EXPECT_EQ(r.info.settings.at("merged"), "median of 2 runs (mpiscope skampi postproc)");
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("median over the runs"), std::string::npos) << r.notes[0];
+  const std::string a = text_of(sample("mpiscope_skampi.out")),
+                    b = text_of(sample("mpiscope_skampi_b.out"));
+  std::size_t both = 0;
+  for (const auto& t : r.benchmarks) {
+    EXPECT_EQ(t.parameters.count("runs"), 0u);  // so that the tables match single runs' tables
+    for (const auto& m : t.rows) {
+      const double argument = m.value("argument")->value;
+      auto find = [&](const std::string& text) -> std::optional<double> {
+        for (const auto& row : block_rows(text, t.name))
+          if (row[kArgument] == argument) return row[kT];
+        return std::nullopt;
+      };
+      const auto ta = find(a), tb = find(b);
+      ASSERT_TRUE(ta || tb) << t.name << " " << argument;
+      const double runs = value_of(m, "merged_runs", "runs whose median this row is");
+      EXPECT_EQ(runs, (ta ? 1 : 0) + (tb ? 1 : 0));
+      const double expected = ta && tb ? (*ta + *tb) / 2 : ta ? *ta : *tb;
+      EXPECT_NEAR(m.t_avg_us, expected, 1e-5 * std::abs(expected) + 1e-9) << t.name;
+      EXPECT_EQ(m.repetitions, 0);  // a median over runs, not a count of repetitions
+      EXPECT_EQ(m.value("used_repetitions"), nullptr);
+      if (ta && tb) ++both;
+    }
+  }
+  EXPECT_GE(both, 8u);
+}
+
+// Accurate mode's rows keep their median, interval and counts, stored as a live accurate run
+// stores them (the table's measurement=accurate, median_us, ci95_low_us, ...).
+TEST(DbImport, MpiscopeSkampiAccurateRowsKeepTheirMedianAndInterval) {
+  const auto r = db::import_file(sample("mpiscope_skampi_accurate.out"));
+  const auto& pp = table(r, "PingPong_Send_Recv", 2);
+  EXPECT_EQ(pp.parameters.at("method"), "accurate");
+  EXPECT_EQ(pp.parameters.at("measurement"), "accurate");
+  const auto rows =
+      block_rows(text_of(sample("mpiscope_skampi_accurate.out")), "PingPong_Send_Recv");
+  ASSERT_EQ(pp.rows.size(), rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& m = pp.rows[k];
+    ASSERT_TRUE(m.accurate);
+    EXPECT_DOUBLE_EQ(value_of(m, "median_us", "microseconds"), rows[k][kT]);
+    EXPECT_LE(value_of(m, "ci95_low_us", "microseconds"),
+              value_of(m, "ci95_high_us", "microseconds"));
+    EXPECT_EQ(m.accurate->attempted, static_cast<int>(rows[k][kReps]));
+    EXPECT_EQ(value_of(m, "valid_repetitions", "repetitions"), rows[k][kUsed]);
+    EXPECT_LE(m.t_min_us, rows[k][kT]);
+  }
+  // Barrier over Nodes: the collective pattern has a complete repetition, so it is accurate too.
+  EXPECT_EQ(table(r, "Barrier", 2).parameters.at("measurement"), "accurate");
+}
+
+// A run that crashed leaves a torn block: the complete suites are imported, the run is marked
+// as not finished. Damaged files are errors naming the line; a huge block is refused.
+TEST(DbImport, MpiscopeSkampiTornAndDamagedFiles) {
+  const std::string text = text_of(sample("mpiscope_skampi.out"));
+  const auto second = text.find("@BEGIN_SUITE Allreduce");
+  ASSERT_NE(second, std::string::npos);
+  const auto row = text.find("\n4 ", second);
+  ASSERT_NE(row, std::string::npos);
+  const std::string torn = text.substr(0, row + 6);  // a row cut in the middle
+  const auto r = db::parse_mpiscope_skampi_text(torn);
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  EXPECT_EQ(r.benchmarks[0].name, "PingPong_Send_Recv");
+  EXPECT_FALSE(r.ok);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("suite Allreduce was interrupted"), std::string::npos) << r.notes[0];
+
+  auto error = [](const std::string& t) {
+    try {
+      db::parse_mpiscope_skampi_text(t);
+    } catch (const db::ImportError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  std::string damaged = text;
+  damaged.insert(row + 1, "4 4 2 0 x\n");
+  const auto line = std::count(text.begin(), text.begin() + static_cast<long>(row) + 1, '\n') + 1;
+  EXPECT_EQ(error(damaged), "line " + std::to_string(line) + ": malformed data row");
+  std::string bad_nodes = text;
+  bad_nodes.insert(row + 1, "4 4 2 0 1 1 1 0 4 4 1 0 1.5,abc\n");
+  EXPECT_EQ(error(bad_nodes), "line " + std::to_string(line) + ": malformed data row");
+  const auto first = text.find("@BEGIN_SUITE ");
+  EXPECT_EQ(error(text.substr(0, first) + "@BEGIN_SUITE PingPong_Send_Recv\n"),
+            "no complete suite block ('@BEGIN_SUITE NAME' … '@END_SUITE NAME') found");
+  EXPECT_EQ(error("# comment\n" + text),
+            "line 1: not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
+  std::string huge = "#SKAMPI-OUTPUT 1\n@BEGIN_SUITE H\n@TYPE 1\n";
+  for (int k = 0; k <= 100000; ++k) huge += "4 4 2 0 1 0 1 0 2 2 1 0 -\n";
+  EXPECT_NE(error(huge).find("table 'H' has more than 100000 rows"), std::string::npos);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -12,7 +13,7 @@
 namespace mpiscope::skampi {
 
 namespace {
-const char* kMagic = "#SKAMPI-OUTPUT";
+const char* const kMagic = kOutputFileMagic;
 const char* kColumns =
     "argument bytes nprocs chunks t_us stderr_us raw_us empty_us repetitions used converged "
     "defects "
@@ -27,6 +28,38 @@ std::string num(double v, int digits = 6) {
 bool accurate_suite(const SuiteResult& r) {
   const auto it = r.params.find("method");
   return it != r.params.end() && it->second == "accurate";
+}
+
+// Accurate mode: the row is the median over the valid repetitions and its statistics.
+core::Measurement accurate_measurement_of(const PointRow& p, const std::string& unit) {
+  core::Measurement m;
+  const auto& a = *p.accurate;
+  const auto& s = a.summary_us;
+  m.accurate = a;
+  m.bytes = static_cast<std::size_t>(p.bytes);
+  m.measured = a.valid > 0;
+  m.repetitions = a.valid;
+  m.t_min_us = s.min;
+  m.t_max_us = s.max;
+  m.t_avg_us = s.mean;
+  m.values = {{"argument", static_cast<double>(p.argument), unit},
+              {"nprocs", static_cast<double>(p.nprocs), "processes"},
+              {"chunks", static_cast<double>(p.chunks), "chunks"},
+              {"t", p.t_us, "us"},
+              {"ci95_low", s.median_ci.lower, "us"},
+              {"ci95_high", s.median_ci.upper, "us"},
+              {"standard_error", p.stderr_us, "us"},
+              {"invalid_repetitions", static_cast<double>(a.late + a.overrun), "repetitions"},
+              {"converged", p.converged ? 1.0 : 0.0, "bool"},
+              {"defects", static_cast<double>(p.defects), "bytes"}};
+  std::vector<std::string> notes;
+  if (!p.note.empty()) notes.push_back(p.note);
+  if (a.valid == 0 && p.note.empty()) notes.push_back("no valid repetition");
+  if (a.valid > 0 && !p.converged)
+    notes.push_back("stopped by the " + a.stop_reason +
+                    " before the 95% interval of the median was within the target");
+  for (const auto& n : notes) m.note += (m.note.empty() ? "" : "; ") + n;
+  return m;
 }
 }  // namespace
 
@@ -70,7 +103,11 @@ bool parse_row(const std::string& line, bool accurate, PointRow& p) {
   if (nodes != "-") {
     std::stringstream ns(nodes);
     std::string x;
-    while (std::getline(ns, x, ',')) p.node_times_us.push_back(std::stod(x));
+    while (std::getline(ns, x, ',')) {
+      char* end = nullptr;
+      p.node_times_us.push_back(std::strtod(x.c_str(), &end));
+      if (x.empty() || *end != '\0') return false;
+    }
   }
   if (!accurate) return true;
   core::AccurateStats a;
@@ -125,69 +162,81 @@ std::string format_end() {
   return "@END_RUN\n";
 }
 
-OutputFile parse_output(const std::string& text, const std::string& name) {
-  OutputFile f;
-  std::istringstream in(text);
-  std::string line;
-  int n = 0;
-  SuiteResult cur;
-  bool in_suite = false;
-  auto fail = [&](const std::string& what) {
-    throw std::runtime_error(name + ":" + std::to_string(n) + ": " + what);
-  };
-  while (std::getline(in, line)) {
-    ++n;
-    if (n == 1) {
-      if (line.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
-      f.version = std::atoi(line.c_str() + std::string(kMagic).size());
-      if (f.version != kOutputFormatVersion)
-        fail("output format version " + std::to_string(f.version) + " is not supported");
-      continue;
-    }
-    if (line.empty() || line[0] == '#') continue;
-    if (line[0] == '@') {
-      const auto sp = line.find(' ');
-      const std::string key = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
-      const std::string val = sp == std::string::npos ? "" : line.substr(sp + 1);
-      if (key == "BEGIN_SUITE") {
-        if (in_suite) fail("@BEGIN_SUITE inside suite " + cur.name);
-        cur = SuiteResult{};
-        cur.name = val;
-        in_suite = true;
-      } else if (key == "END_SUITE") {
-        if (!in_suite || val != cur.name) fail("@END_SUITE without its @BEGIN_SUITE");
-        f.suites.push_back(cur);
-        in_suite = false;
-      } else if (key == "END_RUN") {
-        f.complete = true;
-      } else if (!in_suite) {
-        f.header.emplace_back(key, val);
-      } else if (key == "TYPE") {
-        cur.type = std::atoi(val.c_str());
-      } else if (key == "OPERATION") {
-        cur.operation = val;
-      } else if (key == "PATTERN") {
-        cur.pattern = val;
-      } else if (key == "VARIATION") {
-        cur.variation = val;
-      } else if (key == "ARGUMENT_UNIT") {
-        cur.argument_unit = val;
-      } else if (key == "PARAM") {
-        const auto s2 = val.find(' ');
-        cur.params[val.substr(0, s2)] = s2 == std::string::npos ? "" : val.substr(s2 + 1);
-      }
-      continue;
-    }
-    if (!in_suite) fail("data outside a suite block");
-    PointRow p;
-    if (!parse_row(line, accurate_suite(cur), p)) {
-      if (in.peek() == EOF) break;  // a torn last line
-      fail("malformed data row");
-    }
-    cur.rows.push_back(p);
+OutputReader::OutputReader(std::string name, SuiteSink on_suite)
+    : name_(std::move(name)), on_suite_(std::move(on_suite)) {}
+
+void OutputReader::fail(const std::string& what, std::size_t line) const {
+  throw std::runtime_error((name_.empty() ? "line " : name_ + ":") + std::to_string(line) + ": " +
+                           what);
+}
+
+void OutputReader::line(const std::string& text) {
+  ++lines_;
+  if (malformed_line_) fail("malformed data row", malformed_line_);  // it was not the last line
+  if (lines_ == 1) {
+    if (text.rfind(kMagic, 0) != 0) fail("not a SKaMPI output file (no #SKAMPI-OUTPUT line)", 1);
+    file_.version = std::atoi(text.c_str() + std::string(kMagic).size());
+    if (file_.version != kOutputFormatVersion)
+      fail("output format version " + std::to_string(file_.version) + " is not supported", 1);
+    return;
   }
-  if (n == 0) fail("empty, not a SKaMPI output file (no #SKAMPI-OUTPUT line)");
-  if (in_suite) f.torn_suite = cur.name;
+  if (text.empty() || text[0] == '#') return;
+  if (text[0] == '@') {
+    const auto sp = text.find(' ');
+    const std::string key = text.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    const std::string val = sp == std::string::npos ? "" : text.substr(sp + 1);
+    if (key == "BEGIN_SUITE") {
+      if (in_suite_) fail("@BEGIN_SUITE inside suite " + suite_.name, lines_);
+      suite_ = SuiteResult{};
+      suite_.name = val;
+      in_suite_ = true;
+    } else if (key == "END_SUITE") {
+      if (!in_suite_ || val != suite_.name) fail("@END_SUITE without its @BEGIN_SUITE", lines_);
+      in_suite_ = false;
+      on_suite_(std::move(suite_));
+      suite_ = SuiteResult{};
+    } else if (key == "END_RUN") {
+      file_.complete = true;
+    } else if (!in_suite_) {
+      file_.header.emplace_back(key, val);
+    } else if (key == "TYPE") {
+      suite_.type = std::atoi(val.c_str());
+    } else if (key == "OPERATION") {
+      suite_.operation = val;
+    } else if (key == "PATTERN") {
+      suite_.pattern = val;
+    } else if (key == "VARIATION") {
+      suite_.variation = val;
+    } else if (key == "ARGUMENT_UNIT") {
+      suite_.argument_unit = val;
+    } else if (key == "PARAM") {
+      const auto s2 = val.find(' ');
+      suite_.params[val.substr(0, s2)] = s2 == std::string::npos ? "" : val.substr(s2 + 1);
+    }
+    return;
+  }
+  if (!in_suite_) fail("data outside a suite block", lines_);
+  PointRow p;
+  if (!parse_row(text, accurate_suite(suite_), p)) {
+    malformed_line_ = lines_;  // torn if no line follows
+    return;
+  }
+  suite_.rows.push_back(std::move(p));
+}
+
+OutputFile OutputReader::finish() {
+  if (lines_ == 0) fail("empty, not a SKaMPI output file (no #SKAMPI-OUTPUT line)", 0);
+  if (in_suite_) file_.torn_suite = suite_.name;
+  return file_;
+}
+
+OutputFile parse_output(const std::string& text, const std::string& name) {
+  std::vector<SuiteResult> suites;
+  OutputReader reader(name, [&](SuiteResult&& s) { suites.push_back(std::move(s)); });
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) reader.line(line);
+  OutputFile f = reader.finish();
+  f.suites = std::move(suites);
   return f;
 }
 
@@ -266,6 +315,43 @@ std::string format_output(const OutputFile& f) {
   for (const auto& x : f.suites) s += format_suite(x);
   if (f.complete) s += format_end();
   return s;
+}
+
+core::BenchmarkRun benchmark_of(const SuiteResult& s, int world_size) {
+  core::BenchmarkRun b;
+  b.name = s.name;
+  b.family = s.pattern;
+  b.nprocs = s.rows.empty() ? world_size : s.rows.back().nprocs;
+  b.sized = s.argument_unit == "bytes";
+  b.parameters = s.params;
+  b.parameters["type"] = std::to_string(s.type);
+  b.parameters["operation"] = s.operation;
+  b.parameters["variation"] = s.variation;
+  b.parameters["argument_unit"] = s.argument_unit;
+  b.accurate = s.params.count("method") && s.params.at("method") == "accurate";
+  return b;
+}
+
+core::Measurement measurement_of(const PointRow& p, const std::string& argument_unit) {
+  if (p.accurate) return accurate_measurement_of(p, argument_unit);
+  core::Measurement m;
+  m.bytes = static_cast<std::size_t>(p.bytes);
+  m.repetitions = p.repetitions;
+  m.measured = true;
+  m.t_avg_us = m.t_min_us = m.t_max_us = p.t_us;
+  m.rank_times_us = p.node_times_us;
+  m.values = {{"argument", static_cast<double>(p.argument), argument_unit},
+              {"nprocs", static_cast<double>(p.nprocs), "processes"},
+              {"chunks", static_cast<double>(p.chunks), "chunks"},
+              {"t", p.t_us, "us"},
+              {"standard_error", p.stderr_us, "us"},
+              {"raw_mean", p.raw_us, "us"},
+              {"empty", p.empty_us, "us"},
+              {"used_repetitions", static_cast<double>(p.used), "repetitions"},
+              {"converged", p.converged ? 1.0 : 0.0, "bool"},
+              {"defects", static_cast<double>(p.defects), "bytes"}};
+  if (!p.converged) m.note = "standard error not reached within Max_Repetition/Time_Measurement";
+  return m;
 }
 
 }  // namespace mpiscope::skampi

@@ -3,6 +3,8 @@
 // written only when its suite is complete, so a crashed run leaves whole blocks behind (plus
 // perhaps a torn tail, which the reader drops); that is what restart and the post-processor read.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@
 namespace mpiscope::skampi {
 
 inline constexpr int kOutputFormatVersion = 1;
+// The first line of every output file starts with this, then the format version.
+inline constexpr char kOutputFileMagic[] = "#SKAMPI-OUTPUT";
 
 struct PointRow {
   long argument = 0;  // the varied value (bytes, processes or chunks)
@@ -52,6 +56,33 @@ struct OutputFile {
   std::string torn_suite;  // a block begun but not ended (the crashed suite)
 };
 
+// The one reader of the format, fed a line at a time so that no file need be held whole: each
+// complete suite block is handed to `on_suite` when its @END_SUITE is read. Restart, postproc
+// (parse_output) and `mpiscope import` (db/import.cpp) all read through it. Errors are
+// std::runtime_error "NAME:LINE: what" ("line LINE: what" for an empty name); a malformed row
+// that turns out to be the last line is a torn tail and is dropped.
+class OutputReader {
+ public:
+  using SuiteSink = std::function<void(SuiteResult&&)>;
+  OutputReader(std::string name, SuiteSink on_suite);
+  void line(const std::string& text);
+  // After the last line: the file without its suites (header, complete, torn_suite, version).
+  OutputFile finish();
+  const std::vector<std::pair<std::string, std::string>>& header() const { return file_.header; }
+  // The block being read (nullptr between blocks): its rows so far.
+  const SuiteResult* open_suite() const { return in_suite_ ? &suite_ : nullptr; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what, std::size_t line) const;
+  std::string name_;
+  SuiteSink on_suite_;
+  OutputFile file_;
+  SuiteResult suite_;
+  bool in_suite_ = false;
+  std::size_t lines_ = 0;
+  std::size_t malformed_line_ = 0;  // a malformed row, an error unless it is the last line
+};
+
 std::string format_header(const std::vector<std::pair<std::string, std::string>>& header);
 std::string format_suite(const SuiteResult& s);
 std::string format_end();
@@ -71,5 +102,11 @@ OutputFile postprocess(const std::vector<OutputFile>& runs);
 std::string format_output(const OutputFile& f);
 
 double median(std::vector<double> v);
+
+// A suite block in the result model, as every reporter of a run receives it and as
+// `mpiscope import` stores an output file: one table per suite (parameters: the @PARAMs, type,
+// operation, variation, argument_unit), one row per point with its figures as named values.
+core::BenchmarkRun benchmark_of(const SuiteResult& s, int world_size);
+core::Measurement measurement_of(const PointRow& p, const std::string& argument_unit);
 
 }  // namespace mpiscope::skampi

@@ -453,76 +453,7 @@ class SuiteRunner {
   std::map<int, std::unique_ptr<core::AccurateMeter>> meters_;  // freed before comms_
 };
 
-// ---- Reporting: the result model and the readable text on stdout ----
-
-core::BenchmarkRun benchmark_of(const SuiteResult& s, int world) {
-  core::BenchmarkRun b;
-  b.name = s.name;
-  b.family = s.pattern;
-  b.nprocs = s.rows.empty() ? world : s.rows.back().nprocs;
-  b.sized = s.argument_unit == "bytes";
-  b.parameters = s.params;
-  b.parameters["type"] = std::to_string(s.type);
-  b.parameters["operation"] = s.operation;
-  b.parameters["variation"] = s.variation;
-  b.parameters["argument_unit"] = s.argument_unit;
-  b.accurate = s.params.count("method") && s.params.at("method") == "accurate";
-  return b;
-}
-
-// Accurate mode: the row is the median over the valid repetitions and its statistics.
-core::Measurement accurate_measurement_of(const PointRow& p, const std::string& unit) {
-  core::Measurement m;
-  const auto& a = *p.accurate;
-  const auto& s = a.summary_us;
-  m.accurate = a;
-  m.bytes = static_cast<std::size_t>(p.bytes);
-  m.measured = a.valid > 0;
-  m.repetitions = a.valid;
-  m.t_min_us = s.min;
-  m.t_max_us = s.max;
-  m.t_avg_us = s.mean;
-  m.values = {{"argument", static_cast<double>(p.argument), unit},
-              {"nprocs", static_cast<double>(p.nprocs), "processes"},
-              {"chunks", static_cast<double>(p.chunks), "chunks"},
-              {"t", p.t_us, "us"},
-              {"ci95_low", s.median_ci.lower, "us"},
-              {"ci95_high", s.median_ci.upper, "us"},
-              {"standard_error", p.stderr_us, "us"},
-              {"invalid_repetitions", static_cast<double>(a.late + a.overrun), "repetitions"},
-              {"converged", p.converged ? 1.0 : 0.0, "bool"},
-              {"defects", static_cast<double>(p.defects), "bytes"}};
-  std::vector<std::string> notes;
-  if (!p.note.empty()) notes.push_back(p.note);
-  if (a.valid == 0 && p.note.empty()) notes.push_back("no valid repetition");
-  if (a.valid > 0 && !p.converged)
-    notes.push_back("stopped by the " + a.stop_reason +
-                    " before the 95% interval of the median was within the target");
-  for (const auto& n : notes) m.note += (m.note.empty() ? "" : "; ") + n;
-  return m;
-}
-
-core::Measurement measurement_of(const PointRow& p, const std::string& unit) {
-  if (p.accurate) return accurate_measurement_of(p, unit);
-  core::Measurement m;
-  m.bytes = static_cast<std::size_t>(p.bytes);
-  m.repetitions = p.repetitions;
-  m.measured = true;
-  m.t_avg_us = m.t_min_us = m.t_max_us = p.t_us;
-  m.rank_times_us = p.node_times_us;
-  m.values = {{"argument", static_cast<double>(p.argument), unit},
-              {"nprocs", static_cast<double>(p.nprocs), "processes"},
-              {"chunks", static_cast<double>(p.chunks), "chunks"},
-              {"t", p.t_us, "us"},
-              {"standard_error", p.stderr_us, "us"},
-              {"raw_mean", p.raw_us, "us"},
-              {"empty", p.empty_us, "us"},
-              {"used_repetitions", static_cast<double>(p.used), "repetitions"},
-              {"converged", p.converged ? 1.0 : 0.0, "bool"},
-              {"defects", static_cast<double>(p.defects), "bytes"}};
-  if (!p.converged) m.note = "standard error not reached within Max_Repetition/Time_Measurement";
-  return m;
-}
+// ---- Reporting: the readable text on stdout (the result model is in output_file.cpp) ----
 
 class TextReporter : public core::Reporter {
  public:
