@@ -380,20 +380,23 @@ TEST(Beffio, RewriteAndReadRunTheirShareOfTInPassesOverTheWrittenData) {
   const json doc = json::parse(read_file(json_path));
   // Each access method's share is T/3, of which the time-driven types 0–2 have 44 of the 64 time
   // units; types 3 and 4 are size-driven (their reads are fast here). Every method's types 0–2
-  // take at least their part (the old read took about a tenth of it) and not much more: the
-  // upper bound leaves room for the last batch of a pattern that a loaded machine slows down.
+  // take at least their part (the old read took about half of it, its rows a fraction of
+  // T_pattern). They may take more: each pattern makes at least one call, and the last batch
+  // may overrun; on a loaded machine one collective call can take longer than a T_pattern of
+  // -T 2. The initial write, time-driven without passes and with slower calls, shows what this
+  // machine adds now: the rewrite and the read, in passes, add not much more.
   const double time_driven_share = T / 3 * 44 / 64;
+  std::map<std::string, double> time_driven;
   for (const char* m : kMethods) {
     SCOPED_TRACE(m);
     const std::string method = std::string("np2.") + m + ".";
     EXPECT_DOUBLE_EQ(summary(doc, method + "scheduled_seconds"), T / 3);
-    double time_driven = 0;
     for (int t = 0; t < 3; ++t)
-      time_driven += summary(doc, method + "type" + std::to_string(t) + ".seconds");
-    EXPECT_GE(time_driven, time_driven_share);
-    EXPECT_LE(time_driven, 4 * time_driven_share + 3);
+      time_driven[m] += summary(doc, method + "type" + std::to_string(t) + ".seconds");
+    EXPECT_GE(time_driven[m], time_driven_share);
+    EXPECT_LE(time_driven[m], time_driven["write"] + 2 * time_driven_share + 0.5);
     // The size-driven types 3 and 4 add what their calls take (here 3 ms a write).
-    EXPECT_GE(summary(doc, method + "seconds"), time_driven);
+    EXPECT_GE(summary(doc, method + "seconds"), time_driven[m]);
   }
   // The read went over the written data in passes, said on the rows and once for the partition;
   // it read more bytes than there are, but no byte that was not written.
