@@ -383,8 +383,9 @@ TEST(Beffio, RewriteAndReadRunTheirShareOfTInPassesOverTheWrittenData) {
   // take at least their part (the old read took about half of it, its rows a fraction of
   // T_pattern). They may take more: each pattern makes at least one call, and the last batch
   // may overrun; on a loaded machine one collective call can take longer than a T_pattern of
-  // -T 2. The initial write, time-driven without passes and with slower calls, shows what this
-  // machine adds now: the rewrite and the read, in passes, add not much more.
+  // -T 2. The initial write, time-driven without passes, shows what this machine adds now: the
+  // rewrite and the read, in passes (types 0 and 1 place the pattern again collectively at each
+  // pass), stay within twice that and T (a runaway pass would not).
   const double time_driven_share = T / 3 * 44 / 64;
   std::map<std::string, double> time_driven;
   for (const char* m : kMethods) {
@@ -394,7 +395,7 @@ TEST(Beffio, RewriteAndReadRunTheirShareOfTInPassesOverTheWrittenData) {
     for (int t = 0; t < 3; ++t)
       time_driven[m] += summary(doc, method + "type" + std::to_string(t) + ".seconds");
     EXPECT_GE(time_driven[m], time_driven_share);
-    EXPECT_LE(time_driven[m], time_driven["write"] + 2 * time_driven_share + 0.5);
+    EXPECT_LE(time_driven[m], 2 * time_driven["write"] + T);
     // The size-driven types 3 and 4 add what their calls take (here 3 ms a write).
     EXPECT_GE(summary(doc, method + "seconds"), time_driven[m]);
   }
