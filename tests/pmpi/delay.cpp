@@ -1,7 +1,9 @@
 // A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
 //  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
-//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Send), so that a test can check that accurate mode
-//    measures it within its interval, or that compare flags a slowdown;
+//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Send, MPI_File_write, MPI_File_write_all,
+//    MPI_File_write_ordered), so that a test can check that accurate mode measures it within its
+//    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
+//    still run their time;
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
 //    a machine that changes speed in the middle of a measurement;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
@@ -97,4 +99,29 @@ extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, 
                         MPI_Comm comm, MPI_Status* status) {
   trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer);
   return PMPI_Recv(buffer, count, type, source, tag, comm, status);
+}
+
+// b_eff_io's writes (MPI_File_write, _write_all, _write_ordered): a slow disk whose reads are fast.
+extern "C" int MPI_File_write(MPI_File file, const void* buffer, int count, MPI_Datatype type,
+                              MPI_Status* status) {
+  static const double delay = delay_of("MPI_File_write");
+  static long calls = 0;
+  spin(delay_now(delay, calls));
+  return PMPI_File_write(file, buffer, count, type, status);
+}
+
+extern "C" int MPI_File_write_all(MPI_File file, const void* buffer, int count, MPI_Datatype type,
+                                  MPI_Status* status) {
+  static const double delay = delay_of("MPI_File_write_all");
+  static long calls = 0;
+  spin(delay_now(delay, calls));
+  return PMPI_File_write_all(file, buffer, count, type, status);
+}
+
+extern "C" int MPI_File_write_ordered(MPI_File file, const void* buffer, int count,
+                                      MPI_Datatype type, MPI_Status* status) {
+  static const double delay = delay_of("MPI_File_write_ordered");
+  static long calls = 0;
+  spin(delay_now(delay, calls));
+  return PMPI_File_write_ordered(file, buffer, count, type, status);
 }

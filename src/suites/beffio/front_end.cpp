@@ -21,6 +21,7 @@
 #include "core/scratch_files.hpp"
 #include "core/watchdog.hpp"
 #include "suites/beffio/definition.hpp"
+#include "suites/beffio/file_system.hpp"
 #include "suites/beffio/measure.hpp"
 #include "suites/beffio/text_output.hpp"
 
@@ -260,6 +261,11 @@ int run(const std::string& serialized, int thread_level,
   core::RunInfo info = core::collect_run_info("beffio", command_line, thread_level);
   info.suite_title = "effective I/O bandwidth (b_eff_io)";
   info.settings = settings_record(o, m_part);
+  // Section 3.2: the file system and its parameters belong to the result (collective: whether
+  // the processes share the directory is tried with a probe file).
+  const auto file_system = describe_file_system(
+      o.io_dir, o.io_dir + "/b_eff_io_" + o.run_tag + "_shared_probe", MPI_COMM_WORLD);
+  info.settings.insert(file_system.begin(), file_system.end());
   info.benchmarks = {"b_eff_io"};
 
   const int world_rank = mpi::world_rank();

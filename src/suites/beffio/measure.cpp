@@ -4,7 +4,9 @@
 //  - types 0–2, U > 0: time-driven, T_pattern = T/3 · U/ΣU. Calls run in batches of a geometric
 //    series (section 5.4's proposal); after each batch one MPI_Allreduce(MAX) of the elapsed time
 //    lets every process take the same decision, so the checks cost O(log calls) collectives, not
-//    one per call. Rewrite and read stop at the initial write's calls (the data that exists).
+//    one per call. Rewrite and read are time-driven too: a pattern that reaches the end of the
+//    data the initial write put in its region starts at the region's start again, a further
+//    pass over the same data, so the files never grow and a read never passes the written data.
 //  - U = 0 patterns: one call.
 //  - types 3 and 4: size-driven; the repetitions and the segment come from the initial write of
 //    types 0–2 (definition.cpp), the last pattern fills the segment.
@@ -40,13 +42,20 @@ namespace mpiscope::beffio {
 
 namespace {
 
+// A count of calls no pattern reaches in a week: "no cap".
+constexpr long kUnlimitedCalls = 1L << 40;
+
 // One pattern during one access method, as this process saw it.
 struct PatternRun {
   Pattern pattern;
   long calls = 0;         // agreed by all processes
   double seconds = 0;     // local: placing, calls, termination checks, final sync
   double scheduled = -1;  // T_pattern when time-driven
-  bool capped = false;    // stopped before T_pattern: disk limit (write) or the written data
+  bool capped = false;    // stopped before T_pattern: disk limit (write), no written data
+  // Time-driven rewrite and read: the calls of the initial write (one pass over its data) and
+  // the passes made, the last one possibly partial.
+  long written_calls = -1;
+  long passes = 0;
   // Accurate mode:
   core::AccurateResult accurate;  // complete on rank 0 of the partition
   long slots = 0;                 // call positions of the region the calls cycled through
@@ -89,6 +98,7 @@ class PartitionRun {
       finish_method(m);
     }
     remove_files();
+    note_passes();
     const double b = partition_bandwidth(method_bw_[0], method_bw_[1], method_bw_[2]);
     if (rank_ == 0) {
       out_.summary({figure_name(nprocs_, "segment"), static_cast<double>(segment_), "bytes"});
@@ -233,7 +243,11 @@ class PartitionRun {
     PatternRun r;
     r.pattern = p;
     r.scheduled = scheduled_seconds(plan_.seconds, p.time_units);
-    long cap = written_calls;
+    // Rewrite and read run for T_pattern as the initial write did (section 5.1), in passes over
+    // the data the write put here; nothing to access when the disk limit stopped the write
+    // before its first call.
+    const bool in_passes = m != Method::Write;
+    long cap = written_calls > 0 ? kUnlimitedCalls : 0;
     if (m == Method::Write) {
       // What the patterns after this one write whatever the limit stays free for them, so
       // that the whole initial write stays within the limit (checked to be possible up front).
@@ -242,21 +256,29 @@ class PartitionRun {
       const std::uint64_t per_call = static_cast<std::uint64_t>(p.call_bytes) * nprocs_;
       cap = static_cast<long>(std::min<std::uint64_t>(
           plan_.disk_limit > reserved ? (plan_.disk_limit - reserved) / per_call : 0,
-          std::uint64_t{1} << 40));
+          static_cast<std::uint64_t>(kUnlimitedCalls)));
     }
     double elapsed = 0;
     const double start = MPI_Wtime();
     place_pattern(f, p, region);
     for (long batch = next_batch(0, 0, r.scheduled, cap); batch > 0;
          batch = next_batch(r.calls, elapsed, r.scheduled, cap)) {
-      for (long i = 0; i < batch; ++i) access_once(f, p);
-      r.calls += batch;
+      for (long i = 0; i < batch; ++i, ++r.calls) {
+        // The calls are agreed, so every process starts the next pass at the same call (placing
+        // types 0 and 1 is collective).
+        if (in_passes && r.calls > 0 && r.calls % written_calls == 0) place_pattern(f, p, region);
+        access_once(f, p);
+      }
       elapsed = MPI_Wtime() - start;
       MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, plan_.comm);
     }
     if (f.method != Method::Read) sync_writes(f);
     r.seconds = MPI_Wtime() - start;
     r.capped = r.calls >= cap && elapsed < r.scheduled;
+    if (in_passes) {
+      r.written_calls = written_calls;
+      r.passes = written_calls > 0 ? (r.calls + written_calls - 1) / written_calls : 0;
+    }
     return r;
   }
 
@@ -295,13 +317,21 @@ class PartitionRun {
     MPI_Gather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(),
                static_cast<int>(local.size()), MPI_DOUBLE, 0, plan_.comm);
     TypeTotals totals;
-    for (const auto& r : runs)
-      totals.bytes +=
-          static_cast<double>(r.calls) * static_cast<double>(r.pattern.call_bytes) * nprocs_;
+    double distinct = 0;
+    for (const auto& r : runs) {
+      const double per_call = static_cast<double>(r.pattern.call_bytes) * nprocs_;
+      totals.bytes += static_cast<double>(r.calls) * per_call;
+      distinct +=
+          static_cast<double>(r.written_calls >= 0 ? std::min(r.calls, r.written_calls) : r.calls) *
+          per_call;
+      if (r.passes > 1) ++patterns_in_passes_[index(m)];
+    }
     for (int q = 0; q < nprocs_ && rank_ == 0; ++q)
       totals.seconds = std::max(totals.seconds, all[q * local.size()]);
     totals_[index(m)][type] = totals;
     accessed_[index(m)][type] = totals.bytes;
+    distinct_[index(m)][type] = distinct;
+    open_to_close_[index(m)][type] = totals.seconds;
     if (rank_ != 0) return;
     for (std::size_t i = 0; i < runs.size(); ++i)
       report_pattern(m, runs[i], all, local.size(), i + 1);
@@ -318,10 +348,12 @@ class PartitionRun {
     std::vector<double> slowest(local.size());
     MPI_Reduce(local.data(), slowest.data(), static_cast<int>(local.size()), MPI_DOUBLE, MPI_MAX, 0,
                plan_.comm);
-    double accessed = 0;
-    for (const auto& r : runs)
-      accessed +=
-          static_cast<double>(r.calls) * static_cast<double>(r.pattern.call_bytes) * nprocs_;
+    double accessed = 0, distinct = 0;
+    for (const auto& r : runs) {
+      const double per_call = static_cast<double>(r.pattern.call_bytes) * nprocs_;
+      accessed += static_cast<double>(r.calls) * per_call;
+      distinct += static_cast<double>(r.slots) * per_call;
+    }
     // The type's bandwidth: its classic schedule at the medians (definition.hpp).
     std::vector<Pattern> patterns;
     std::vector<double> medians;
@@ -332,6 +364,8 @@ class PartitionRun {
     const TypeTotals totals = schedule_at_medians(patterns, medians, plan_.seconds, nprocs_);
     totals_[index(m)][type] = totals;
     accessed_[index(m)][type] = accessed;
+    distinct_[index(m)][type] = distinct;
+    open_to_close_[index(m)][type] = slowest[0];
     if (rank_ != 0) return;
     std::string left_out;
     int left_out_count = 0;
@@ -429,7 +463,11 @@ class PartitionRun {
     row.measured = true;
     if (r.capped)
       row.note = m == Method::Write ? "stopped by the disk-space limit"
-                                    : "capped at the initial write's calls";
+                                    : "nothing to " + std::string(method_name(m)) +
+                                          ": the initial write made no call";
+    else if (r.passes > 1)
+      row.note = std::to_string(r.passes) + " passes over the initial write's " +
+                 std::to_string(r.written_calls) + " calls";
     for (int q = 0; q < nprocs_; ++q) row.rank_times_us.push_back(all[q * stride + column] * 1e6);
     row.t_min_us = *std::min_element(row.rank_times_us.begin(), row.rank_times_us.end());
     row.t_max_us = *std::max_element(row.rank_times_us.begin(), row.rank_times_us.end());
@@ -444,6 +482,11 @@ class PartitionRun {
                   {"time_units", static_cast<double>(p.time_units), "U"},
                   {"time", row.t_max_us * 1e-6, "s"}};
     if (r.scheduled >= 0) row.values.push_back({"scheduled_time", r.scheduled, "s"});
+    if (r.written_calls >= 0) {
+      row.values.push_back(
+          {"written_calls", static_cast<double>(r.written_calls), "calls per process"});
+      row.values.push_back({"passes", static_cast<double>(r.passes), "passes"});
+    }
     out_.benchmark_started(b);
     out_.row(b, row);
     b.rows.push_back(row);
@@ -452,21 +495,45 @@ class PartitionRun {
 
   void finish_method(Method m) {
     std::array<double, kPatternTypes> bw{};
-    double bytes = 0;
+    double bytes = 0, distinct = 0, seconds = 0;
     for (int t = 0; t < kPatternTypes; ++t) {
       bw[t] = type_bandwidth(totals_[index(m)][t]);
       bytes += accessed_[index(m)][t];
+      distinct += distinct_[index(m)][t];
+      seconds += open_to_close_[index(m)][t];
     }
     method_bw_[index(m)] = method_bandwidth(bw);
     if (rank_ != 0) return;
     out_.summary({figure_name(nprocs_, m, "bytes"), bytes, "bytes"});
+    out_.summary({figure_name(nprocs_, m, "distinct_bytes"), distinct, "bytes"});
+    // The method's time (the types' opens to closes) and its share of T (section 5.1).
+    out_.summary({figure_name(nprocs_, m, "seconds"), seconds, "s"});
+    out_.summary({figure_name(nprocs_, m, "scheduled_seconds"), plan_.seconds / 3, "s"});
     out_.summary({figure_name(nprocs_, m, "b_eff_io"), method_bw_[index(m)], "MiB/s"});
-    // Section 5.4: only a data set 20 times the cache makes sure 95 % of it went to disk.
-    if (plan_.fs_cache > 0 && bytes < 20.0 * static_cast<double>(plan_.fs_cache))
+    // Section 5.4: only a data set 20 times the cache makes sure 95 % of it went to disk; a
+    // further pass over the same data does not add to the data set.
+    if (plan_.fs_cache > 0 && distinct < 20.0 * static_cast<double>(plan_.fs_cache))
       out_.note("warning: the " + std::string(method_title(m)) + " accessed " +
-                format_bytes(bytes) + ", less than 20 times the file system cache of " +
+                format_bytes(distinct) +
+                (distinct < bytes ? " of distinct data (further passes over it do not count)"
+                                  : std::string()) +
+                ", less than 20 times the file system cache of " +
                 format_bytes(static_cast<double>(plan_.fs_cache)) +
                 " (--fs-cache-size): its figures may show the cache rather than the disks");
+  }
+
+  // Rewrite and read patterns that went over the initial write's data more than once, said once
+  // per partition (each row's note gives its passes).
+  void note_passes() {
+    const long rewritten = patterns_in_passes_[index(Method::Rewrite)];
+    const long reread = patterns_in_passes_[index(Method::Read)];
+    if (rank_ != 0 || rewritten + reread == 0) return;
+    out_.note("note: on " + std::to_string(nprocs_) + " processes " + std::to_string(rewritten) +
+              " rewrite and " + std::to_string(reread) +
+              " read pattern(s) reached the end of the data the initial write put in their "
+              "region before their T_pattern and went over it again from its start (further "
+              "passes, on their rows); every pass counts in their bytes and times, and data "
+              "read again may come from the file system cache");
   }
 
   // Shared files by one process once all have closed them; own files by their owner.
@@ -496,8 +563,11 @@ class PartitionRun {
   std::uint64_t written_ = 0;  // bytes the initial write put into the files (all processes)
   std::uint64_t segment_ = 0;
   core::AlignedBytes buffer_;
-  std::array<std::array<TypeTotals, kPatternTypes>, 3> totals_{};  // what the bandwidths use
-  std::array<std::array<double, kPatternTypes>, 3> accessed_{};    // bytes really accessed
+  std::array<std::array<TypeTotals, kPatternTypes>, 3> totals_{};     // what the bandwidths use
+  std::array<std::array<double, kPatternTypes>, 3> accessed_{};       // bytes really accessed
+  std::array<std::array<double, kPatternTypes>, 3> distinct_{};       // … counting each byte once
+  std::array<std::array<double, kPatternTypes>, 3> open_to_close_{};  // slowest process (rank 0)
+  std::array<long, 3> patterns_in_passes_{};  // rewrite and read patterns with passes > 1
   std::array<double, 3> method_bw_{};
 };
 

@@ -18,6 +18,16 @@ void TextReporter::run_started(const core::RunInfo& info) {
   for (const auto& [host, ranks] : info.ranks_per_host)
     hosts += fmt::format("{}{} ({} ranks)", hosts.empty() ? "" : ", ", host, ranks);
   fmt::print(out_, "# Processes: {} on {}\n", info.world_size, hosts);
+  auto setting = [&](const char* name) {
+    const auto it = info.settings.find(name);
+    return it == info.settings.end() ? std::string("unknown") : it->second;
+  };
+  if (info.settings.count("fs_type") > 0)
+    fmt::print(out_,
+               "# File system of the I/O directory: {} mounted at {} from {}, block size {} "
+               "bytes; shared between the processes: {}\n",
+               setting("fs_type"), setting("fs_mount_point"), setting("fs_source"),
+               setting("fs_block_size_bytes"), setting("fs_shared_between_processes"));
   if (const auto it = info.settings.find("method_description"); it != info.settings.end())
     fmt::print(out_, "# Method: {}\n", it->second);
   if (const auto it = info.settings.find("method"); it != info.settings.end())
@@ -126,9 +136,13 @@ void TextReporter::summary(const core::NamedValue& v) {
     const Method m = kMethods[static_cast<std::size_t>(key.method)];
     fmt::print(out_,
                "\n# {} on {} processes: b_eff_io = (2 type 0 + type 1 + type 2 + type 3 + type 4)"
-               " / 6 = {} MiB/s ({} bytes accessed)\n",
+               " / 6 = {} MiB/s ({} bytes accessed, {} distinct; {} s from the opens to the "
+               "closes, its share T/3 = {} s)\n",
                method_title(m), key.nprocs, format_number(v.value, 3),
-               format_number(figure(figure_name(key.nprocs, m, "bytes")), 0));
+               format_number(figure(figure_name(key.nprocs, m, "bytes")), 0),
+               format_number(figure(figure_name(key.nprocs, m, "distinct_bytes")), 0),
+               format_number(figure(figure_name(key.nprocs, m, "seconds")), 3),
+               format_number(figure(figure_name(key.nprocs, m, "scheduled_seconds")), 3));
   } else {
     print_partition(key.nprocs);
   }
