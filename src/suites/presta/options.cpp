@@ -36,8 +36,8 @@ const char* kSummary[] = {
     "laten : MPI interprocess communication latency benchmark",
     "rma : MPI interprocess communication benchmark for one-sided operations",
     "allred : MPI_Allreduce in a simulated application (compute phases between operations)",
-    "globalop : loops of MPI_Barrier, MPI_Reduce, MPI_Bcast, MPI_Allreduce and "
-    "MPI_Reduce+MPI_Bcast, with and without a simulated compute phase"};
+    ("globalop : loops of MPI_Barrier, MPI_Reduce, MPI_Bcast, MPI_Allreduce and "
+     "MPI_Reduce+MPI_Bcast, with and without a simulated compute phase")};
 
 std::string suite_help(const std::string& program) {
   std::string h = "PRESTA 1.1 tests (LLNL), measured by mpiscope\n\nUsage: " + program +
@@ -159,7 +159,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                          : suite_help(program)};
   Options o;
   o.test = test_named(args[0]);
-  const std::string name = args[0];
+  const std::string& name = args[0];
   CLI::App app(kSummary[static_cast<int>(o.test)], program);
   app.set_help_flag("-h,--help", "print use information");
   switch (o.test) {

@@ -278,7 +278,8 @@ OutputFile postprocess(const std::vector<OutputFile>& runs) {
           if (method(s) != method(merged)) merged.params["method"] = "mixed";
           for (const auto& p : s.rows) by_arg[p.argument].push_back(&p);
         }
-    for (const auto& [arg, ps] : by_arg) {
+    for (const auto& entry : by_arg) {
+      const auto& ps = entry.second;  // not a structured binding: lambdas capture it
       PointRow m = *ps[0];
       auto med = [&](double PointRow::*f) {
         std::vector<double> v;

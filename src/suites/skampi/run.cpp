@@ -76,7 +76,9 @@ void resolve_limits(Config& c, int world) {
       throw fail("the ping-pong pattern needs at least 2 processes");
     if (inst.pattern == Pattern::kMasterWorker && world < 2)
       throw fail("the master-worker pattern needs at least 2 processes");
-    const auto [size, extent] = base_size_extent(effective_base(c, s));
+    // Not a structured binding: the lambdas below capture both (clang 14 cannot).
+    const auto size_extent = base_size_extent(effective_base(c, s));
+    const auto size = size_extent.first, extent = size_extent.second;
     const long unit = lcm_unit(s.multiple_of, size);
     // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
     auto ratio = [&] {
