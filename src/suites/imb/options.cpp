@@ -124,11 +124,11 @@ std::vector<std::string> read_selection_file(const std::string& path) {
 
 // Current IMB's switch values: on, 1, enable, yes; off, 0, disable, no.
 static bool on_or_off(const std::string& v, const std::string& option,
-                      const std::string& more = "") {
+                      const std::string& values = "on or off") {
   const std::string w = core::to_lower(v);
   if (w == "on" || w == "1" || w == "enable" || w == "yes") return true;
   if (w == "off" || w == "0" || w == "disable" || w == "no") return false;
-  throw UsageError(option + " takes on or off" + more + ", got '" + v + "'");
+  throw UsageError(option + " takes " + values + ", got '" + v + "'");
 }
 
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
@@ -176,7 +176,7 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       if (core::to_lower(v) == "imb3.1")
         o.warm_up = "imb3.1";
       else
-        o.warm_up = on_or_off(v, "-warm_up", ", or imb3.1") ? "on" : "off";
+        o.warm_up = on_or_off(v, "-warm_up", "on, off or imb3.1") ? "on" : "off";
     } else if (a == "-msglog") {
       // Current IMB: 0, then max(unit, 2^min) doubling up to 2^max; max < 31, min < max.
       const std::string& v = value();
