@@ -56,10 +56,8 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
                  memory ? "out of memory (a buffer or result did not fit in this process's "
                           "memory limit; smaller lengths or -mem need less)"
                         : core::printable(e.what()).c_str());
-    std::fflush(stderr);
     core::scratch_files::remove_all();
-    MPI_Abort(MPI_COMM_WORLD, kRunFailed);
-    return kRunFailed;
+    mpi::abort_job(kRunFailed);
   }
 }
 

@@ -82,9 +82,7 @@ void end_job_if_any_rank_failed(const PointContext& c) {
     std::fprintf(stderr, "mpiscope imb-io: error: %s in %s (on group rank %d): %s\n",
                  running_benchmark.c_str(), directory_of(c.scratch_prefix).c_str(), first,
                  reason.c_str());
-    std::fflush(stderr);
-    std::fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    mpi::abort_job(1);
   }
   MPI_Barrier(c.comm);  // never completes: rank 0 ends the job
 }
