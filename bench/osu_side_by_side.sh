@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# mpiscope's osu_latency and osu_bw next to hand-written loops (bench/osu_hand_loops.cpp) and,
+# when given, OSU's own binaries, on the same machine (issue 18 item 8, issue 14). Every tool
+# runs every length in a launch of its own; within a round the tools take turns, each going
+# first in one round out of three, so that drift of the machine hits all alike. Prints per
+# benchmark and length the median over rounds of each tool's figure and the ratio in time to
+# the hand-written loop (latency: tool / hand; bandwidth: hand / tool; above 1: the tool
+# measured more time than the hand-written loop did). Goal: at most 1.02.
+#
+#   bench/osu_side_by_side.sh [BUILD_DIR] [LAUNCHER] [ROUNDS] [OSU_PT2PT_DIR] [LENGTHS]
+#   (defaults: build, mpirun.openmpi, 7, none, "1 65536 1048576 4194304")
+#
+# BUILD_DIR needs bin/mpiscope and bin/osu_hand_loops (MPISCOPE_BENCH=ON, the default).
+# OSU_PT2PT_DIR holds OSU's osu_latency and osu_bw built for the same MPI library, e.g.
+#   ./configure CC=mpicc.openmpi CXX=mpicxx.openmpi && make -C c/mpi/pt2pt/standard
+set -euo pipefail
+build=${1:-build}
+launcher=${2:-mpirun.openmpi}
+rounds=${3:-7}
+osu_dir=${4:-}
+lengths=${5:-1 65536 1048576 4194304}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+oversubscribe=""
+[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tools="hand mpiscope"
+[[ -n $osu_dir ]] && tools="hand mpiscope osu"
+
+# One launch: "tool benchmark bytes value" appended to all.txt from the "BYTES VALUE" lines.
+run() {
+  local tool=$1 bench=$2 bytes=$3 out="$work/out.txt"
+  local -a cmd
+  case $tool in
+  hand) cmd=("$build/bin/osu_hand_loops" "${bench#osu_}" "$bytes") ;;
+  mpiscope) cmd=("$build/bin/mpiscope" osu "$bench" -m "$bytes:$bytes" --no-db) ;;
+  osu) cmd=("$osu_dir/$bench" -m "$bytes:$bytes") ;;
+  esac
+  # shellcheck disable=SC2086
+  if ! timeout 300 "$launcher" $oversubscribe -np 2 "${cmd[@]}" > "$out" 2>&1; then
+    echo "failed: ${cmd[*]}" >&2
+    cat "$out" >&2
+    exit 1
+  fi
+  awk -v t="$tool" -v b="$bench" -v n="$bytes" '$1 == n && NF == 2 { print t, b, n, $2 }' \
+    "$out" >> "$work/all.txt"
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+start=$(date +%s)
+read -r -a order <<< "$tools"
+for ((r = 0; r < rounds; ++r)); do
+  for bench in osu_latency osu_bw; do
+    for bytes in $lengths; do
+      n=${#order[@]}
+      for ((k = 0; k < n; ++k)); do run "${order[(r + k) % n]}" "$bench" "$bytes"; done
+    done
+  done
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+echo "$rounds rounds with $launcher, 2 processes; medians over rounds"
+printf '%-12s %9s %12s %12s %12s %10s %10s\n' benchmark bytes hand mpiscope osu \
+  "mpiscope/h" "osu/h"
+sort -k2,2 -k3,3n "$work/all.txt" | awk '
+  function median(s,   a, n, i, j, t) {
+    n = split(s, a, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  # Ratio in time against the hand-written loop.
+  function ratio(bench, tool, hand) {
+    if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
+    return sprintf("%.3f", bench == "osu_bw" ? hand / tool : tool / hand)
+  }
+  { key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+  END {
+    for (i = 1; i <= k; ++i) {
+      split(order[i], p, " ")
+      h = median(v[order[i], "hand"]); m = median(v[order[i], "mpiscope"]); o = median(v[order[i], "osu"])
+      printf "%-12s %9d %12s %12s %12s %10s %10s\n", p[1], p[2], h, m, (o == "" ? "-" : o), ratio(p[1], m, h), ratio(p[1], o, h)
+    }
+  }'
