@@ -89,19 +89,25 @@ void refresh_clocks(MPI_Comm sync_comm, const AccurateSettings& s, AccurateState
     state.reference_world_rank = reference;
     state.synchronized_at = -1;
   }
+  // Stale if it is on any rank: a rank that sat out the earlier process sets has no model yet
+  // while the others have one, and all must enter the synchronisation or none.
   int stale =
       state.synchronized_at < 0 || MPI_Wtime() - state.synchronized_at > s.resync_interval_s;
-  MPI_Bcast(&stale, 1, MPI_INT, 0, sync_comm);  // rank 0 decides for everyone
+  MPI_Allreduce(MPI_IN_PLACE, &stale, 1, MPI_INT, MPI_MAX, sync_comm);
   if (!stale) return;
   synchronize_clocks(sync_comm, state.clock);
   state.synchronized_at = MPI_Wtime();
 }
 
 // The largest timer resolution or reading cost over the ranks, measured once per state.
+// Agreed by all ranks of sync_comm: one that sat out the earlier process sets (an inactive rank
+// of a smaller set) has none yet, and then all measure again (the collective needs them all).
 double timer_floor(MPI_Comm sync_comm, AccurateState& state) {
-  if (state.timer_floor_s < 0) {
+  int missing = state.timer_floor_s < 0 ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_MAX, sync_comm);
+  if (missing) {
     const TimerProperties t = measure_timer();
-    double floor = std::max(t.resolution_s, t.cost_s);
+    double floor = std::max({t.resolution_s, t.cost_s, state.timer_floor_s});
     MPI_Allreduce(MPI_IN_PLACE, &floor, 1, MPI_DOUBLE, MPI_MAX, sync_comm);
     state.timer_floor_s = floor;
   }
@@ -125,6 +131,9 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   const bool root = rank == 0;
   AccurateResult out;
   out.timer_floor_s = timer_floor(sync_comm, state);
+  int window_failed = state.window_failed ? 1 : 0;  // every rank must choose the same scheme
+  MPI_Allreduce(MPI_IN_PLACE, &window_failed, 1, MPI_INT, MPI_MAX, sync_comm);
+  state.window_failed = window_failed != 0;
   out.sync_used =
       s.sync == SyncMethod::Window && state.window_failed ? SyncMethod::OwnBarrier : s.sync;
   if (out.sync_used == SyncMethod::Window) refresh_clocks(sync_comm, s, state);
