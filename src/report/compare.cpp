@@ -288,6 +288,20 @@ std::size_t runs_for_gate(std::size_t rows, double gate_level) {
   return n;
 }
 
+namespace {
+// An imported OSU collective or multi-pair table has no process count (OSU's text does not say
+// it): its count, 0, matches a table of any count with the same name and parameters.
+std::string without_processes(const std::string& key) {
+  const auto first = key.find('|');
+  const auto second = key.find('|', first + 1);
+  return key.substr(0, first) + (second == std::string::npos ? "" : key.substr(second));
+}
+bool unknown_processes(const std::string& key) {
+  const auto first = key.find('|');
+  return key.compare(first + 1, key.find('|', first + 1) - first - 1, "0") == 0;
+}
+}  // namespace
+
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
   Comparison c;
@@ -295,11 +309,19 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
     auto* modes_b = side_b.find(key);
+    std::string key_b = key;
+    for (auto& [k, modes] : side_b.tables)
+      if (!modes_b && (unknown_processes(k) || unknown_processes(key)) &&
+          std::find(matched.begin(), matched.end(), k) == matched.end() &&
+          without_processes(k) == without_processes(key)) {
+        modes_b = &modes;
+        key_b = k;
+      }
     if (!modes_b) {
       for (const auto& [mode, t] : modes_a) c.only_in_a.push_back(t.label);
       continue;
     }
-    matched.push_back(key);
+    matched.push_back(key_b);
     // A benchmark each side measured in one mode only compares whatever the modes are called:
     // Intel's IMB-IO prints reads and non-blocking writes as AGGREGATE, mpiscope as no mode or
     // non-aggregate, and both mean the one way the benchmark runs.
