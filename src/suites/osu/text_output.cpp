@@ -24,11 +24,12 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   } else {
     h = fmt::format("\n# {} v7.4\n", program_.title);
   }
-  h += fmt::format("# Datatype: {}.\n", b.parameters.count("datatype") ? b.parameters.at("datatype")
-                                                                       : std::string("MPI_CHAR"));
-  if (!program_.sized) {
+  if (!program_.sized) {  // osu_barrier names no datatype
     h += "# Avg Latency(us)";
   } else {
+    const auto datatype = b.parameters.find("datatype");
+    h += fmt::format("# Datatype: {}.\n",
+                     datatype == b.parameters.end() ? "MPI_CHAR" : datatype->second);
     h += fmt::format("{:<{}}", "# Size", kSize);
     switch (program_.figure) {
       case Figure::kBandwidth:
