@@ -44,6 +44,7 @@ struct PointContext {
   // default), timing each repetition alone so that none overlaps the next.
   bool root_shift = true;
   bool barrier_between_repetitions = false;
+  int in_flight = 1;  // messages a windowed kernel keeps in flight per repetition (OSU's -W)
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -177,6 +178,12 @@ struct Benchmark {
   // default list stays IMB 3.1's.
   bool in_default_list = true;
   bool warm_up = true;  // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
+  int in_flight = 1;    // PointContext::in_flight: a runtime value (a copy per -W)
+  // An untimed barrier after each repetition whatever the family (OSU's multi-pair benchmarks).
+  bool barrier_between_repetitions = false;
+  // Throughput from the ranks' mean time rather than t_max (OSU's multi-pair figures average
+  // the pairs).
+  bool throughput_from_mean = false;
 };
 
 }  // namespace mpiscope::core

@@ -385,7 +385,10 @@ class SuiteRunner {
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
     ctx.root_shift = settings_.root_shift;
-    ctx.barrier_between_repetitions = settings_.sync_collectives && b.family == Family::Collective;
+    ctx.barrier_between_repetitions =
+        b.barrier_between_repetitions ||
+        (settings_.sync_collectives && b.family == Family::Collective);
+    ctx.in_flight = b.in_flight;
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +
@@ -463,7 +466,9 @@ class SuiteRunner {
   // ones do (without it, the first three of ten timed 4 MiB ping-pongs took twice as long).
   void warm_up_at_length(const Benchmark& b, PointContext& ctx, int repetitions) {
     if (!b.warm_up || settings_.repetitions.warm_up != WarmUp::EveryLength) return;
-    b.kernel.loop(ctx, warm_up_repetitions(repetitions), 0);
+    const int n = settings_.warm_up_rule ? settings_.warm_up_rule(ctx.bytes, repetitions)
+                                         : warm_up_repetitions(repetitions);
+    if (n > 0) b.kernel.loop(ctx, n, 0);
   }
 
   // t_pure, t_CPU (the slowest rank's) and overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure,
@@ -592,7 +597,7 @@ class SuiteRunner {
     m.t_min_us = all.t_min_us;
     m.t_max_us = all.t_max_us;
     m.t_avg_us = all.t_avg_us;
-    m.mbytes_per_sec = all.mbytes_per_sec;
+    m.mbytes_per_sec = b.throughput_from_mean ? throughput(all.t_avg_us) : all.mbytes_per_sec;
     if (settings_.check) m.defects = defects;
     if (!local.samples.empty()) {
       m.raw_samples_us.reserve(local.samples.size());

@@ -22,8 +22,13 @@ struct EngineSettings {
   // Where suites differ from IMB, whose rules are the defaults: how many repetitions a point gets,
   // and the megabyte of the throughput column (OSU, for one, times a fixed count and prints 10^6
   // bytes per second). A suite with other rules sets these instead of forking the engine.
-  int (*repetitions_rule)(const RepetitionSettings&, std::size_t bytes,
-                          bool aggregate) = imb_repetitions;
+  std::function<int(const RepetitionSettings&, std::size_t bytes, bool aggregate)>
+      repetitions_rule = [](const RepetitionSettings& s, std::size_t bytes, bool aggregate) {
+        return imb_repetitions(s, bytes, aggregate);
+      };
+  // Untimed repetitions right before a point's timed ones (with WarmUp::EveryLength), given its
+  // length and timed count; empty: current IMB's warm_up_repetitions(n). OSU: -x skip iterations.
+  std::function<int(std::size_t bytes, int repetitions)> warm_up_rule;
   double bytes_per_megabyte = 1048576.0;
   OffCache off_cache;          // disabled unless -off_cache
   double mem_limit_bytes = 0;  // per process; 0 = no limit

@@ -505,6 +505,11 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         m.values.push_back({col, v, unit_in(col)});
     }
     if (!numeric) continue;
+    // A bandwidth-only table (osu_bw, osu_bibw, osu_mbw_mr) still compares: its time is the one
+    // OSU's figure implies per message, X / bandwidth, as mpiscope's osu suite reports it.
+    if (const auto* bw = m.value("osu_bandwidth");
+        bw && bw->value > 0 && std::isnan(m.t_avg_us) && std::isnan(m.t_max_us))
+      m.t_avg_us = static_cast<double>(m.bytes) / bw->value;
     check_table_size(*current);
     if (m.mbytes_per_sec) current->has_throughput = true;
     current->rows.push_back(m);

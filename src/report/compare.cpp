@@ -15,6 +15,8 @@ namespace mpiscope::report {
 double reported_time_us(const core::Measurement& m) {
   if (!m.measured) return std::nan("");
   if (const auto* median = m.value("median_us")) return median->value;  // accurate mode
+  // A suite whose own text reports another time than t_max (OSU: the ranks' mean) says so.
+  if (const auto* headline = m.value("headline_us")) return headline->value;
   if (std::isfinite(m.t_max_us)) return m.t_max_us;
   if (std::isfinite(m.t_avg_us)) return m.t_avg_us;
   return m.t_min_us;
@@ -288,6 +290,20 @@ std::size_t runs_for_gate(std::size_t rows, double gate_level) {
   return n;
 }
 
+namespace {
+// An imported OSU collective or multi-pair table has no process count (OSU's text does not say
+// it): its count, 0, matches a table of any count with the same name and parameters.
+std::string without_processes(const std::string& key) {
+  const auto first = key.find('|');
+  const auto second = key.find('|', first + 1);
+  return key.substr(0, first) + (second == std::string::npos ? "" : key.substr(second));
+}
+bool unknown_processes(const std::string& key) {
+  const auto first = key.find('|');
+  return key.compare(first + 1, key.find('|', first + 1) - first - 1, "0") == 0;
+}
+}  // namespace
+
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
   Comparison c;
@@ -295,11 +311,19 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
     auto* modes_b = side_b.find(key);
+    std::string key_b = key;
+    for (auto& [k, modes] : side_b.tables)
+      if (!modes_b && (unknown_processes(k) || unknown_processes(key)) &&
+          std::find(matched.begin(), matched.end(), k) == matched.end() &&
+          without_processes(k) == without_processes(key)) {
+        modes_b = &modes;
+        key_b = k;
+      }
     if (!modes_b) {
       for (const auto& [mode, t] : modes_a) c.only_in_a.push_back(t.label);
       continue;
     }
-    matched.push_back(key);
+    matched.push_back(key_b);
     // A benchmark each side measured in one mode only compares whatever the modes are called:
     // Intel's IMB-IO prints reads and non-blocking writes as AGGREGATE, mpiscope as no mode or
     // non-aggregate, and both mean the one way the benchmark runs.
@@ -353,8 +377,9 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   const std::string floor = output::format_number(s.noise_floor_percent, 1);
   std::string out =
       "# mpiscope compare\n" + side_lines("A", a) + side_lines("B", b) +
-      "# time: each run's median (accurate mode), else t_max where recorded, else t_avg, in "
-      "microseconds; the median over a side's runs; ratio = B/A (above 1: B is slower)\n"
+      "# time: each run's median (accurate mode), else the suite's headline time (osu), else "
+      "t_max where recorded, else t_avg, in microseconds; the median over a side's runs; ratio "
+      "= B/A (above 1: B is slower)\n"
       "# noise: with several runs per side, an exact one-sided Wilcoxon-Mann-Whitney rank test "
       "of the runs' times (test p=..., 'beyond' when p <= " +
       level +

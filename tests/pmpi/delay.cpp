@@ -10,7 +10,7 @@
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
 //    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
-//    the wildcard (whose value differs between MPI libraries).
+//    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination.
 #include <mpi.h>
 
 #include <cstdio>
@@ -99,6 +99,13 @@ extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, 
                         MPI_Comm comm, MPI_Status* status) {
   trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer);
   return PMPI_Recv(buffer, count, type, source, tag, comm, status);
+}
+
+// OSU's windows: how many messages a benchmark has in flight.
+extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Isend", count, dest, buffer);
+  return PMPI_Isend(buffer, count, type, dest, tag, comm, request);
 }
 
 // b_eff_io's writes (MPI_File_write, _write_all, _write_ordered): a slow disk whose reads are fast.

@@ -248,3 +248,20 @@ TEST(ReportCompare, TablesOfOneRunOnlyAreListedNotCompared) {
   const auto text = report::render_comparison({a}, {b}, c, limit(10));
   EXPECT_NE(text.find("only in B: Allreduce, 8 processes"), std::string::npos) << text;
 }
+
+// An imported OSU collective has no process count (0): it matches the same table at any count,
+// and the row's headline_us (mpiscope's osu rows: the time OSU's figure stands for) comes before
+// t_max.
+TEST(ReportCompare, ZeroProcessesMatchAnyCountAndHeadlineTimeComesFirst) {
+  auto mine = run_with(1, {row(8, 1, 4, 2)}, 4, "osu_allreduce");
+  mine.benchmarks[0].rows[0].values = {{"headline_us", 2, "microseconds"}};
+  auto imported = run_with(2, {row(8, NAN, NAN, 3)}, 0, "osu_allreduce");
+  const auto c = report::compare_runs({mine}, {imported}, limit(10));
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.rows[0].ratio, 1.5);
+  EXPECT_TRUE(c.only_in_a.empty() && c.only_in_b.empty());
+  // Two known counts that differ still do not match.
+  const auto other = report::compare_runs(
+      {mine}, {run_with(3, {row(8, 1, 2, 1.5)}, 8, "osu_allreduce")}, limit(10));
+  EXPECT_TRUE(other.rows.empty());
+}

@@ -1,0 +1,177 @@
+// `mpiscope osu NAME …` and the aliases osu_latency, osu_bw, …: OSU's command line mapped onto
+// the engine, with OSU's iteration counts, warm-up, timing and text output.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/frontend.hpp"
+#include "cli/registry.hpp"
+#include "core/engine.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "suites/osu/options.hpp"
+#include "suites/osu/text_output.hpp"
+
+namespace mpiscope::osu {
+namespace {
+
+class NullReporter : public core::Reporter {};
+
+// Gives every table the parameter an imported OSU file has ("# Datatype: MPI_CHAR." becomes
+// datatype=MPI_CHAR), so that `compare` matches the two, and every row OSU's own figures in OSU's
+// units next to the model's.
+class OsuFigures : public core::Reporter {
+ public:
+  OsuFigures(core::Reporter& inner, const Program& p, std::string datatype)
+      : inner_(inner), program_(p), datatype_(std::move(datatype)) {}
+  void run_started(const core::RunInfo& i) override { inner_.run_started(i); }
+  void benchmark_started(const core::BenchmarkRun& b) override {
+    inner_.benchmark_started(with(b));
+  }
+  void row(const core::BenchmarkRun& b, const core::Measurement& m) override {
+    core::Measurement r = m;
+    // The time OSU's text stands for, for compare: the mean latency, or the time per message
+    // the bandwidth implies, X / bandwidth; an imported OSU text holds the same.
+    if (m.measured && !m.accurate) {
+      const double mb = osu_megabytes_per_second(m);
+      const double t =
+          m.mbytes_per_sec ? (mb > 0 ? static_cast<double>(m.bytes) / mb : 0) : osu_latency_us(m);
+      r.values.push_back({"headline_us", t, "microseconds: the time OSU's figure stands for"});
+    }
+    if (m.measured && m.mbytes_per_sec) {
+      const double mb = osu_megabytes_per_second(m);
+      r.values.push_back({"osu_bandwidth", mb, "MB/s (10^6 bytes per second, as printed)"});
+      if (program_.figure == Figure::kRate && m.bytes > 0)
+        r.values.push_back({"message_rate", 1e6 * mb / static_cast<double>(m.bytes), "messages/s"});
+    }
+    inner_.row(with(b), r);
+  }
+  void benchmark_finished(const core::BenchmarkRun& b) override {
+    inner_.benchmark_finished(with(b));
+  }
+  void note(const std::string& n) override { inner_.note(n); }
+  void run_finished(const core::RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
+
+ private:
+  core::BenchmarkRun with(const core::BenchmarkRun& b) const {
+    core::BenchmarkRun copy = b;
+    copy.parameters["datatype"] = datatype_;
+    return copy;
+  }
+  core::Reporter& inner_;
+  const Program& program_;
+  std::string datatype_;
+};
+
+// OSU's sizes: min, doubling up to max (from 0 the next is 1); a float reduction's lengths are
+// whole floats, and sizes under one float are left out, as OSU leaves out sizes of no element.
+std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
+  std::vector<std::size_t> out;
+  for (long long x = o.min_size; x <= o.max_size; x = x ? x * 2 : 1) {
+    const std::size_t bytes = static_cast<std::size_t>(x) / b.unit * b.unit;
+    if ((x > 0 && bytes == 0) || (!out.empty() && out.back() == bytes)) continue;
+    out.push_back(bytes);
+  }
+  return out;
+}
+
+core::EngineSettings engine_settings(const Options& o, int world_size) {
+  core::EngineSettings s;
+  s.repetitions_rule = [o](const core::RepetitionSettings&, std::size_t bytes, bool) {
+    return bytes > kLargeMessage ? o.iterations_large : o.iterations;
+  };
+  s.warm_up_rule = [o](std::size_t bytes, int) {
+    return bytes > kLargeMessage ? o.skip_large : o.skip;
+  };
+  s.repetitions.warm_up = core::WarmUp::EveryLength;
+  s.repetitions.n_barr = 1;  // OSU: one MPI_Barrier before each size's loop
+  s.check = o.validate;
+  s.npmin = world_size;       // collectives on every rank only
+  s.root_shift = false;       // root 0
+  s.sync_collectives = true;  // each iteration timed alone, a barrier after it
+  s.timeout_s = o.output.timeout_s;
+  s.accurate = o.method.accurate();
+  s.accurate_settings = o.method.settings();
+  return s;
+}
+
+int run(const Options& o, int thread_level, const std::vector<std::string>& command_line) {
+  const Program& p = *find_program(o.program);
+  const int world_size = mpi::world_size();
+  const bool root = mpi::world_rank() == 0;
+  if (root)
+    for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  const core::Benchmark b = benchmark_for(p, o.window, world_size);
+  const auto settings = engine_settings(o, world_size);
+  core::SuitePlan plan;
+  plan.suite = "osu";
+  plan.benchmarks = {&b};
+  plan.lengths = [&](const core::Benchmark& bench) { return sizes(o, bench); };
+
+  core::RunInfo info = core::collect_run_info("osu", command_line, thread_level);
+  info.suite_title = "OSU Micro-Benchmarks 7.4 (mpiscope)";
+  const int pairs = world_size / 2;
+  info.settings["osu_program"] = p.name;
+  info.settings["iterations"] =
+      fmt::format("{} (larger than {} bytes: {})", o.iterations, kLargeMessage, o.iterations_large);
+  info.settings["warm_up_iterations"] =
+      fmt::format("{} (larger than {} bytes: {})", o.skip, kLargeMessage, o.skip_large);
+  if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate)
+    info.settings["window"] = std::to_string(o.window);
+  if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
+    info.settings["pairs"] = std::to_string(pairs);
+  info.settings["mem_limit_bytes"] = std::to_string(o.mem_limit);
+  info.settings["megabyte"] = "10^6 bytes in the text's MB/s; 2^20 in mbytes_per_sec";
+  info.settings["timer"] = "MPI_Wtime";
+  for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
+  info.min_length = static_cast<std::size_t>(o.min_size);
+  info.max_length = static_cast<std::size_t>(o.max_size);
+  info.benchmarks = {p.name};
+
+  core::ReporterList reporters;
+  NullReporter none;
+  if (root) {
+    reporters.add(std::make_unique<TextReporter>(stdout, p, o, pairs));
+    cli::add_file_reporters(reporters, o.output);
+    reporters.run_started(info);
+  }
+  OsuFigures figures(reporters, p,
+                     b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR");
+  core::Reporter& out = root ? static_cast<core::Reporter&>(figures) : none;
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
+  if (root) reporters.run_finished(info, outcome.all_ran);
+  if (outcome.failed) return cli::kRunFailed;
+  if (outcome.benchmarks_with_defects > 0) return cli::kCheckFailed;
+  return outcome.all_ran ? cli::kOk : cli::kIncomplete;
+}
+
+int osu_main(int argc, char** argv, const std::string& program,
+             const std::vector<std::string>& command_line) {
+  // Messages name the program as typed: `osu_bw` for the alias, `mpiscope osu osu_bw` otherwise.
+  std::string shown = program;
+  if (argc > 1 && program != argv[1] && argv[1][0] != '-') shown += std::string(" ") + argv[1];
+  cli::FrontEnd fe;
+  fe.program = shown;
+  fe.help = "-h";
+  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
+    return parse(args, world_size, shown);
+  };
+  fe.run = [&](const std::string& options, int thread_level) {
+    return run(nlohmann::json::parse(options).get<Options>(), thread_level, command_line);
+  };
+  return cli::run_front_end(fe, argc, argv);
+}
+
+cli::SuiteEntry entry() {
+  std::vector<cli::Alias> aliases;
+  for (const auto& p : programs()) aliases.push_back({p.name, {p.name}});
+  return {"osu", "OSU micro-benchmarks 7.4: point-to-point and blocking collectives",
+          std::move(aliases), 50, osu_main};
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(entry());
+
+}  // namespace mpiscope::osu

@@ -1,0 +1,164 @@
+#include "suites/osu/options.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "cli/numbers.hpp"
+#include "core/run_info.hpp"
+
+namespace mpiscope::osu {
+namespace {
+
+// OSU's -m: "max", "min:max", "min:" or ":max"; a minimum of at least 1, a maximum of at
+// least 0. Anything else is OSU's "Invalid Message Size".
+void set_sizes(Options& o, const std::string& text) {
+  auto number = [&](const std::string& s) {
+    std::size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty())
+      throw std::invalid_argument("Invalid Message Size [-m " + text + "]");
+    return v;
+  };
+  const auto colon = text.find(':');
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) {
+    if (colon != std::string::npos)
+      throw std::invalid_argument("Invalid Message Size [-m " + text + "]");
+    o.max_size = number(text);
+  } else {
+    const std::string low = text.substr(0, colon), high = text.substr(colon + 1);
+    if (low.empty() && high.empty())
+      throw std::invalid_argument("Invalid Message Size [-m " + text + "]");
+    if (!low.empty()) o.min_size = number(low);
+    if (!high.empty()) o.max_size = number(high);
+    if (!low.empty() && o.min_size < 1)
+      throw std::invalid_argument("Invalid Message Size [-m " + text + "]");
+  }
+  if (o.max_size < 0) throw std::invalid_argument("Invalid Message Size [-m " + text + "]");
+}
+
+// The program's defaults (osu_util.c process_options, osu_util.h).
+void set_defaults(Options& o, const Program& p) {
+  o.min_size = p.name == "osu_latency" || p.name == "osu_multi_lat" ? 0 : 1;
+  o.max_size = p.figure == Figure::kCollective ? 1 << 20 : 1 << 22;
+  switch (p.figure) {
+    case Figure::kBandwidth:
+    case Figure::kRate:
+      o.iterations = 100, o.skip = 10, o.iterations_large = 20, o.skip_large = 2;
+      break;
+    case Figure::kLatency:
+      o.iterations = 10000, o.skip = 100, o.iterations_large = 1000, o.skip_large = 10;
+      break;
+    case Figure::kCollective:
+      o.iterations = 1000, o.skip = 100, o.iterations_large = 100, o.skip_large = 10;
+      break;
+  }
+}
+
+// check_mem_limit: collectives whose buffers grow with the process count get their largest
+// message cut to -M / nprocs, the others to -M, with OSU's warning.
+void apply_mem_limit(Options& o, const Program& p, int world_size) {
+  if (p.figure != Figure::kCollective) return;
+  const long long scale = p.per_process_buffers ? world_size : 1;
+  if (o.max_size * scale <= o.mem_limit) return;
+  o.max_size = o.mem_limit / scale;
+  o.warnings.push_back(fmt::format(
+      "Warning! Limiting max message size to: {}. Increase -M, --mem-limit for higher message "
+      "sizes.",
+      o.max_size));
+}
+
+}  // namespace
+
+cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
+                       const std::string& shown) {
+  const Program* p = args.empty() ? nullptr : find_program(args[0]);
+  if (!p) {
+    std::string names;
+    for (const auto& q : programs()) names += (names.empty() ? "" : ", ") + q.name;
+    if (!args.empty() && (args[0] == "-h" || args[0] == "--help"))
+      return {cli::ParseResult::kHelp, "Usage: " + shown + " NAME [options]\nNAME: " + names +
+                                           "\nRun '" + shown + " NAME -h' for its options.\n"};
+    return {cli::ParseResult::kError, (args.empty() ? std::string("name an OSU benchmark")
+                                                    : "unknown OSU benchmark '" + args[0] + "'") +
+                                          " (" + names + ")"};
+  }
+  Options o;
+  o.program = p->name;
+  set_defaults(o, *p);
+  const bool windowed = p->figure == Figure::kBandwidth || p->figure == Figure::kRate;
+  std::string sizes;
+  int iterations = 0, skip = -1;
+  long long mem_limit = 0;
+  bool version = false;
+  CLI::App app(p->title + " (OSU micro-benchmarks 7.4 on mpiscope's engine)", p->name);
+  app.set_help_flag("-h,--help", "print this help");
+  app.add_flag("-v,--version", version, "print the version");
+  if (p->sized)
+    app.add_option(
+        "-m,--message-size", sizes,
+        fmt::format("[min:]max message sizes in bytes (default {}:{})", o.min_size, o.max_size));
+  app.add_option("-i,--iterations", iterations, "timed iterations at every size")
+      ->check(cli::integer_of<int>());
+  app.add_option("-x,--warmup", skip, "untimed warm-up iterations at every size")
+      ->check(cli::integer_of<int>());
+  if (windowed)
+    app.add_option("-W,--window-size", o.window, "messages in flight per iteration (default 64)")
+        ->check(cli::integer_of<int>());
+  app.add_flag("-f,--full", o.full, "print min, max and the iteration count (latency figures)");
+  app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  app.add_option("-M,--mem-limit", mem_limit,
+                 "memory per process in bytes, caps the largest collective message "
+                 "(default 536870912)")
+      ->check(cli::integer_of<long long>());
+  cli::add_output_options(app, o.output);
+  cli::add_method_options(app, o.method);
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  auto result = cli::parse_command_line(app, rest, [&] {
+    if (!sizes.empty()) set_sizes(o, sizes);
+    if (app.count("-i") > 0) {
+      if (iterations < 1)
+        throw std::invalid_argument(
+            fmt::format("Invalid Number of Iterations [-i {}]", iterations));
+      o.iterations = o.iterations_large = iterations;
+    }
+    if (app.count("-x") > 0) {
+      if (skip < 0)
+        throw std::invalid_argument(
+            fmt::format("Invalid Number of Warmup Iterations [-x {}]", skip));
+      o.skip = o.skip_large = skip;
+    }
+    if (o.window < 1)
+      throw std::invalid_argument(fmt::format("Invalid Window Size [-W {}]", o.window));
+    if (app.count("-M") > 0) {
+      o.mem_limit = mem_limit;
+      if (mem_limit < kLowestMemLimit) {
+        o.mem_limit = kLowestMemLimit;
+        o.warnings.push_back(
+            fmt::format("Requested memory limit too low, using [{}] instead.", kLowestMemLimit));
+      }
+    }
+    if (o.min_size > o.max_size && p->sized)
+      throw std::invalid_argument(fmt::format(
+          "Invalid Message Size: the minimum {} exceeds the maximum {}", o.min_size, o.max_size));
+    if (p->exactly_two && world_size != 2)
+      throw std::invalid_argument("This test requires exactly two processes");
+    if (!p->exactly_two && world_size < 2)
+      throw std::invalid_argument("This test requires at least two processes");
+    o.method.validate();
+    apply_mem_limit(o, *p, world_size);
+    cli::check_output_options(o.output);
+    return nlohmann::json(o).dump();
+  });
+  if (result.kind == cli::ParseResult::kRun && version)
+    return {cli::ParseResult::kHelp,
+            "# " + p->title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
+  return result;
+}
+
+}  // namespace mpiscope::osu

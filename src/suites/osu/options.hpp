@@ -1,0 +1,41 @@
+// OSU's command line (osu_util.c's process_options for the programs mpiscope runs) plus the
+// options every mpiscope suite takes (--json, --csv, --db, --method, --timeout).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/frontend.hpp"
+#include "cli/method_options.hpp"
+#include "cli/suite_cli.hpp"
+#include "suites/osu/osu.hpp"
+
+namespace mpiscope::osu {
+
+constexpr std::size_t kLargeMessage = 8192;          // LARGE_MESSAGE_SIZE
+constexpr long long kDefaultMemLimit = 512ll << 20;  // MAX_MEM_LIMIT
+constexpr long long kLowestMemLimit = 1ll << 20;     // MAX_MEM_LOWER_LIMIT
+
+struct Options {
+  std::string program;                       // e.g. "osu_bw"
+  long long min_size = 0, max_size = 0;      // -m [min:]max, the program's defaults filled in
+  int iterations = 0, iterations_large = 0;  // -i sets both
+  int skip = 0, skip_large = 0;              // -x sets both
+  int window = 64;                           // -W
+  bool full = false;                         // -f
+  bool validate = false;                     // -c
+  long long mem_limit = kDefaultMemLimit;    // -M, bytes per process
+  std::vector<std::string> warnings;         // printed by rank 0 before the run, as OSU does
+  cli::OutputOptions output;
+  cli::MethodOptions method;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
+                                   iterations_large, skip, skip_large, window, full, validate,
+                                   mem_limit, warnings, output, method)
+
+// args[0] is the program name. Help (-h) and -v give kHelp; bad input kError.
+cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
+                       const std::string& shown);
+
+}  // namespace mpiscope::osu

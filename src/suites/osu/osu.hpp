@@ -1,0 +1,48 @@
+// The OSU micro-benchmarks on the measuring engine: what each program is (its title, columns,
+// defaults, process count) and the engine benchmark that measures it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/benchmark.hpp"
+
+namespace mpiscope::osu {
+
+// The figure a program prints, which also fixes OSU's iteration defaults (osu_util.c).
+enum class Figure {
+  kLatency,    // osu_latency, osu_multi_lat: Avg Latency(us), LAT_LOOP_* iterations
+  kBandwidth,  // osu_bw, osu_bibw: Bandwidth (MB/s), BW_LOOP_*
+  kRate,       // osu_mbw_mr: MB/s and Messages/s, BW_LOOP_*
+  kCollective  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
+};
+
+struct Program {
+  std::string name;   // "osu_bw", also the alias
+  std::string title;  // "OSU MPI Bandwidth Test", as the header line prints it
+  Figure figure = Figure::kLatency;
+  bool exactly_two = false;  // OSU refuses any other process count
+  // Collectives whose memory grows with the process count (-M caps X·nprocs, not X).
+  bool per_process_buffers = false;
+  bool sized = true;  // false: osu_barrier
+};
+
+const std::vector<Program>& programs();
+const Program* find_program(const std::string& name);  // nullptr if unknown
+
+// The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks.
+// Bandwidth benchmarks report the time per message (the window's time divided by the messages
+// it moves), so that the engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.
+core::Benchmark benchmark_for(const Program& p, int window, int world_size);
+
+// point_to_point.cpp
+core::Benchmark windowed_bandwidth();    // osu_bw
+core::Benchmark windowed_bibandwidth();  // osu_bibw
+core::Benchmark multi_pair_bandwidth();  // osu_mbw_mr
+core::Benchmark multi_pair_latency();    // osu_multi_lat
+core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
+// collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
+core::Benchmark collective(const std::string& osu_name);
+
+}  // namespace mpiscope::osu

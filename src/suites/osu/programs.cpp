@@ -1,0 +1,65 @@
+// The OSU programs mpiscope runs, with OSU 7.4's titles (each program's BENCHMARK macro).
+#include <algorithm>
+
+#include "suites/osu/osu.hpp"
+
+namespace mpiscope::osu {
+
+const std::vector<Program>& programs() {
+  using F = Figure;
+  static const std::vector<Program> list = {
+      {"osu_latency", "OSU MPI Latency Test", F::kLatency, true},
+      {"osu_bw", "OSU MPI Bandwidth Test", F::kBandwidth, true},
+      {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", F::kBandwidth, true},
+      {"osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", F::kRate},
+      {"osu_multi_lat", "OSU MPI Multi Latency Test", F::kLatency},
+      {"osu_allreduce", "OSU MPI Allreduce Latency Test", F::kCollective},
+      {"osu_bcast", "OSU MPI Broadcast Latency Test", F::kCollective},
+      {"osu_alltoall", "OSU MPI All-to-All Personalized Exchange Latency Test", F::kCollective,
+       false, true},
+      {"osu_allgather", "OSU MPI Allgather Latency Test", F::kCollective, false, true},
+      {"osu_reduce", "OSU MPI Reduce Latency Test", F::kCollective},
+      {"osu_gather", "OSU MPI Gather Latency Test", F::kCollective, false, true},
+      {"osu_scatter", "OSU MPI Scatter Latency Test", F::kCollective, false, true},
+      {"osu_barrier", "OSU MPI Barrier Latency Test", F::kCollective, false, false, false},
+      {"osu_alltoallv", "OSU MPI All-to-Allv Personalized Exchange Latency Test", F::kCollective,
+       false, true},
+      {"osu_allgatherv", "OSU MPI Allgatherv Latency Test", F::kCollective, false, true},
+      {"osu_gatherv", "OSU MPI Gatherv Latency Test", F::kCollective, false, true},
+      {"osu_scatterv", "OSU MPI Scatterv Latency Test", F::kCollective, false, true},
+      {"osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", F::kCollective}};
+  return list;
+}
+
+const Program* find_program(const std::string& name) {
+  const auto& all = programs();
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const Program& p) { return p.name == name; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
+  core::Benchmark b;
+  if (p.name == "osu_latency") {
+    b = ping_pong_latency();
+  } else if (p.name == "osu_multi_lat") {
+    b = multi_pair_latency();
+  } else if (p.name == "osu_bw" || p.name == "osu_bibw" || p.name == "osu_mbw_mr") {
+    b = p.name == "osu_bw"     ? windowed_bandwidth()
+        : p.name == "osu_bibw" ? windowed_bibandwidth()
+                               : multi_pair_bandwidth();
+    b.in_flight = window;
+    // Messages one repetition moves: the window, both ways for bibw, from every pair for mbw_mr.
+    const int messages =
+        window * (p.name == "osu_bibw" ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);
+    b.turnover = 1;
+    b.time_factor = 1.0 / messages;
+  } else {
+    return collective(p.name);
+  }
+  // Pairs: every rank of an even count, all but the last of an odd one (OSU leaves it idle).
+  b.fixed_processes = p.exactly_two ? 2 : world_size / 2 * 2;
+  return b;
+}
+
+}  // namespace mpiscope::osu

@@ -1,0 +1,37 @@
+// OSU 7.4's text output (osu_util_mpi.c print_preamble, print_only_header, print_stats and the
+// programs' own row formats): the header lines, a "# Size" column 10 wide, figures 20 wide with
+// two decimals, MB/s = 10^6 bytes per second.
+#pragma once
+
+#include <cstdio>
+
+#include "core/reporter.hpp"
+#include "suites/osu/options.hpp"
+
+namespace mpiscope::osu {
+
+// OSU's bandwidth in its own megabytes (10^6 bytes per second) from the model's (2^20).
+double osu_megabytes_per_second(const core::Measurement& m);
+// The latency OSU prints: the mean over the ranks of each rank's mean (the median in accurate
+// mode).
+double osu_latency_us(const core::Measurement& m);
+
+class TextReporter : public core::Reporter {
+ public:
+  TextReporter(std::FILE* out, const Program& program, const Options& options, int pairs)
+      : out_(out), program_(program), options_(options), pairs_(pairs) {}
+  void benchmark_started(const core::BenchmarkRun& b) override;
+  void row(const core::BenchmarkRun& b, const core::Measurement& m) override;
+  void note(const std::string& n) override;
+
+ private:
+  bool latency_figure() const {
+    return program_.figure == Figure::kLatency || program_.figure == Figure::kCollective;
+  }
+  std::FILE* out_;
+  const Program& program_;
+  const Options& options_;
+  int pairs_;
+};
+
+}  // namespace mpiscope::osu

@@ -1,0 +1,264 @@
+// The OSU micro-benchmarks end to end: OSU 7.4's text line by line (written here from OSU's
+// osu_util_mpi.c formats: "%-10d" sizes, "%20.2f" figures, its header lines), the window's
+// messages counted in a PMPI trace, -c catching a planted corruption, OSU's bad-usage cases, and
+// a run recorded in the database compared with an imported OSU text.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+// OSU's lines: from the title to mpiscope's closing "# mpiscope: results recorded …" line.
+std::vector<std::string> osu_lines(const std::string& out) {
+  std::vector<std::string> osu;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# mpiscope", 0) == 0) break;
+    if (!osu.empty() || line.rfind("# OSU ", 0) == 0) osu.push_back(line);
+  }
+  return osu;
+}
+
+std::string padded_left(const std::string& s, int width) {
+  return s + std::string(static_cast<std::size_t>(std::max(0, width - static_cast<int>(s.size()))),
+                         ' ');
+}
+std::string padded_right(const std::string& s, int width) {
+  return std::string(static_cast<std::size_t>(std::max(0, width - static_cast<int>(s.size()))),
+                     ' ') +
+         s;
+}
+
+// A row: the size in 10 columns, then `figures` cells of 20 with two decimals, then `texts`.
+void expect_row(const std::string& line, const std::string& size, int figures,
+                const std::vector<std::string>& texts = {}) {
+  std::string pattern = size.empty() ? "" : size + std::string(10 - size.size(), ' ');
+  const std::string figure = "( {0,19}-?\\d+\\.\\d\\d)";
+  for (int i = 0; i < figures; ++i)
+    pattern += size.empty() && i == 0 ? "( {0,16}\\d+\\.\\d\\d)" : figure;
+  for (const auto& t : texts) pattern += std::string(20 - t.size(), ' ') + t;
+  EXPECT_TRUE(std::regex_match(line, std::regex(pattern))) << "'" << line << "' !~ " << pattern;
+  if (figures > 0 && !size.empty()) {
+    EXPECT_EQ(line.size(), 10 + 20 * (static_cast<std::size_t>(figures) + texts.size()));
+  }
+}
+
+double figure(const std::string& line, int column) {  // column 0 is the first figure
+  return std::stod(line.substr(static_cast<std::size_t>(10 + 20 * column), 20));
+}
+
+struct Run {
+  Result result;
+  json doc;
+};
+Run run_json(int np, const std::string& program, std::vector<std::string> args,
+             const std::string& env = "") {
+  const auto path = temp_dir() + "/osu.json";
+  args.insert(args.end(), {"--json", path});
+  Run r{run_mpi(np, args, env, 90, program), {}};
+  if (r.result.exit_code == 0) r.doc = json::parse(read_file(path));
+  return r;
+}
+
+TEST(OsuPointToPoint, LatencyPrintsOsuHeaderAndRows) {
+  const auto r = run_mpi(2, {"-m", "4", "-i", "50", "-x", "5"}, "", 60, "osu_latency");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto l = osu_lines(r.out);
+  ASSERT_EQ(l.size(), 7u) << r.out;
+  EXPECT_EQ(l[0], "# OSU MPI Latency Test v7.4");
+  EXPECT_EQ(l[1], "# Datatype: MPI_CHAR.");
+  EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 20));
+  const char* sizes[] = {"0", "1", "2", "4"};
+  for (int i = 0; i < 4; ++i) expect_row(l[3 + static_cast<std::size_t>(i)], sizes[i], 1);
+  const auto title = r.out.find("# OSU MPI Latency Test");  // after the preamble's blank line
+  ASSERT_NE(title, std::string::npos);
+  EXPECT_TRUE(title == 1 ? r.out[0] == '\n' : r.out.compare(title - 2, 2, "\n\n") == 0);
+}
+
+// Bandwidth = X / (time per message) in 10^6 bytes per second; the JSON's time is the window's
+// time divided by the messages it moved.
+TEST(OsuPointToPoint, BandwidthAndBidirectionalFollowTheirFormula) {
+  for (const std::string program : {"osu_bw", "osu_bibw"}) {
+    const auto r = run_json(2, program, {"-m", "1:4096", "-i", "20", "-x", "2", "-W", "16"});
+    ASSERT_EQ(r.result.exit_code, 0) << r.result.err;
+    const auto l = osu_lines(r.result.out);
+    ASSERT_EQ(l.size(), 3u + 13u) << r.result.out;
+    EXPECT_EQ(l[0], program == "osu_bw" ? "# OSU MPI Bandwidth Test v7.4"
+                                        : "# OSU MPI Bi-Directional Bandwidth Test v7.4");
+    EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Bandwidth (MB/s)", 20));
+    const auto& rows = r.doc.at("benchmarks").at(0).at("rows");
+    ASSERT_EQ(rows.size(), 13u);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto bytes = std::to_string(1u << i);
+      expect_row(l[3 + i], bytes, 1);
+      const double t = rows[i].at("t_max_us").get<double>();
+      const double mb = std::stod(bytes) / t;  // 10^6 bytes per second
+      EXPECT_NEAR(figure(l[3 + i], 0), mb, 0.006 + 1e-9 * mb) << l[3 + i];
+      EXPECT_NEAR(rows[i].at("mbytes_per_sec").get<double>() * 1.048576, mb, 1e-6 * mb);
+      EXPECT_EQ(rows[i].at("repetitions").get<int>(), 20);
+    }
+    EXPECT_EQ(r.doc.at("benchmarks").at(0).at("parameters").at("datatype"), "MPI_CHAR");
+  }
+}
+
+TEST(OsuPointToPoint, MultiPairBenchmarksUseEveryPair) {
+  const auto mr =
+      run_mpi(4, {"-m", "1:16", "-i", "10", "-x", "1", "-W", "4"}, "", 60, "osu_mbw_mr");
+  ASSERT_EQ(mr.exit_code, 0) << mr.err;
+  auto l = osu_lines(mr.out);
+  ASSERT_EQ(l.size(), 4u + 5u) << mr.out;
+  EXPECT_EQ(l[0], "# OSU MPI Multiple Bandwidth / Message Rate Test v7.4");
+  EXPECT_EQ(l[1], "# [ pairs: 2 ] [ window size: 4 ]");
+  EXPECT_EQ(l[2], "# Datatype: MPI_CHAR.");
+  EXPECT_EQ(l[3],
+            padded_left("# Size", 10) + padded_right("MB/s", 20) + padded_right("Messages/s", 20));
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto bytes = std::to_string(1u << i);
+    expect_row(l[4 + i], bytes, 2);
+    // Messages/s = 10^6 · MB/s / X, from the unrounded figure
+    EXPECT_NEAR(figure(l[4 + i], 1), 1e6 * figure(l[4 + i], 0) / std::stod(bytes),
+                0.005e6 / std::stod(bytes) + 0.01);
+  }
+  const auto ml = run_mpi(4, {"-m", "8", "-i", "20", "-x", "2"}, "", 60, "osu_multi_lat");
+  ASSERT_EQ(ml.exit_code, 0) << ml.err;
+  l = osu_lines(ml.out);
+  ASSERT_EQ(l.size(), 3u + 5u) << ml.out;
+  EXPECT_EQ(l[0], "# OSU MPI Multi Latency Test v7.4");
+  EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 20));
+  expect_row(l[3], "0", 1);
+  expect_row(l[7], "8", 1);
+}
+
+TEST(OsuPointToPoint, TwoProcessProgramsRefuseOtherCounts) {
+  const auto r = run_mpi(4, {"-m", "8"}, "", 60, "osu_bw");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_of(r.err, "This test requires exactly two processes"), 1) << r.err;
+}
+
+// -W: rank 0 posts W Isends per iteration, over the -x warm-up and -i timed iterations.
+TEST(OsuWindow, IsendsPerIterationFollowW) {
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  for (int w : {3, 7}) {
+    const auto trace = dir + "/w" + std::to_string(w);
+    std::filesystem::create_directory(trace);
+    const auto r = run_mpi(
+        2, {"osu", "osu_bw", "-m", "512:512", "-i", "4", "-x", "2", "-W", std::to_string(w)},
+        "MPISCOPE_TRACE=" + trace, 60, program);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto sent = read_file(trace + "/trace.0");
+    EXPECT_EQ(count_of(sent, "MPI_Isend 512 root 1 "), (4 + 2) * w) << sent;
+    EXPECT_EQ(count_of(read_file(trace + "/trace.1"), "MPI_Isend 512 "), 0);
+  }
+}
+
+TEST(OsuCollectives, LatencyTablesWithFullStatisticsAndValidation) {
+  const auto ar = run_mpi(4, {"-m", "1:16", "-i", "10", "-x", "1", "-f"}, "", 60, "osu_allreduce");
+  ASSERT_EQ(ar.exit_code, 0) << ar.err;
+  auto l = osu_lines(ar.out);
+  ASSERT_EQ(l.size(), 3u + 3u) << ar.out;  // 1 and 2 bytes hold no float
+  EXPECT_EQ(l[0], "# OSU MPI Allreduce Latency Test v7.4");
+  EXPECT_EQ(l[1], "# Datatype: MPI_FLOAT.");
+  EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 20) +
+                      padded_right("Min Latency(us)", 20) + padded_right("Max Latency(us)", 20) +
+                      padded_right("Iterations", 12));
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(l[3 + i].substr(0, 10), padded_left(std::to_string(4u << i), 10));
+    EXPECT_EQ(l[3 + i].size(), 10u + 60u + 12u) << l[3 + i];
+    EXPECT_EQ(l[3 + i].substr(70), padded_right("10", 12));
+    EXPECT_LE(figure(l[3 + i], 1), figure(l[3 + i], 0) + 0.01);  // min ≤ avg ≤ max
+    EXPECT_LE(figure(l[3 + i], 0), figure(l[3 + i], 2) + 0.01);
+  }
+  const auto bc = run_mpi(2, {"-m", "1:8", "-i", "10", "-c"}, "", 60, "osu_bcast");
+  ASSERT_EQ(bc.exit_code, 0) << bc.err;
+  l = osu_lines(bc.out);
+  ASSERT_EQ(l.size(), 3u + 4u) << bc.out;
+  EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 20) +
+                      padded_right("Validation", 20));
+  expect_row(l[6], "8", 1, {"Pass"});
+  const auto ba = run_mpi(4, {"-i", "10", "-x", "1"}, "", 60, "osu_barrier");
+  ASSERT_EQ(ba.exit_code, 0) << ba.err;
+  l = osu_lines(ba.out);
+  ASSERT_EQ(l.size(), 3u) << ba.out;  // no datatype line: OSU's osu_barrier prints none
+  EXPECT_EQ(l[1], "# Avg Latency(us)");
+  expect_row(l[2], "", 1);
+  EXPECT_EQ(l[2].size(), 17u);
+  // -M caps the largest message of a collective whose buffers grow with the process count.
+  const auto ga = run_mpi(4, {"-m", "65536:1048576", "-i", "1", "-x", "0", "-M", "1048576"}, "", 60,
+                          "osu_gather");
+  ASSERT_EQ(ga.exit_code, 0) << ga.err;
+  EXPECT_EQ(count_of(ga.err, "Warning! Limiting max message size to: 262144."), 1) << ga.err;
+  l = osu_lines(ga.out);
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back().substr(0, 10), padded_left("262144", 10));
+}
+
+TEST(OsuValidation, CatchesAPlantedCorruption) {
+  const std::vector<std::string> args = {"osu", "osu_bw", "-m", "64:64", "-i", "3", "-c"};
+  const auto clean = run_mpi(2, args, "", 60);
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(count_of(clean.out, "Pass"), 1) << clean.out;
+  const auto bad = run_mpi(2, args, "MPISCOPE_FAULT=corrupt:1", 60);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  const auto l = osu_lines(bad.out);
+  ASSERT_EQ(l.size(), 4u) << bad.out;
+  expect_row(l[3], "64", 1, {"Fail"});
+}
+
+TEST(OsuOptions, BadInputIsOneErrorLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"osu_bw", "-m", "0:8"},       {"osu_bw", "-m", "1:2:3"}, {"osu_bw", "-W", "0"},
+      {"osu_bw", "-x", "-1"},        {"osu_bw", "-q"},          {"osu_nothing"},
+      {"osu_bw", "--method", "fast"}};
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"osu"};
+    args.insert(args.end(), c.begin(), c.end());
+    const auto r = run_mpi(2, args, "", 30);
+    std::string shown;
+    for (const auto& a : c) shown += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << shown << r.err;
+    EXPECT_EQ(count_of(r.err, "error:"), 1) << shown << r.err;
+    EXPECT_EQ(r.out.find("# OSU"), std::string::npos) << shown << r.out;
+  }
+}
+
+// An osu_bw run in the database compares with an imported OSU osu_bw text, whose bandwidth-only
+// rows compare by the time per message their figure implies.
+TEST(OsuDatabase, RunComparesWithImportedOsuText) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/osu.db";
+  const auto r = run_mpi(2, {"-m", "1:1024", "-i", "10", "-x", "1", "--db", db}, "", 60, "osu_bw");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string text = "\n# OSU MPI Bandwidth Test v7.4\n# Datatype: MPI_CHAR.\n";
+  text += padded_left("# Size", 10) + padded_right("Bandwidth (MB/s)", 20) + "\n";
+  for (int x = 1; x <= 1024; x *= 2) {
+    char row[64];
+    std::snprintf(row, sizeof row, "%-10d%20.2f\n", x, 2.0 * x);  // 0.5 us per message
+    text += row;
+  }
+  const auto file = write_file(dir, "osu_bw.txt", text);
+  const auto imported = run_plain({"import", "--db", db, file});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const auto c = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(c.exit_code, 0) << c.err << c.out;
+  EXPECT_NE(c.out.find("# osu_bw, 2 processes, datatype=MPI_CHAR"), std::string::npos) << c.out;
+  int rows = 0;
+  for (const auto& line : lines_of(c.out)) {
+    std::istringstream in(line);
+    std::string first, a, b;
+    if (in >> first >> a >> b && (first == "1" || first == "1024") && std::stod(b) == 0.5) ++rows;
+  }
+  EXPECT_EQ(rows, 2) << c.out;  // the imported side's implied 0.5 us per message
+}
+
+}  // namespace
