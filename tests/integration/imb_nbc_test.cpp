@@ -268,7 +268,7 @@ TEST(ImbNbc, IntelsOutputImportsAndComparesWithARun) {
   const auto imported = run_plain(
       {"import", "--db", db, std::string(MPISCOPE_TEST_DATA) + "/import/imb_nbc_2021.txt"});
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_EQ(count_of(imported.out, "run 1 (import:imb, 16 tables, 144 rows)"), 1) << imported.out;
+  EXPECT_EQ(count_of(imported.out, "run 1 (import:imb, 16 tables, 162 rows)"), 1) << imported.out;
   const auto runs = run_plain({"runs", "--db", db});
   EXPECT_EQ(count_of(runs.out, "imb-nbc"), 1) << runs.out;
   const auto r = run_mpi(2, {"imb-nbc", "Iallreduce", "Ibarrier", "Ibcast_pure", "-msglog", "10",
