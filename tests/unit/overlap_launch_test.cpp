@@ -42,11 +42,13 @@ TEST(OverlapFigure, DoubtfulOnlyBeyondThePlausibleError) {
   EXPECT_FALSE(overlap_figure(100, 200, 250, 0).doubtful);
 }
 
-// IMB-NBC divides by the larger time (current IMB's IMB_output.c): 100 % when t_ovrl is that
-// larger time, 0 % when it is the sum, whichever of t_pure and t_CPU is larger.
+// IMB-NBC divides by the larger time (current IMB's IMB_output.c): with t_CPU sized to t_pure,
+// 100 % when t_ovrl is that time (the work hid the collective), 0 % when it is the sum; with
+// unequal times, complete overlap reads min/max.
 TEST(OverlapFigure, ImbNbcDividesByTheLargerTime) {
   constexpr auto larger = OverlapBase::Larger;
-  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 200, 0, larger).percent, 100);
+  EXPECT_DOUBLE_EQ(overlap_figure(200, 200, 200, 0, larger).percent, 100);
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 200, 0, larger).percent, 50);
   EXPECT_DOUBLE_EQ(overlap_figure(200, 100, 300, 0, larger).percent, 0);
   EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 250, 0, larger).raw_percent, 25);  // IMB-IO: 50
   EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 250, 0).raw_percent, 50);
