@@ -81,7 +81,7 @@ TEST_P(NbcProcesses, DefaultListPrintsOverlapTablesInImbOrder) {
   const int np = GetParam();
   const auto dir = temp_dir();
   const auto r = run_mpi(np, {"imb-nbc", "-npmin", std::to_string(np), "-msglog", "2", "-iter",
-                              "20", "--json", dir + "/r.json", "--db", dir + "/r.db"});
+                              "10", "--json", dir + "/r.json", "--db", dir + "/r.db"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto tables = parse_imb(r.out);
   EXPECT_EQ(names_of(tables), kNbcDefault) << r.out;
@@ -92,7 +92,7 @@ TEST_P(NbcProcesses, DefaultListPrintsOverlapTablesInImbOrder) {
     expect_imb_layout(t);
     const bool reduction =
         t.name == "Ireduce" || t.name == "Ireduce_scatter" || t.name == "Iallreduce";
-    EXPECT_EQ(lengths_of(t), t.name == "Ibarrier" ? "20" : reduction ? "0 4" : "0 1 2 4");
+    EXPECT_EQ(lengths_of(t), t.name == "Ibarrier" ? "10" : reduction ? "0 4" : "0 1 2 4");
     expect_overlap_as_defined(t);
   }
   EXPECT_EQ(count_of(r.out, "#    mpiscope "), 1);
@@ -200,7 +200,7 @@ TEST(ImbNbc, PureVariantsIncludeExcludeAndMsglog) {
 TEST(ImbNbc, CheckVerifiesEveryBenchmarkAndFindsAPlantedCorruption) {
   std::vector<std::string> args = {
       "imb-nbc", "-check", "-npmin",  "3",
-      "-iter",   "4",      "-msglen", write_file(temp_dir(), "l", "0\n64\n4100\n"),
+      "-iter",   "4",      "-msglen", write_file(temp_dir(), "l", "64\n4100\n"),
       "--no-db"};
   for (const auto& name : kNbcDefault) {
     args.push_back(name);
