@@ -148,6 +148,17 @@ struct ExpectedBlock {
   std::size_t length = 0;
 };
 
+// How a benchmark with a blocking_twin measures overlap.
+enum class OverlapMethod {
+  // IMB-IO (guide 4.2.5): CPU work of the calibrated size (--cpu-target), t_CPU one call timed
+  // alone next to the point; overlap over min(t_pure, t_CPU), each time the slowest rank's.
+  FixedWork,
+  // IMB-NBC (current IMB): CPU work sized to each rank's own t_pure, t_CPU the mean of the calls
+  // inside the timed loop; overlap over max(t_pure, t_CPU), all three times of the rank with the
+  // largest t_ovrl.
+  WorkSizedToPure,
+};
+
 struct Benchmark {
   std::string name;
   Family family = Family::Collective;
@@ -170,9 +181,11 @@ struct Benchmark {
   std::vector<ExpectedBlock> (*expected)(const PointContext&, int iteration) = nullptr;
   // -check of data that does not arrive in the receive buffer (file writes): fetch it there.
   void (*fetch_for_check)(PointContext&) = nullptr;
-  // Non-blocking benchmarks with CPU overlap (IMB-IO I-variants): the blocking equivalent that
-  // gives t_pure; the kernel itself calls cpu_exploit() between starting and finishing a transfer.
+  // Non-blocking benchmarks with CPU overlap (IMB-IO I-variants, IMB-NBC): the equivalent without
+  // CPU work that gives t_pure; the kernel itself calls cpu_exploit::run() between starting and
+  // finishing a transfer.
   const Benchmark* blocking_twin = nullptr;
+  OverlapMethod overlap_method = OverlapMethod::FixedWork;
   bool uses_files = false;  // the engine names a scratch-file prefix for it
   // false: runs only when named (or -include'd): benchmarks of later IMB versions, so that the
   // default list stays IMB 3.1's.

@@ -156,8 +156,8 @@ struct LocalPoint {
   int repetitions = 0;
   double seconds = 0;  // per repetition, scaled by the benchmark's time factor
   double defects = 0;
-  double cpu_seconds = 0;  // non-blocking I/O: dedicated CPU_Exploit time, t_CPU
-  double cpu_spread = 0;   // non-blocking I/O: relative spread of CPU_Exploit calls at the point
+  double cpu_seconds = 0;  // overlap: t_CPU (IMB-IO: one call alone; IMB-NBC: the loop's mean)
+  double cpu_spread = 0;   // overlap: relative spread of CPU_Exploit calls at the point
   std::vector<double> samples;
   std::optional<AccurateResult> accurate;
 };
@@ -219,9 +219,15 @@ class SuiteRunner {
   }
 
   SuiteOutcome run() {
-    if (std::any_of(plan_.benchmarks.begin(), plan_.benchmarks.end(),
-                    [](const Benchmark* b) { return b->blocking_twin != nullptr; }))
+    auto overlapping_with = [&](OverlapMethod method) {
+      return std::any_of(plan_.benchmarks.begin(), plan_.benchmarks.end(), [&](const Benchmark* b) {
+        return b->blocking_twin != nullptr && b->overlap_method == method;
+      });
+    };
+    if (overlapping_with(OverlapMethod::FixedWork))
       calibrate_cpu_exploit();
+    else if (overlapping_with(OverlapMethod::WorkSizedToPure))
+      calibrate_cpu_exploit_rate();
     for (const Benchmark* b : plan_.benchmarks) run_benchmark(*b);
     scratch_files::remove_all();
     watchdog_.disarm();
@@ -249,6 +255,22 @@ class SuiteRunner {
                     "# CPU_Exploit: %.1f Mflop/s (slowest rank); t_CPU = %.0f usec per call "
                     "(target %g s) at calibration; each row's t_CPU is timed next to it",
                     rate, t_cpu * 1e6, settings_.cpu_target_s);
+      reporter_.note(text);
+    }
+  }
+
+  // IMB-NBC: only the kernel's rate; each point sizes its CPU work to its t_pure.
+  void calibrate_cpu_exploit_rate() {
+    watchdog_.arm("the CPU_Exploit calibration");
+    double rate = cpu_exploit::calibrate_rate().mflops;
+    MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    watchdog_.disarm();
+    if (world_rank_ == 0) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "# CPU_Exploit: %.1f Mflop/s (slowest rank); the CPU work of each point is "
+                    "sized to each rank's t_pure, and t_CPU is its mean time in the timed loop",
+                    rate);
       reporter_.note(text);
     }
   }
@@ -385,9 +407,11 @@ class SuiteRunner {
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
     ctx.root_shift = settings_.root_shift;
+    // OSU's programs ask for the barrier themselves; -sync on gives it to IMB's sized
+    // collectives, not to Barrier: current IMB times its repetitions (and Ibarrier's) back to back.
     ctx.barrier_between_repetitions =
         b.barrier_between_repetitions ||
-        (settings_.sync_collectives && b.family == Family::Collective);
+        (settings_.sync_collectives && b.family == Family::Collective && b.sized);
     ctx.in_flight = b.in_flight;
     if (b.uses_files)
       ctx.scratch_prefix =
@@ -400,16 +424,24 @@ class SuiteRunner {
     // closed, then reopened for the overlapped run.
     LocalPoint pure;
     if (b.blocking_twin && !prepare_and_time(*b.blocking_twin, ctx, ps, first, pure, m)) return m;
-    // t_CPU is timed next to the point, not taken from the start of the run as IMB does: the CPU's
-    // speed drifts under load, and with t_pure ≪ t_CPU the overlap formula multiplies the drift.
-    if (b.blocking_twin) {
+    // IMB-IO: t_CPU is timed next to the point, not taken from the start of the run as IMB does:
+    // the CPU's speed drifts under load, and with t_pure ≪ t_CPU the overlap formula multiplies
+    // the drift. IMB-NBC: the work is sized to this rank's t_pure; t_CPU comes from the timed loop.
+    const bool sized_to_pure = b.overlap_method == OverlapMethod::WorkSizedToPure;
+    if (b.blocking_twin && sized_to_pure) cpu_exploit::size_work(pure.seconds);
+    if (b.blocking_twin && !sized_to_pure) {
       cpu_exploit::reset_call_times();
       pure.cpu_seconds = cpu_exploit::timed_call();
     }
     LocalPoint local;
     if (!prepare_and_time(b, ctx, ps, first, local, m)) return m;
     // The overlapped calls as well: how much the CPU's speed varied around this point.
-    if (b.blocking_twin) pure.cpu_spread = cpu_exploit::call_times().relative_spread();
+    if (b.blocking_twin && sized_to_pure) {
+      pure.cpu_seconds = local.cpu_seconds;
+      pure.cpu_spread = local.cpu_spread;
+    } else if (b.blocking_twin) {
+      pure.cpu_spread = cpu_exploit::call_times().relative_spread();
+    }
     first = false;
     if (settings_.check) {
       set_length(ctx, b, bytes, ps);  // a fresh start: file pointers back at the beginning
@@ -417,7 +449,7 @@ class SuiteRunner {
       local.defects = verify(b, ctx);
     }
     collect(b, ps, local, m);
-    if (b.blocking_twin) collect_overlap(ps, pure, m);
+    if (b.blocking_twin) collect_overlap(b, ps, pure, local, m);
     if (oc.enabled() && world_rank_ == 0)
       m.values.push_back({"off_cache_buffers", static_cast<double>(buffers->slots()),
                           "disjoint buffers each repetition rotates through"});
@@ -446,6 +478,7 @@ class SuiteRunner {
     set_length(ctx, b, bytes, ps);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
     if (settings_.accurate) {  // its untimed pilot repetitions warm each length up
+      CpuWorkInLoop record{b, out};
       out = time_point_accurately(b, ctx);
       return true;
     }
@@ -457,9 +490,30 @@ class SuiteRunner {
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
     }
     warm_up_at_length(b, ctx, repetitions);
+    CpuWorkInLoop record{b, out};
     out = time_point(b, ctx, repetitions);
     return true;
   }
+
+  // IMB-NBC's t_CPU: the mean time of the CPU_Exploit calls inside the timed loop (not those of
+  // the warm-up or the -time probes), and their spread.
+  struct CpuWorkInLoop {
+    const Benchmark& b;
+    LocalPoint& out;
+    bool active() const {
+      return b.blocking_twin && b.overlap_method == OverlapMethod::WorkSizedToPure;
+    }
+    explicit CpuWorkInLoop(const Benchmark& bench, LocalPoint& point) : b(bench), out(point) {
+      if (active()) cpu_exploit::reset_call_times();
+    }
+    ~CpuWorkInLoop() {
+      if (!active()) return;
+      out.cpu_seconds = cpu_exploit::call_times().mean_s();
+      out.cpu_spread = cpu_exploit::call_times().relative_spread();
+    }
+    CpuWorkInLoop(const CpuWorkInLoop&) = delete;
+    CpuWorkInLoop& operator=(const CpuWorkInLoop&) = delete;
+  };
 
   // Current IMB's warm-up: the point itself, untimed and in its own mode, right before it is
   // timed, so that its first timed repetitions find connections, pages and caches as the later
@@ -471,22 +525,40 @@ class SuiteRunner {
     if (n > 0) b.kernel.loop(ctx, n, 0);
   }
 
-  // t_pure, t_CPU (the slowest rank's) and overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure,
-  // t_CPU) with t_ovrl the reported t_max (guide 4.2.5.2), clamped to 0–100 % as Intel's IMB
-  // prints it; the raw figure, its plausible error (the largest spread of CPU_Exploit calls on any
-  // rank, the timer) and the verdict are kept.
-  void collect_overlap(const ProcessSet& ps, const LocalPoint& pure, Measurement& m) {
-    double local[3] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6, pure.cpu_spread};
-    double slowest[3] = {0, 0, 0};
-    MPI_Reduce(local, slowest, 3, MPI_DOUBLE, MPI_MAX, 0, ps.active.get());
+  // t_pure, t_CPU and overlap = (t_pure + t_CPU - t_ovrl) / base with t_ovrl the reported t_max,
+  // clamped to 0–100 % as Intel's IMB prints it; the raw figure, its plausible error (the largest
+  // spread of CPU_Exploit calls on any rank, the timer) and the verdict are kept. IMB-IO (guide
+  // 4.2.5.2): the slowest rank's t_pure and t_CPU, base min(t_pure, t_CPU). IMB-NBC (current IMB):
+  // t_pure and t_CPU of the rank with the largest t_ovrl, base max(t_pure, t_CPU).
+  void collect_overlap(const Benchmark& b, const ProcessSet& ps, const LocalPoint& pure,
+                       const LocalPoint& overlapped, Measurement& m) {
+    const bool of_slowest_rank = b.overlap_method == OverlapMethod::WorkSizedToPure;
+    constexpr int kValues = 4;  // t_pure, t_CPU, spread, t_ovrl
+    const double local[kValues] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6, pure.cpu_spread,
+                                   overlapped.seconds * 1e6};
+    double slowest[kValues] = {0, 0, 0, 0};
+    MPI_Reduce(local, slowest, kValues, MPI_DOUBLE, MPI_MAX, 0, ps.active.get());
+    std::vector<double> all(world_rank_ == 0 && of_slowest_rank
+                                ? kValues * static_cast<std::size_t>(ps.layout.active_ranks())
+                                : 0);
+    if (of_slowest_rank)
+      MPI_Gather(local, kValues, MPI_DOUBLE, all.data(), kValues, MPI_DOUBLE, 0, ps.active.get());
     if (world_rank_ != 0) return;
     OverlapTimes o;
     o.t_pure_us = slowest[0];
     o.t_cpu_us = slowest[1];
     o.cpu_spread = slowest[2];
+    if (of_slowest_rank) {
+      std::size_t at = 0;  // the first rank with the largest t_ovrl
+      for (std::size_t r = 0; r < all.size(); r += kValues)
+        if (all[r + 3] > all[at + 3]) at = r;
+      o.t_pure_us = all[at];
+      o.t_cpu_us = all[at + 1];
+      o.base = OverlapBase::Larger;
+    }
     const double t_ovrl = m.headline_us();
     o.error_us = overlap_error_us(o.t_pure_us, o.t_cpu_us, t_ovrl, o.cpu_spread, MPI_Wtick() * 1e6);
-    const OverlapFigure f = overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us);
+    const OverlapFigure f = overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us, o.base);
     o.overlap_percent = f.percent;
     o.raw_percent = f.raw_percent;
     o.error_percent = f.error_percent;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/overlap.hpp"
 #include "core/stats.hpp"
 
 namespace mpiscope::core {
@@ -38,16 +39,17 @@ struct GroupTimes {
   std::optional<double> mbytes_per_sec;  // from t_max, when the benchmark defines a throughput
 };
 
-// Non-blocking I/O overlapped with CPU work (guide 4.2.5.2); t_ovrl is the row's t_max (its
-// median in accurate mode). core/overlap.hpp computes the figures.
+// Non-blocking I/O (guide 4.2.5.2) or collectives (IMB-NBC) overlapped with CPU work; t_ovrl is
+// the row's t_max (its median in accurate mode). core/overlap.hpp computes the figures.
 struct OverlapTimes {
   double t_pure_us = 0, t_cpu_us = 0;
   double overlap_percent = 0;  // clamped to [0, 100], as printed
   double raw_percent = 0;      // before clamping
   double error_us = 0;         // plausible error of t_pure + t_CPU - t_ovrl (timer and load)
-  double error_percent = 0;    // the same in percent of min(t_pure, t_CPU)
+  double error_percent = 0;    // the same in percent of the base
   double cpu_spread = 0;       // relative spread of the CPU_Exploit calls timed at this point
   bool doubtful = false;       // raw_percent outside [0, 100] by more than error_percent
+  OverlapBase base = OverlapBase::Smaller;  // IMB-IO: min(t_pure, t_CPU); IMB-NBC: max
 };
 
 // A figure a suite defines beyond the IMB columns (b_eff's bandwidth of a pattern, PRESTA's

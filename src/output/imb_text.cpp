@@ -49,9 +49,9 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
     if (b.check && b.sized) h.push_back("defects");
     return h;
   }
-  if (b.overlap) {  // IMB 3.2.4 non-blocking I/O
+  if (b.overlap) {  // IMB 3.2.4 non-blocking I/O, IMB-NBC
     h.insert(h.end(), {"t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"});
-    if (b.check) h.push_back("defects");
+    if (b.check && b.sized) h.push_back("defects");
     return h;
   }
   if (show_time_range(b)) {
@@ -65,13 +65,13 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
 }
 }  // namespace
 
-ImbTextReporter::ImbTextReporter(std::FILE* out, std::string part_title)
-    : out_(out), part_(std::move(part_title)) {}
+ImbTextReporter::ImbTextReporter(std::FILE* out, std::string part_title, std::string imb_version)
+    : out_(out), part_(std::move(part_title)), imb_version_(std::move(imb_version)) {}
 
 void ImbTextReporter::run_started(const core::RunInfo& info) {
   const std::string line = dashes(4);
   fmt::print(out_, "{}\n#    mpiscope {}, IMB {} compatible tables ({} part)    \n{}\n", line,
-             info.mpiscope_version, "3.1", part_, line);
+             info.mpiscope_version, imb_version_, part_, line);
   fmt::print(out_, "# Date                  : {}\n", info.date);
   fmt::print(out_, "# Machine               : {}\n", info.machine);
   fmt::print(out_, "# System                : {}\n", info.system);
@@ -182,10 +182,10 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
       // The overlap of this row's t_ovrl (a group's under -multi 1), clamped as Intel prints it.
       const auto& o = *m.overlap;
       const double t_ovrl = m.accurate ? m.headline_us() : t.t_max_us;
-      const auto f = core::overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us);
+      const auto f = core::overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us, o.base);
       fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t_ovrl, o.t_pure_us, o.t_cpu_us,
                  f.percent);
-      if (m.defects) fmt::print(out_, "{:13.2f}", *m.defects);
+      if (m.defects && b.sized) fmt::print(out_, "{:13.2f}", *m.defects);
       fmt::print(out_, "\n");
       if (f.doubtful)
         doubtful_overlaps.push_back(fmt::format(

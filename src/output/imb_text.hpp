@@ -11,7 +11,8 @@ namespace mpiscope::output {
 // IMB-style text tables on a stream (stdout for the IMB front ends).
 class ImbTextReporter : public core::Reporter {
  public:
-  ImbTextReporter(std::FILE* out, std::string part_title);
+  // imb_version: whose tables these are in the banner ("3.1"; IMB-NBC: current IMB's "2021").
+  ImbTextReporter(std::FILE* out, std::string part_title, std::string imb_version = "3.1");
   void run_started(const core::RunInfo&) override;
   void benchmark_started(const core::BenchmarkRun&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
@@ -22,6 +23,7 @@ class ImbTextReporter : public core::Reporter {
  private:
   std::FILE* out_;
   std::string part_;
+  std::string imb_version_;
   std::set<std::string> failed_benchmarks_;  // -check found defects in them
 };
 

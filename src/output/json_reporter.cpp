@@ -22,7 +22,9 @@ json JsonReporter::units() {
           {"overlap.t_pure_us", "microseconds"},
           {"overlap.t_cpu_us", "microseconds"},
           {"overlap.overlap_percent",
-           "percent: 100 (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), clamped to [0, 100]"},
+           "percent: 100 (t_pure + t_CPU - t_ovrl) / overlap.base, clamped to [0, 100]"},
+          {"overlap.base",
+           "min(t_pure, t_CPU) (IMB-IO) or max(t_pure, t_CPU) (IMB-NBC): the overlap's divisor"},
           {"overlap.raw_overlap_percent", "percent: the same before clamping"},
           {"overlap.overlap_error_percent",
            "percent: plausible error of raw_overlap_percent (timer and CPU speed at the point)"},
@@ -69,7 +71,9 @@ json JsonReporter::measurement(const core::Measurement& m) {
                     {"raw_overlap_percent", m.overlap->raw_percent},
                     {"overlap_error_percent", m.overlap->error_percent},
                     {"t_cpu_spread", m.overlap->cpu_spread},
-                    {"doubtful", m.overlap->doubtful}};
+                    {"doubtful", m.overlap->doubtful},
+                    {"base", m.overlap->base == core::OverlapBase::Smaller ? "min(t_pure, t_CPU)"
+                                                                           : "max(t_pure, t_CPU)"}};
   if (!m.accurate) r["rank_times_us"] = m.rank_times_us;
   json groups = json::array();
   for (const auto& g : m.groups) {

@@ -42,6 +42,22 @@ TEST(OverlapFigure, DoubtfulOnlyBeyondThePlausibleError) {
   EXPECT_FALSE(overlap_figure(100, 200, 250, 0).doubtful);
 }
 
+// IMB-NBC divides by the larger time (current IMB's IMB_output.c): with t_CPU sized to t_pure,
+// 100 % when t_ovrl is that time (the work hid the collective), 0 % when it is the sum; with
+// unequal times, complete overlap reads min/max.
+TEST(OverlapFigure, ImbNbcDividesByTheLargerTime) {
+  constexpr auto larger = OverlapBase::Larger;
+  EXPECT_DOUBLE_EQ(overlap_figure(200, 200, 200, 0, larger).percent, 100);
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 200, 0, larger).percent, 50);
+  EXPECT_DOUBLE_EQ(overlap_figure(200, 100, 300, 0, larger).percent, 0);
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 250, 0, larger).raw_percent, 25);  // IMB-IO: 50
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 250, 0).raw_percent, 50);
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 190, 0, larger).percent, 55);  // IMB-IO: 110 %
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 150, 0, larger).raw_percent, 75);
+  EXPECT_DOUBLE_EQ(overlap_figure(100, 200, 190, 4, larger).error_percent, 2);
+  EXPECT_DOUBLE_EQ(overlap_figure(0, 0, 5, 1, larger).percent, 0);  // nothing to divide by
+}
+
 TEST(OverlapFigure, ErrorGrowsWithTheCpuSpreadAndTheTimer) {
   EXPECT_DOUBLE_EQ(overlap_error_us(10, 100, 105, 0, 0), 0);
   EXPECT_DOUBLE_EQ(overlap_error_us(10, 100, 105, 0.1, 0), 0.1 * 215);

@@ -181,7 +181,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["warm_up"] = o.warm_up;
   info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
-  if (suite.id == "imb-mpi1") info.settings["collectives_rule"] = collectives_rule(settings);
+  if (suite.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.user_lengths = !o.lengths.empty();
   const int max_log = o.msglog_max >= 0 ? o.msglog_max : suite.max_msg_log;
@@ -194,7 +194,7 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   NullReporter none;
   const bool root = mpi::world_rank() == 0;
   if (root) {
-    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part));
+    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part, suite.imb_version));
     if (!o.json_path.empty()) reporters.add(std::make_unique<output::JsonReporter>(o.json_path));
     if (!o.csv_path.empty()) reporters.add(std::make_unique<output::CsvReporter>(o.csv_path));
     if (const auto db = output::db_path_for(o.db_path, o.no_db); !db.empty())
@@ -222,8 +222,9 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,
                               help_text(program, benchmark_names(suite), suite.defaults)};
-    if (suite.id != "imb-mpi1" && (!o.root_shift || o.sync))
-      throw UsageError("-root_shift off and -sync on apply to IMB-MPI1's collectives only");
+    if (!suite.collective_options && (!o.root_shift || o.sync))
+      throw UsageError(
+          "-root_shift off and -sync on apply to IMB-MPI1's collectives only (and IMB-NBC's)");
     if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
     cli::check_distinct_outputs(o.json_path, o.csv_path);
     if (!o.json_path.empty()) output::check_writable(o.json_path);

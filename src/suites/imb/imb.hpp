@@ -18,11 +18,15 @@ struct ImbSuite {
   Options defaults;  // MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, NPmin of the suite
   int max_msg_log = 22;
   bool uses_files = false;  // IMB-IO: --io-dir is checked up front
+  // -root_shift and -sync apply (IMB-MPI1, IMB-NBC); the defaults say which rule is the suite's.
+  bool collective_options = false;
+  std::string imb_version = "3.1";  // whose tables the banner names
 };
 
 const ImbSuite& imb_mpi1_suite();
 const ImbSuite& imb_ext_suite();
 const ImbSuite& imb_io_suite();
+const ImbSuite& imb_nbc_suite();
 
 // argv[0] is the program name as called; command_line is what the output repeats.
 int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,

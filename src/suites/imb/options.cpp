@@ -408,10 +408,12 @@ where
                 IMB-MPI1's rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)):
                 on (default, IMB 3.1) moves the root round robin, root = i mod P in
                 repetition i; off keeps it at rank 0, as current IMB does by default
+                (IMB-NBC: off by default, as current IMB)
   -sync on|off  IMB-MPI1's collectives: on puts an untimed barrier between repetitions
                 and times each alone, as current IMB does by default; off (default, IMB
                 3.1) times the repetitions back to back, so that consecutive ones may
                 overlap (pipelining)
+                (IMB-NBC: on by default, as current IMB)
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
                 are skipped with a note saying how much they would need; with -off_cache
                 a length rotates through as many buffers as fit

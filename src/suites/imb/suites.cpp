@@ -3,12 +3,13 @@
 #include "suites/imb/imb.hpp"
 #include "suites/imb/io/benchmarks.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/imb/nbc/benchmarks.hpp"
 
 namespace mpiscope::imb {
 
 const ImbSuite& imb_mpi1_suite() {
   static const ImbSuite suite{"imb-mpi1", "IMB-MPI1", "MPI-1", &mpi1::all_benchmarks,
-                              Options{},  22};
+                              Options{},  22,         false,   true};
   return suite;
 }
 
@@ -27,6 +28,19 @@ const ImbSuite& imb_io_suite() {
     d.overall_vol_mb = 16;
     d.npmin = 1;
     return ImbSuite{"imb-io", "IMB-IO", "MPI-IO", &io::all_benchmarks, d, 24, true};
+  }();
+  return suite;
+}
+
+// Current IMB's IMB-NBC has no IMB 3.1 ancestor: its collectives keep current IMB's defaults,
+// root 0 (-root_shift off) and a barrier between repetitions (-sync on).
+const ImbSuite& imb_nbc_suite() {
+  static const ImbSuite suite = [] {
+    Options d;
+    d.root_shift = false;
+    d.sync = true;
+    return ImbSuite{"imb-nbc", "IMB-NBC", "MPI-NBC", &nbc::all_benchmarks, d, 22,
+                    false,     true,      "2021"};
   }();
   return suite;
 }
@@ -55,5 +69,8 @@ MPISCOPE_REGISTER_SUITE(entry(imb_ext_suite,
 MPISCOPE_REGISTER_SUITE(entry(imb_io_suite,
                               "Intel MPI Benchmarks IMB-IO: MPI-IO, blocking and non-blocking",
                               12));
+MPISCOPE_REGISTER_SUITE(entry(imb_nbc_suite,
+                              "Intel MPI Benchmarks IMB-NBC: non-blocking collectives, overlap",
+                              13));
 
 }  // namespace mpiscope::imb
