@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "cli/frontend.hpp"
 #include "core/accurate.hpp"
@@ -84,6 +85,47 @@ std::pair<int, int> slowest_pair() {
                 MPI_COMM_WORLD);
   const auto best = std::max_element(all.begin(), all.end()) - all.begin();
   return pairs[static_cast<std::size_t>(best)];
+}
+
+// Calls `visit` on every number of a measured point that the output file holds, in one order for
+// the process that measured it and those that receive it.
+template <class Visit>
+void for_each_number(PointRow& p, Visit&& visit) {
+  visit(p.t_us);
+  visit(p.stderr_us);
+  visit(p.raw_us);
+  visit(p.empty_us);
+  visit(p.repetitions);
+  visit(p.used);
+  visit(p.converged);
+  visit(p.defects);
+  if (!p.accurate) return;
+  auto& a = *p.accurate;
+  auto& s = a.summary_us;
+  for (double* v : {&s.median_ci.lower, &s.median_ci.upper, &s.median_ci.confidence, &s.min, &s.p05,
+                    &s.p25, &s.p75, &s.p95, &s.p99, &s.max, &s.mean, &a.window_us,
+                    &a.clock_offset_max_us, &a.clock_drift_max})
+    visit(*v);
+  visit(s.outliers);
+  visit(a.late);
+  visit(a.overrun);
+  visit(a.fell_back);
+}
+
+// Rank `root`'s figures of a point (and, in accurate mode, its statistics and note) on every
+// process; `p` has the same shape everywhere (accurate or not). Integers travel as doubles,
+// exact below 2^53.
+void share_point(PointRow& p, int root) {
+  std::vector<double> numbers;
+  for_each_number(p, [&](auto& v) { numbers.push_back(static_cast<double>(v)); });
+  MPI_Bcast(numbers.data(), static_cast<int>(numbers.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+  auto next = numbers.begin();
+  for_each_number(p,
+                  [&](auto& v) { v = static_cast<std::remove_reference_t<decltype(v)>>(*next++); });
+  if (!p.accurate) return;
+  for (std::string* text :
+       {&p.accurate->stop_reason, &p.accurate->sync, &p.accurate->time_definition, &p.note})
+    *text = mpi::broadcast(*text, root, MPI_COMM_WORLD);
 }
 
 class SuiteRunner {
@@ -210,9 +252,9 @@ class SuiteRunner {
   }
 
   // Accurate mode on the point's communicator: the operation alone, repeated by the core until
-  // the median is known (or a limit); rank 0 of the communicator returns the row as the output
-  // file writes it (full precision) and its note on a second line.
-  std::string accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
+  // the median is known (or a limit); rank 0 of the communicator returns the measured row, the
+  // other processes `row` as it was.
+  PointRow accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
     for (int w = 0; w < config_.cachewarmup; ++w) kernel.repetition();  // @CACHEWARMUP, untimed
     auto repetition = [&](int) { kernel.repetition(); };
     // The ping-pong's time is the round trip, as SKaMPI reports it (time factor 1).
@@ -221,7 +263,7 @@ class SuiteRunner {
     const long defects = kernel.verify();
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    if (rank != 0) return {};
+    if (rank != 0) return row;
     PointRow p = row;
     core::Measurement m;
     core::fill_accurate_row(a, false, m);
@@ -238,7 +280,8 @@ class SuiteRunner {
     p.used = m.accurate->valid;
     p.converged = a.stop == core::StopReason::Converged;
     p.defects = defects;
-    return format_row(p, 17) + "\n" + m.note;
+    p.note = m.note;
+    return p;
   }
 
   KernelSetup kernel_setup(const PointRow& row, MPI_Comm comm) const {
@@ -264,23 +307,14 @@ class SuiteRunner {
     watchdog_.arm(spec_.name + " argument " + std::to_string(arg));
     const MPI_Comm comm = comm_for(row.nprocs);
     const int root = instance_.pattern == Pattern::kPingPong ? pair_.first : 0;
-    std::vector<double> packed(9 + static_cast<std::size_t>(row.nprocs), 0.0);
+    std::vector<double> node_times(static_cast<std::size_t>(row.nprocs), 0.0);
     if (accurate_) {
-      std::string text;
+      row.accurate.emplace();  // what the root's row sends
       if (comm != MPI_COMM_NULL) {
         core::fault::maybe_hang(spec_.name, static_cast<std::size_t>(row.bytes));  // tests only
-        text = accurate_point(*make_kernel(instance_, kernel_setup(row, comm)), comm, row);
+        row = accurate_point(*make_kernel(instance_, kernel_setup(row, comm)), comm, row);
       }
-      text = mpi::broadcast(text, root, MPI_COMM_WORLD);
-      watchdog_.disarm();
-      const auto newline = text.find('\n');
-      PointRow measured;
-      if (!parse_row(text.substr(0, newline), true, measured))
-        throw std::logic_error("skampi: a measured row does not read back: " + text);
-      measured.note = text.substr(newline + 1);
-      return measured;
-    }
-    if (comm != MPI_COMM_NULL) {
+    } else if (comm != MPI_COMM_NULL) {
       core::fault::maybe_hang(spec_.name, static_cast<std::size_t>(row.bytes));  // tests only
       auto kernel = make_kernel(instance_, kernel_setup(row, comm));
       StoppingRule rule;
@@ -300,34 +334,29 @@ class SuiteRunner {
       if (empty.samples.empty())
         empty = measure_point([&] { return kernel->empty(); }, rule, agree);
       const auto op = measure_point([&] { return kernel->sample(); }, rule, agree);
-      const long defects = kernel->verify();
+      row.t_us = (op.stats.mean - empty.stats.mean) * 1e6;
+      row.stderr_us = op.stats.standard_error * 1e6;
+      row.raw_us = op.stats.mean * 1e6;
+      row.empty_us = empty.stats.mean * 1e6;
+      row.repetitions = static_cast<int>(op.samples.size());
+      row.used = static_cast<int>(op.stats.n);
+      row.converged = op.converged;
+      row.defects = kernel->verify();
       // Node_Times: every participant's own mean minus its own empty time.
-      const double own = (op.stats.mean - empty.stats.mean) * 1e6;
-      std::vector<double> nodes(static_cast<std::size_t>(row.nprocs));
-      MPI_Gather(&own, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, 0, comm);
-      packed = {(op.stats.mean - empty.stats.mean) * 1e6,
-                op.stats.standard_error * 1e6,
-                op.stats.mean * 1e6,
-                empty.stats.mean * 1e6,
-                static_cast<double>(op.samples.size()),
-                static_cast<double>(op.stats.n),
-                op.converged ? 1.0 : 0.0,
-                static_cast<double>(defects),
-                0.0};
-      packed.insert(packed.end(), nodes.begin(), nodes.end());
+      MPI_Gather(&row.t_us, 1, MPI_DOUBLE, node_times.data(), 1, MPI_DOUBLE, 0, comm);
     }
-    MPI_Bcast(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+    // Every process takes the refinement's next argument from the root's time.
+    share_point(row, root);
+    MPI_Bcast(node_times.data(), static_cast<int>(node_times.size()), MPI_DOUBLE, root,
+              MPI_COMM_WORLD);
     watchdog_.disarm();
-    row.t_us = packed[0];
-    row.stderr_us = packed[1];
-    row.raw_us = packed[2];
-    row.empty_us = packed[3];
-    row.repetitions = static_cast<int>(packed[4]);
-    row.used = static_cast<int>(packed[5]);
-    row.converged = packed[6] != 0;
-    row.defects = static_cast<long>(packed[7]);
-    if (spec_.node_times) row.node_times_us.assign(packed.begin() + 9, packed.end());
-    return row;
+    if (!accurate_) {
+      if (spec_.node_times) row.node_times_us = node_times;
+      return row;
+    }
+    PointRow written = as_written(row);
+    written.note = row.note;  // the meter's note, fuller than the file's rebuilt one
+    return written;
   }
 
   const Config& config_;
