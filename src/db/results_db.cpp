@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <concepts>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -13,40 +14,200 @@ using nlohmann::json;
 
 namespace {
 
-// Version 1 of the schema (docs/results-db.md describes every column). Arrays (per-rank times,
-// raw samples, command line, groups) are JSON text: they are read whole, never queried by part.
-const char* const kSchemaV1 = R"sql(
-CREATE TABLE runs (
-  id INTEGER PRIMARY KEY,
-  source TEXT NOT NULL,
-  source_file TEXT NOT NULL DEFAULT '',
-  suite TEXT NOT NULL,
-  suite_title TEXT NOT NULL DEFAULT '',
-  date TEXT NOT NULL DEFAULT '',
-  date_iso TEXT NOT NULL DEFAULT '',
-  machine TEXT NOT NULL DEFAULT '',
-  system TEXT NOT NULL DEFAULT '',
-  release TEXT NOT NULL DEFAULT '',
-  os_version TEXT NOT NULL DEFAULT '',
-  world_size INTEGER NOT NULL DEFAULT 0,
-  mpi_version TEXT NOT NULL DEFAULT '',
-  mpi_library TEXT NOT NULL DEFAULT '',
-  thread_level TEXT NOT NULL DEFAULT '',
-  mpiscope_version TEXT NOT NULL DEFAULT '',
-  mpiscope_commit TEXT NOT NULL DEFAULT '',
-  command_line TEXT NOT NULL DEFAULT '[]',
-  benchmarks TEXT NOT NULL DEFAULT '[]',
-  user_lengths INTEGER NOT NULL DEFAULT 0,
-  min_length INTEGER NOT NULL DEFAULT 0,
-  max_length INTEGER NOT NULL DEFAULT 0,
-  multi INTEGER NOT NULL DEFAULT 0,
-  recorded_host TEXT NOT NULL DEFAULT '',
-  recorded_pid INTEGER NOT NULL DEFAULT 0,
-  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-  complete INTEGER NOT NULL DEFAULT 0,
-  ok INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE run_hosts (
+std::optional<double> known(double v) {
+  if (std::isnan(v)) return std::nullopt;
+  return v;
+}
+
+std::string groups_as_json(const std::vector<core::GroupTimes>& groups) {
+  json out = json::array();
+  for (const auto& g : groups) {
+    json gj = {{"t_min_us", g.t_min_us}, {"t_max_us", g.t_max_us}, {"t_avg_us", g.t_avg_us}};
+    if (g.mbytes_per_sec) gj["mbytes_per_sec"] = *g.mbytes_per_sec;
+    out.push_back(gj);
+  }
+  return out.dump();
+}
+
+std::vector<core::GroupTimes> groups_from_json(const std::string& text) {
+  std::vector<core::GroupTimes> out;
+  for (const auto& g : json::parse(text)) {
+    core::GroupTimes gt{g.at("t_min_us"), g.at("t_max_us"), g.at("t_avg_us"), std::nullopt};
+    if (g.contains("mbytes_per_sec")) gt.mbytes_per_sec = g["mbytes_per_sec"].get<double>();
+    out.push_back(gt);
+  }
+  return out;
+}
+
+// One accessor per column serves both directions: called with a FieldWriter it binds the
+// model's field to the column's `:name` parameter, with a FieldReader it fills the field from
+// the column. What is written and what is read back therefore cannot drift apart.
+// Arrays (per-rank times, raw samples, command line, groups) are JSON text: they are read
+// whole, never queried by part. A double that is NaN (not recorded) is NULL.
+class FieldWriter {
+ public:
+  FieldWriter(Statement& s, std::string parameter)
+      : statement_(s), parameter_(std::move(parameter)) {}
+  void operator()(const std::string& v) { statement_.bind(parameter_, v); }
+  template <std::integral T>
+  void operator()(T v) {
+    statement_.bind(parameter_, static_cast<std::int64_t>(v));
+  }
+  void operator()(double v) { statement_.bind(parameter_, known(v)); }
+  void operator()(const std::optional<double>& v) { statement_.bind(parameter_, v); }
+  void operator()(const std::vector<core::GroupTimes>& v) {
+    statement_.bind(parameter_, groups_as_json(v));
+  }
+  template <class T>
+  void operator()(const std::vector<T>& v) {
+    statement_.bind(parameter_, json(v).dump());
+  }
+  // NULL unless `written` (a row that was not measured has no times, never a made-up zero).
+  template <class T>
+  void when(bool written, const T& v) {
+    if (written) (*this)(v);
+  }
+  // A field of a part the model may lack (overlap times, sample summary): NULL without it.
+  template <class Part, class T>
+  void part(const std::optional<Part>& part, T Part::*field, bool written = true) {
+    if (written && part) (*this)((*part).*field);
+  }
+
+ private:
+  Statement& statement_;
+  std::string parameter_;
+};
+
+class FieldReader {
+ public:
+  FieldReader(const Statement& s, int column) : statement_(s), column_(column) {}
+  void operator()(std::string& v) { v = statement_.text(column_); }
+  template <std::integral T>
+  void operator()(T& v) {
+    v = static_cast<T>(statement_.int64(column_));
+  }
+  void operator()(double& v) { v = statement_.optional_real(column_).value_or(kNotRecorded); }
+  void operator()(std::optional<double>& v) { v = statement_.optional_real(column_); }
+  void operator()(std::vector<core::GroupTimes>& v) {
+    v = groups_from_json(statement_.text(column_));
+  }
+  template <class T>
+  void operator()(std::vector<T>& v) {
+    v = json::parse(statement_.text(column_)).get<std::vector<T>>();
+  }
+  template <class T>
+  void when(bool, T& v) {
+    (*this)(v);
+  }
+  template <class Part, class T>
+  void part(std::optional<Part>& part, T Part::*field, bool = true) {
+    if (statement_.is_null(column_)) return;
+    if (!part) part.emplace();
+    (*this)((*part).*field);
+  }
+
+ private:
+  const Statement& statement_;
+  int column_;
+};
+
+// Which statements write a column. kAlways: the row's insert and the run header's update
+// (an import learns the header at the end of its file). kOnInsert: only the insert (where the
+// row came from). kElsewhere: a statement of its own (finish_run) or SQLite's default.
+enum class Written { kAlways, kOnInsert, kElsewhere };
+
+// A column that holds one field of the result model. Adding a column to a table is one entry
+// here: CREATE TABLE, INSERT, UPDATE and SELECT are generated from the list.
+template <class Model>
+struct Column {
+  const char* name;
+  const char* declaration;  // type and constraints, as in CREATE TABLE
+  void (*write)(FieldWriter&, const Model&) = nullptr;
+  void (*read)(FieldReader&, Model&) = nullptr;  // nullptr: never read back
+  Written written = Written::kAlways;
+};
+
+// `access` is a generic lambda `[](auto& io, auto& model) { io(model.field); }`.
+template <class Model, class Access>
+Column<Model> column(const char* name, const char* declaration, Access access,
+                     Written written = Written::kAlways) {
+  return {name, declaration, access, access, written};
+}
+
+// A table of one part of the model: its row id, then the columns that tie a row to its parent
+// (bound by name by the caller), then the model's columns.
+template <class Model>
+struct Table {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> parent_keys;  // name, declaration
+  std::vector<Column<Model>> columns;
+};
+
+// Version 1 of the schema (docs/results-db.md describes every column).
+const Table<StoredRun> kRuns{
+    "runs",
+    {},
+    {
+        column<StoredRun>("source", "TEXT NOT NULL", [](auto& io, auto& r) { io(r.source); }),
+        column<StoredRun>(
+            "source_file", "TEXT NOT NULL DEFAULT ''", [](auto& io, auto& r) { io(r.source_file); },
+            Written::kOnInsert),
+        column<StoredRun>("suite", "TEXT NOT NULL", [](auto& io, auto& r) { io(r.info.suite); }),
+        column<StoredRun>("suite_title", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.suite_title); }),
+        column<StoredRun>("date", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.date); }),
+        column<StoredRun>("date_iso", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.date_iso); }),
+        column<StoredRun>("machine", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.machine); }),
+        column<StoredRun>("system", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.system); }),
+        column<StoredRun>("release", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.release); }),
+        column<StoredRun>("os_version", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.version); }),
+        column<StoredRun>("world_size", "INTEGER NOT NULL DEFAULT 0",
+                          [](auto& io, auto& r) { io(r.info.world_size); }),
+        column<StoredRun>("mpi_version", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.mpi_version); }),
+        column<StoredRun>("mpi_library", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.mpi_library); }),
+        column<StoredRun>("thread_level", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.thread_level); }),
+        column<StoredRun>("mpiscope_version", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.mpiscope_version); }),
+        column<StoredRun>("mpiscope_commit", "TEXT NOT NULL DEFAULT ''",
+                          [](auto& io, auto& r) { io(r.info.mpiscope_commit); }),
+        column<StoredRun>("command_line", "TEXT NOT NULL DEFAULT '[]'",
+                          [](auto& io, auto& r) { io(r.info.command_line); }),
+        column<StoredRun>("benchmarks", "TEXT NOT NULL DEFAULT '[]'",
+                          [](auto& io, auto& r) { io(r.info.benchmarks); }),
+        column<StoredRun>("user_lengths", "INTEGER NOT NULL DEFAULT 0",
+                          [](auto& io, auto& r) { io(r.info.user_lengths); }),
+        column<StoredRun>("min_length", "INTEGER NOT NULL DEFAULT 0",
+                          [](auto& io, auto& r) { io(r.info.min_length); }),
+        column<StoredRun>("max_length", "INTEGER NOT NULL DEFAULT 0",
+                          [](auto& io, auto& r) { io(r.info.max_length); }),
+        column<StoredRun>("multi", "INTEGER NOT NULL DEFAULT 0",
+                          [](auto& io, auto& r) { io(r.info.multi); }),
+        column<StoredRun>(
+            "recorded_host", "TEXT NOT NULL DEFAULT ''",
+            [](auto& io, auto& r) { io(r.recorded_host); }, Written::kOnInsert),
+        column<StoredRun>(
+            "recorded_pid", "INTEGER NOT NULL DEFAULT 0",
+            [](auto& io, auto& r) { io(r.recorded_pid); }, Written::kOnInsert),
+        {"recorded_at", "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))", nullptr,
+         nullptr, Written::kElsewhere},
+        column<StoredRun>(
+            "complete", "INTEGER NOT NULL DEFAULT 0", [](auto& io, auto& r) { io(r.complete); },
+            Written::kElsewhere),
+        column<StoredRun>(
+            "ok", "INTEGER NOT NULL DEFAULT 0", [](auto& io, auto& r) { io(r.ok); },
+            Written::kElsewhere),
+    }};
+
+const char* const kRunDetailsV1 = R"sql(CREATE TABLE run_hosts (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   host TEXT NOT NULL,
   ranks INTEGER NOT NULL,
@@ -70,64 +231,121 @@ CREATE TABLE run_summary (
   value REAL NOT NULL,
   unit TEXT NOT NULL
 );
-CREATE TABLE benchmarks (
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  family TEXT NOT NULL DEFAULT '',
-  mode TEXT NOT NULL DEFAULT '',
-  nprocs INTEGER NOT NULL,
-  overlap INTEGER NOT NULL DEFAULT 0,
-  sized INTEGER NOT NULL DEFAULT 1,
-  has_throughput INTEGER NOT NULL DEFAULT 0,
-  multi INTEGER NOT NULL DEFAULT 0,
-  multi_outflag INTEGER NOT NULL DEFAULT 0,
-  groups TEXT NOT NULL DEFAULT '[]',
-  inactive INTEGER NOT NULL DEFAULT 0,
-  map_order TEXT NOT NULL DEFAULT '[]',
-  map_rows INTEGER NOT NULL DEFAULT 0,
-  map_cols INTEGER NOT NULL DEFAULT 0,
-  checked INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX benchmarks_by_run ON benchmarks(run_id, seq);
+)sql";
+
+const Table<core::BenchmarkRun> kBenchmarks{
+    "benchmarks",
+    {{"run_id", "INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE"},
+     {"seq", "INTEGER NOT NULL"}},
+    {
+        column<core::BenchmarkRun>("name", "TEXT NOT NULL", [](auto& io, auto& b) { io(b.name); }),
+        column<core::BenchmarkRun>("family", "TEXT NOT NULL DEFAULT ''",
+                                   [](auto& io, auto& b) { io(b.family); }),
+        column<core::BenchmarkRun>("mode", "TEXT NOT NULL DEFAULT ''",
+                                   [](auto& io, auto& b) { io(b.mode); }),
+        column<core::BenchmarkRun>("nprocs", "INTEGER NOT NULL",
+                                   [](auto& io, auto& b) { io(b.nprocs); }),
+        column<core::BenchmarkRun>("overlap", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.overlap); }),
+        column<core::BenchmarkRun>("sized", "INTEGER NOT NULL DEFAULT 1",
+                                   [](auto& io, auto& b) { io(b.sized); }),
+        column<core::BenchmarkRun>("has_throughput", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.has_throughput); }),
+        column<core::BenchmarkRun>("multi", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.multi); }),
+        column<core::BenchmarkRun>("multi_outflag", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.multi_outflag); }),
+        column<core::BenchmarkRun>("groups", "TEXT NOT NULL DEFAULT '[]'",
+                                   [](auto& io, auto& b) { io(b.groups); }),
+        column<core::BenchmarkRun>("inactive", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.inactive); }),
+        column<core::BenchmarkRun>("map_order", "TEXT NOT NULL DEFAULT '[]'",
+                                   [](auto& io, auto& b) { io(b.map_order); }),
+        column<core::BenchmarkRun>("map_rows", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.map_rows); }),
+        column<core::BenchmarkRun>("map_cols", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.map_cols); }),
+        column<core::BenchmarkRun>("checked", "INTEGER NOT NULL DEFAULT 0",
+                                   [](auto& io, auto& b) { io(b.check); }),
+    }};
+
+const char* const kBenchmarkDetailsV1 =
+    R"sql(CREATE INDEX benchmarks_by_run ON benchmarks(run_id, seq);
 CREATE TABLE benchmark_parameters (
   benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY (benchmark_id, name)
 );
-CREATE TABLE measurements (
-  id INTEGER PRIMARY KEY,
-  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  bytes INTEGER NOT NULL,
-  repetitions INTEGER,
-  measured INTEGER NOT NULL,
-  note TEXT NOT NULL DEFAULT '',
-  t_min_us REAL,
-  t_max_us REAL,
-  t_avg_us REAL,
-  mbytes_per_sec REAL,
-  defects REAL,
-  t_pure_us REAL,
-  t_cpu_us REAL,
-  overlap_percent REAL,
-  rank_times_us TEXT NOT NULL DEFAULT '[]',
-  groups TEXT NOT NULL DEFAULT '[]',
-  samples_n INTEGER,
-  samples_min_us REAL,
-  samples_max_us REAL,
-  samples_mean_us REAL,
-  samples_median_us REAL,
-  samples_p05_us REAL,
-  samples_p25_us REAL,
-  samples_p75_us REAL,
-  samples_p95_us REAL,
-  samples_p99_us REAL,
-  raw_samples_us TEXT NOT NULL DEFAULT '[]'
-);
-CREATE INDEX measurements_by_benchmark ON measurements(benchmark_id, seq);
+)sql";
+
+using core::Measurement;
+using core::OverlapTimes;
+using core::SampleSummary;
+
+const Table<Measurement> kMeasurements{
+    "measurements",
+    {{"benchmark_id", "INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE"},
+     {"seq", "INTEGER NOT NULL"}},
+    {
+        column<Measurement>("bytes", "INTEGER NOT NULL", [](auto& io, auto& m) { io(m.bytes); }),
+        column<Measurement>("repetitions", "INTEGER",
+                            [](auto& io, auto& m) { io.when(m.measured, m.repetitions); }),
+        column<Measurement>("measured", "INTEGER NOT NULL",
+                            [](auto& io, auto& m) { io(m.measured); }),
+        column<Measurement>("note", "TEXT NOT NULL DEFAULT ''",
+                            [](auto& io, auto& m) { io(m.note); }),
+        column<Measurement>("t_min_us", "REAL",
+                            [](auto& io, auto& m) { io.when(m.measured, m.t_min_us); }),
+        column<Measurement>("t_max_us", "REAL",
+                            [](auto& io, auto& m) { io.when(m.measured, m.t_max_us); }),
+        column<Measurement>("t_avg_us", "REAL",
+                            [](auto& io, auto& m) { io.when(m.measured, m.t_avg_us); }),
+        column<Measurement>("mbytes_per_sec", "REAL",
+                            [](auto& io, auto& m) { io.when(m.measured, m.mbytes_per_sec); }),
+        column<Measurement>("defects", "REAL",
+                            [](auto& io, auto& m) { io.when(m.measured, m.defects); }),
+        column<Measurement>(
+            "t_pure_us", "REAL",
+            [](auto& io, auto& m) { io.part(m.overlap, &OverlapTimes::t_pure_us, m.measured); }),
+        column<Measurement>(
+            "t_cpu_us", "REAL",
+            [](auto& io, auto& m) { io.part(m.overlap, &OverlapTimes::t_cpu_us, m.measured); }),
+        column<Measurement>("overlap_percent", "REAL",
+                            [](auto& io, auto& m) {
+                              io.part(m.overlap, &OverlapTimes::overlap_percent, m.measured);
+                            }),
+        column<Measurement>("rank_times_us", "TEXT NOT NULL DEFAULT '[]'",
+                            [](auto& io, auto& m) { io(m.rank_times_us); }),
+        column<Measurement>("groups", "TEXT NOT NULL DEFAULT '[]'",
+                            [](auto& io, auto& m) { io(m.groups); }),
+        column<Measurement>("samples_n", "INTEGER",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::n); }),
+        column<Measurement>("samples_min_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::min); }),
+        column<Measurement>("samples_max_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::max); }),
+        column<Measurement>("samples_mean_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::mean); }),
+        column<Measurement>(
+            "samples_median_us", "REAL",
+            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::median); }),
+        column<Measurement>("samples_p05_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::p05); }),
+        column<Measurement>("samples_p25_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::p25); }),
+        column<Measurement>("samples_p75_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::p75); }),
+        column<Measurement>("samples_p95_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::p95); }),
+        column<Measurement>("samples_p99_us", "REAL",
+                            [](auto& io, auto& m) { io.part(m.samples_us, &SampleSummary::p99); }),
+        column<Measurement>("raw_samples_us", "TEXT NOT NULL DEFAULT '[]'",
+                            [](auto& io, auto& m) { io(m.raw_samples_us); }),
+    }};
+
+const char* const kMeasurementDetailsV1 =
+    R"sql(CREATE INDEX measurements_by_benchmark ON measurements(benchmark_id, seq);
 CREATE TABLE measurement_values (
   measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
@@ -151,15 +369,80 @@ INSERT INTO units VALUES
   ('measurement_values.value, run_summary.value', 'the unit stored beside the value');
 )sql";
 
+template <class Model>
+std::string create_table_sql(const Table<Model>& t) {
+  std::string sql = "CREATE TABLE " + t.name + " (\n  id INTEGER PRIMARY KEY";
+  for (const auto& [name, declaration] : t.parent_keys) sql += ",\n  " + name + " " + declaration;
+  for (const auto& c : t.columns) sql += ",\n  " + std::string(c.name) + " " + c.declaration;
+  return sql + "\n);\n";
+}
+
+std::string schema_v1_sql() {
+  return create_table_sql(kRuns) + kRunDetailsV1 + create_table_sql(kBenchmarks) +
+         kBenchmarkDetailsV1 + create_table_sql(kMeasurements) + kMeasurementDetailsV1;
+}
+
+template <class Model>
+bool inserted(const Column<Model>& c) {
+  return c.write && c.written != Written::kElsewhere;
+}
+
+// INSERT INTO t (parent keys, written columns) VALUES (:parent keys, :written columns).
+template <class Model>
+std::string insert_sql(const Table<Model>& t) {
+  std::string names, values;
+  auto add = [&](const std::string& name) {
+    names += (names.empty() ? "" : ", ") + name;
+    values += (values.empty() ? ":" : ", :") + name;
+  };
+  for (const auto& key : t.parent_keys) add(key.first);
+  for (const auto& c : t.columns)
+    if (inserted(c)) add(c.name);
+  return "INSERT INTO " + t.name + " (" + names + ") VALUES (" + values + ")";
+}
+
+// UPDATE t SET column = :column, … WHERE id = :id, for the columns written kAlways.
+template <class Model>
+std::string update_sql(const Table<Model>& t) {
+  std::string sets;
+  for (const auto& c : t.columns)
+    if (c.write && c.written == Written::kAlways)
+      sets += (sets.empty() ? "" : ", ") + std::string(c.name) + " = :" + c.name;
+  return "UPDATE " + t.name + " SET " + sets + " WHERE id = :id";
+}
+
+// SELECT id, readable columns FROM t: read_columns fills the model from the second on.
+template <class Model>
+std::string select_sql(const Table<Model>& t) {
+  std::string sql = "SELECT id";
+  for (const auto& c : t.columns)
+    if (c.read) sql += ", " + std::string(c.name);
+  return sql + " FROM " + t.name;
+}
+
+template <class Model>
+void write_columns(Statement& s, const Table<Model>& t, const Model& model, bool inserting) {
+  for (const auto& c : t.columns) {
+    if (!(inserting ? inserted(c) : c.write && c.written == Written::kAlways)) continue;
+    FieldWriter w(s, std::string(":") + c.name);
+    c.write(w, model);
+  }
+}
+
+template <class Model>
+void read_columns(const Statement& s, const Table<Model>& t, Model& model) {
+  int column = 1;  // 0 is the id
+  for (const auto& c : t.columns) {
+    if (!c.read) continue;
+    FieldReader r(s, column++);
+    c.read(r, model);
+  }
+}
+
 std::string host_name() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "";
   return buf;
-}
-
-std::optional<double> known(double v) {
-  if (std::isnan(v)) return std::nullopt;
-  return v;
 }
 
 std::int64_t single_integer(Connection& c, const std::string& sql) {
@@ -280,123 +563,82 @@ void ResultsDb::ensure_schema() {
   Transaction t(conn_);  // IMMEDIATE: two first writers do not both create the schema
   refuse_foreign();      // again under the write lock: another program may have been first
   if (single_integer(conn_, "PRAGMA user_version") == 0) {
-    conn_.exec(kSchemaV1);
+    conn_.exec(schema_v1_sql());
     conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   }
   t.commit();
 }
 
-std::int64_t ResultsDb::insert_run(const core::RunInfo& i, const std::string& source,
+std::int64_t ResultsDb::insert_run(const core::RunInfo& info, const std::string& source,
                                    const std::string& source_file) {
-  conn_
-      .prepare(
-          "INSERT INTO runs (source, source_file, suite, recorded_host, recorded_pid) VALUES "
-          "(?1, ?2, ?3, ?4, ?5)")
-      .bind(1, source)
-      .bind(2, source_file)
-      .bind(3, i.suite)
-      .bind(4, host_name())
-      .bind(5, static_cast<std::int64_t>(getpid()))
-      .run();
+  StoredRun run;
+  run.source = source;
+  run.source_file = source_file;
+  run.info = info;
+  run.recorded_host = host_name();
+  run.recorded_pid = getpid();
+  auto s = conn_.prepare(insert_sql(kRuns));
+  write_columns(s, kRuns, run, true);
+  s.run();
   const auto id = conn_.last_insert_id();
-  write_run_info(id, i);
+  write_run_details(id, info);
   return id;
 }
 
-void ResultsDb::write_run_info(std::int64_t id, const core::RunInfo& i) {
-  auto s = conn_.prepare(
-      "UPDATE runs SET suite = ?2, suite_title = ?3, date = ?4, date_iso = ?5, machine = ?6, "
-      "system = ?7, release = ?8, os_version = ?9, world_size = ?10, mpi_version = ?11, "
-      "mpi_library = ?12, thread_level = ?13, mpiscope_version = ?14, mpiscope_commit = ?15, "
-      "command_line = ?16, benchmarks = ?17, user_lengths = ?18, min_length = ?19, "
-      "max_length = ?20, multi = ?21 WHERE id = ?1");
-  s.bind(1, id).bind(2, i.suite).bind(3, i.suite_title).bind(4, i.date).bind(5, i.date_iso);
-  s.bind(6, i.machine).bind(7, i.system).bind(8, i.release).bind(9, i.version);
-  s.bind(10, i.world_size).bind(11, i.mpi_version).bind(12, i.mpi_library);
-  s.bind(13, i.thread_level).bind(14, i.mpiscope_version).bind(15, i.mpiscope_commit);
-  s.bind(16, json(i.command_line).dump()).bind(17, json(i.benchmarks).dump());
-  s.bind(18, i.user_lengths).bind(19, i.min_length).bind(20, i.max_length).bind(21, i.multi);
+void ResultsDb::write_run_header(std::int64_t id, const StoredRun& header) {
+  auto s = conn_.prepare(update_sql(kRuns));
+  s.bind(":id", id);
+  write_columns(s, kRuns, header, false);
   s.run();
-  conn_.prepare("DELETE FROM run_hosts WHERE run_id = ?1").bind(1, id).run();
-  auto host = conn_.prepare("INSERT INTO run_hosts (run_id, host, ranks) VALUES (?1, ?2, ?3)");
+  write_run_details(id, header.info);
+}
+
+void ResultsDb::write_run_details(std::int64_t id, const core::RunInfo& i) {
+  conn_.prepare("DELETE FROM run_hosts WHERE run_id = :run_id").bind(":run_id", id).run();
+  auto host =
+      conn_.prepare("INSERT INTO run_hosts (run_id, host, ranks) VALUES (:run_id, :host, :ranks)");
   for (const auto& [name, ranks] : i.ranks_per_host) {
-    host.bind(1, id).bind(2, name).bind(3, ranks).run();
+    host.bind(":run_id", id).bind(":host", name).bind(":ranks", ranks).run();
     host.reset();
   }
-  conn_.prepare("DELETE FROM run_settings WHERE run_id = ?1").bind(1, id).run();
-  auto setting =
-      conn_.prepare("INSERT INTO run_settings (run_id, name, value) VALUES (?1, ?2, ?3)");
+  conn_.prepare("DELETE FROM run_settings WHERE run_id = :run_id").bind(":run_id", id).run();
+  auto setting = conn_.prepare(
+      "INSERT INTO run_settings (run_id, name, value) VALUES (:run_id, :name, :value)");
   for (const auto& [name, value] : i.settings) {
-    setting.bind(1, id).bind(2, name).bind(3, value).run();
+    setting.bind(":run_id", id).bind(":name", name).bind(":value", value).run();
     setting.reset();
   }
 }
 
 std::int64_t ResultsDb::insert_benchmark(std::int64_t run_id, int seq,
                                          const core::BenchmarkRun& b) {
-  auto s = conn_.prepare(
-      "INSERT INTO benchmarks (run_id, seq, name, family, mode, nprocs, overlap, sized, "
-      "has_throughput, multi, multi_outflag, groups, inactive, map_order, map_rows, map_cols, "
-      "checked) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-      "?17)");
-  s.bind(1, run_id).bind(2, seq).bind(3, b.name).bind(4, b.family).bind(5, b.mode);
-  s.bind(6, b.nprocs).bind(7, b.overlap).bind(8, b.sized).bind(9, b.has_throughput);
-  s.bind(10, b.multi).bind(11, b.multi_outflag).bind(12, json(b.groups).dump());
-  s.bind(13, b.inactive).bind(14, json(b.map_order).dump()).bind(15, b.map_rows);
-  s.bind(16, b.map_cols).bind(17, b.check);
+  auto s = conn_.prepare(insert_sql(kBenchmarks));
+  s.bind(":run_id", run_id).bind(":seq", seq);
+  write_columns(s, kBenchmarks, b, true);
   s.run();
   const auto id = conn_.last_insert_id();
   auto p = conn_.prepare(
-      "INSERT INTO benchmark_parameters (benchmark_id, name, value) VALUES (?1, ?2, ?3)");
+      "INSERT INTO benchmark_parameters (benchmark_id, name, value) VALUES (:benchmark_id, :name, "
+      ":value)");
   for (const auto& [name, value] : b.parameters) {
-    p.bind(1, id).bind(2, name).bind(3, value).run();
+    p.bind(":benchmark_id", id).bind(":name", name).bind(":value", value).run();
     p.reset();
   }
   return id;
 }
 
 void ResultsDb::insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m) {
-  auto s = conn_.prepare(
-      "INSERT INTO measurements (benchmark_id, seq, bytes, repetitions, measured, note, t_min_us, "
-      "t_max_us, t_avg_us, mbytes_per_sec, defects, t_pure_us, t_cpu_us, overlap_percent, "
-      "rank_times_us, groups, samples_n, samples_min_us, samples_max_us, samples_mean_us, "
-      "samples_median_us, samples_p05_us, samples_p25_us, samples_p75_us, samples_p95_us, "
-      "samples_p99_us, raw_samples_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-      "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
-  s.bind(1, benchmark_id).bind(2, seq).bind(3, m.bytes).bind(5, m.measured).bind(6, m.note);
-  if (m.measured) {
-    // A row that was not measured has no times: NULL, never a made-up zero.
-    // Imported rows may lack a statistic (OSU prints only the average): NaN there, NULL here.
-    s.bind(4, m.repetitions).bind(7, known(m.t_min_us)).bind(8, known(m.t_max_us));
-    s.bind(9, known(m.t_avg_us));
-    s.bind(10, m.mbytes_per_sec).bind(11, m.defects);
-    if (m.overlap)
-      s.bind(12, m.overlap->t_pure_us)
-          .bind(13, m.overlap->t_cpu_us)
-          .bind(14, m.overlap->overlap_percent);
-  }
-  s.bind(15, json(m.rank_times_us).dump());
-  json groups = json::array();
-  for (const auto& g : m.groups) {
-    json gj = {{"t_min_us", g.t_min_us}, {"t_max_us", g.t_max_us}, {"t_avg_us", g.t_avg_us}};
-    if (g.mbytes_per_sec) gj["mbytes_per_sec"] = *g.mbytes_per_sec;
-    groups.push_back(gj);
-  }
-  s.bind(16, groups.dump());
-  if (m.samples_us) {
-    const auto& q = *m.samples_us;
-    s.bind(17, q.n).bind(18, q.min).bind(19, q.max).bind(20, q.mean).bind(21, q.median);
-    s.bind(22, q.p05).bind(23, q.p25).bind(24, q.p75).bind(25, q.p95).bind(26, q.p99);
-  }
-  s.bind(27, json(m.raw_samples_us).dump());
+  auto s = conn_.prepare(insert_sql(kMeasurements));
+  s.bind(":benchmark_id", benchmark_id).bind(":seq", seq);
+  write_columns(s, kMeasurements, m, true);
   s.run();
   const auto id = conn_.last_insert_id();
   auto v = conn_.prepare(
-      "INSERT INTO measurement_values (measurement_id, seq, name, value, unit) VALUES (?1, ?2, "
-      "?3, ?4, ?5)");
+      "INSERT INTO measurement_values (measurement_id, seq, name, value, unit) VALUES "
+      "(:measurement_id, :seq, :name, :value, :unit)");
   for (std::size_t k = 0; k < m.values.size(); ++k) {
-    v.bind(1, id).bind(2, k).bind(3, m.values[k].name).bind(4, m.values[k].value);
-    v.bind(5, m.values[k].unit).run();
+    v.bind(":measurement_id", id).bind(":seq", k).bind(":name", m.values[k].name);
+    v.bind(":value", m.values[k].value).bind(":unit", m.values[k].unit).run();
     v.reset();
   }
 }
@@ -423,25 +665,28 @@ void ResultsDb::add_row(std::int64_t benchmark_id, int seq, const core::Measurem
 }
 
 void ResultsDb::add_note(std::int64_t run_id, const std::string& text) {
-  conn_.prepare("INSERT INTO run_notes (run_id, text) VALUES (?1, ?2)")
-      .bind(1, run_id)
-      .bind(2, text)
+  conn_.prepare("INSERT INTO run_notes (run_id, text) VALUES (:run_id, :text)")
+      .bind(":run_id", run_id)
+      .bind(":text", text)
       .run();
 }
 
 void ResultsDb::add_summary(std::int64_t run_id, const core::NamedValue& v) {
-  conn_.prepare("INSERT INTO run_summary (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)")
-      .bind(1, run_id)
-      .bind(2, v.name)
-      .bind(3, v.value)
-      .bind(4, v.unit)
+  conn_
+      .prepare(
+          "INSERT INTO run_summary (run_id, name, value, unit) VALUES (:run_id, :name, :value, "
+          ":unit)")
+      .bind(":run_id", run_id)
+      .bind(":name", v.name)
+      .bind(":value", v.value)
+      .bind(":unit", v.unit)
       .run();
 }
 
 void ResultsDb::finish_run(std::int64_t run_id, bool ok) {
-  conn_.prepare("UPDATE runs SET complete = 1, ok = ?2 WHERE id = ?1")
-      .bind(1, run_id)
-      .bind(2, ok)
+  conn_.prepare("UPDATE runs SET complete = 1, ok = :ok WHERE id = :id")
+      .bind(":id", run_id)
+      .bind(":ok", ok)
       .run();
 }
 
@@ -470,11 +715,7 @@ void ResultsDb::import_table(std::int64_t run_id, int seq, const core::Benchmark
 }
 
 void ResultsDb::end_import(std::int64_t run_id, const StoredRun& header) {
-  conn_.prepare("UPDATE runs SET source = ?2 WHERE id = ?1")
-      .bind(1, run_id)
-      .bind(2, header.source)
-      .run();
-  write_run_info(run_id, header.info);
+  write_run_header(run_id, header);
   for (const auto& n : header.notes) add_note(run_id, n);
   for (const auto& v : header.summary) add_summary(run_id, v);
   finish_run(run_id, header.ok);
@@ -506,88 +747,57 @@ std::vector<RunListing> ResultsDb::list_runs() {
 }
 
 bool ResultsDb::has_run(std::int64_t id) {
-  auto s = conn_.prepare("SELECT 1 FROM runs WHERE id = ?1");
-  s.bind(1, id);
+  auto s = conn_.prepare("SELECT 1 FROM runs WHERE id = :id");
+  s.bind(":id", id);
   return s.step();
 }
 
 StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
   StoredRun run;
-  auto r = conn_.prepare(
-      "SELECT id, source, source_file, suite, suite_title, date, date_iso, machine, system, "
-      "release, os_version, world_size, mpi_version, mpi_library, thread_level, mpiscope_version, "
-      "mpiscope_commit, command_line, benchmarks, user_lengths, min_length, max_length, multi, "
-      "recorded_host, recorded_pid, complete, ok FROM runs WHERE id = ?1");
-  r.bind(1, id);
+  auto r = conn_.prepare(select_sql(kRuns) + " WHERE id = :id");
+  r.bind(":id", id);
   if (!r.step())
     throw DbError("no run " + std::to_string(id) + " in '" + conn_.path() +
                   "' ('mpiscope runs' lists them)");
-  auto& i = run.info;
   run.id = r.int64(0);
-  run.source = r.text(1);
-  run.source_file = r.text(2);
-  i.suite = r.text(3);
-  i.suite_title = r.text(4);
-  i.date = r.text(5);
-  i.date_iso = r.text(6);
-  i.machine = r.text(7);
-  i.system = r.text(8);
-  i.release = r.text(9);
-  i.version = r.text(10);
-  i.world_size = static_cast<int>(r.int64(11));
-  i.mpi_version = r.text(12);
-  i.mpi_library = r.text(13);
-  i.thread_level = r.text(14);
-  i.mpiscope_version = r.text(15);
-  i.mpiscope_commit = r.text(16);
-  i.command_line = json::parse(r.text(17)).get<std::vector<std::string>>();
-  i.benchmarks = json::parse(r.text(18)).get<std::vector<std::string>>();
-  i.user_lengths = r.int64(19) != 0;
-  i.min_length = static_cast<std::size_t>(r.int64(20));
-  i.max_length = static_cast<std::size_t>(r.int64(21));
-  i.multi = r.int64(22) != 0;
-  run.recorded_host = r.text(23);
-  run.recorded_pid = r.int64(24);
-  run.complete = r.int64(25) != 0;
-  run.ok = r.int64(26) != 0;
+  read_columns(r, kRuns, run);
+  auto& i = run.info;
 
-  auto hosts = conn_.prepare("SELECT host, ranks FROM run_hosts WHERE run_id = ?1 ORDER BY host");
-  hosts.bind(1, id);
+  auto hosts =
+      conn_.prepare("SELECT host, ranks FROM run_hosts WHERE run_id = :run_id ORDER BY host");
+  hosts.bind(":run_id", id);
   while (hosts.step()) i.ranks_per_host[hosts.text(0)] = static_cast<int>(hosts.int64(1));
-  auto settings = conn_.prepare("SELECT name, value FROM run_settings WHERE run_id = ?1");
-  settings.bind(1, id);
+  auto settings = conn_.prepare("SELECT name, value FROM run_settings WHERE run_id = :run_id");
+  settings.bind(":run_id", id);
   while (settings.step()) i.settings[settings.text(0)] = settings.text(1);
-  auto notes = conn_.prepare("SELECT text FROM run_notes WHERE run_id = ?1 ORDER BY id");
-  notes.bind(1, id);
+  auto notes = conn_.prepare("SELECT text FROM run_notes WHERE run_id = :run_id ORDER BY id");
+  notes.bind(":run_id", id);
   while (notes.step()) run.notes.push_back(notes.text(0));
   auto summary =
-      conn_.prepare("SELECT name, value, unit FROM run_summary WHERE run_id = ?1 ORDER BY id");
-  summary.bind(1, id);
+      conn_.prepare("SELECT name, value, unit FROM run_summary WHERE run_id = :run_id ORDER BY id");
+  summary.bind(":run_id", id);
   while (summary.step()) run.summary.push_back({summary.text(0), summary.real(1), summary.text(2)});
 
-  auto b = conn_.prepare(
-      "SELECT id, name, family, mode, nprocs, overlap, sized, has_throughput, multi, "
-      "multi_outflag, groups, inactive, map_order, map_rows, map_cols, checked FROM benchmarks "
-      "WHERE run_id = ?1 ORDER BY seq");
-  b.bind(1, id);
+  auto b = conn_.prepare(select_sql(kBenchmarks) + " WHERE run_id = :run_id ORDER BY seq");
+  b.bind(":run_id", id);
   auto params = conn_.prepare(
-      "SELECT name, value FROM benchmark_parameters WHERE benchmark_id = ?1 ORDER BY name");
-  auto rows = conn_.prepare(
-      "SELECT id, bytes, repetitions, measured, note, t_min_us, t_max_us, t_avg_us, "
-      "mbytes_per_sec, defects, t_pure_us, t_cpu_us, overlap_percent, rank_times_us, groups, "
-      "samples_n, samples_min_us, samples_max_us, samples_mean_us, samples_median_us, "
-      "samples_p05_us, samples_p25_us, samples_p75_us, samples_p95_us, samples_p99_us, "
-      "raw_samples_us FROM measurements WHERE benchmark_id = ?1 AND (seq % ?2 = 0 OR seq = ?3) "
-      "ORDER BY seq");
-  auto row_count = conn_.prepare("SELECT count(*) FROM measurements WHERE benchmark_id = ?1");
+      "SELECT name, value FROM benchmark_parameters WHERE benchmark_id = :benchmark_id ORDER BY "
+      "name");
+  // Every step-th row, and the last.
+  auto rows = conn_.prepare(select_sql(kMeasurements) +
+                            " WHERE benchmark_id = :benchmark_id AND (seq % :step = 0 OR seq = "
+                            ":last) ORDER BY seq");
+  auto row_count =
+      conn_.prepare("SELECT count(*) FROM measurements WHERE benchmark_id = :benchmark_id");
   std::size_t points = 0;
   auto values = conn_.prepare(
-      "SELECT name, value, unit FROM measurement_values WHERE measurement_id = ?1 ORDER BY seq");
+      "SELECT name, value, unit FROM measurement_values WHERE measurement_id = :measurement_id "
+      "ORDER BY seq");
   while (b.step()) {
     core::BenchmarkRun t;
     const auto bid = b.int64(0);
     row_count.reset();
-    row_count.bind(1, bid);
+    row_count.bind(":benchmark_id", bid);
     row_count.step();
     const auto n = static_cast<std::size_t>(row_count.int64(0));
     const std::size_t step = n > limits.max_rows_per_table
@@ -600,64 +810,19 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
     }
     points += kept;
     run.rows_left_out += n - kept;
-    t.name = b.text(1);
-    t.family = b.text(2);
-    t.mode = b.text(3);
-    t.nprocs = static_cast<int>(b.int64(4));
-    t.overlap = b.int64(5) != 0;
-    t.sized = b.int64(6) != 0;
-    t.has_throughput = b.int64(7) != 0;
-    t.multi = b.int64(8) != 0;
-    t.multi_outflag = static_cast<int>(b.int64(9));
-    t.groups = json::parse(b.text(10)).get<std::vector<std::vector<int>>>();
-    t.inactive = static_cast<int>(b.int64(11));
-    t.map_order = json::parse(b.text(12)).get<std::vector<int>>();
-    t.map_rows = static_cast<int>(b.int64(13));
-    t.map_cols = static_cast<int>(b.int64(14));
-    t.check = b.int64(15) != 0;
+    read_columns(b, kBenchmarks, t);
     params.reset();
-    params.bind(1, bid);
+    params.bind(":benchmark_id", bid);
     while (params.step()) t.parameters[params.text(0)] = params.text(1);
     rows.reset();
-    rows.bind(1, bid).bind(2, step).bind(
-        3, n == 0 ? std::int64_t{0} : static_cast<std::int64_t>(n - 1));
+    rows.bind(":benchmark_id", bid).bind(":step", step);
+    rows.bind(":last", n == 0 ? std::int64_t{0} : static_cast<std::int64_t>(n - 1));
     while (rows.step()) {
       core::Measurement m;
       const auto mid = rows.int64(0);
-      m.bytes = static_cast<std::size_t>(rows.int64(1));
-      m.repetitions = static_cast<int>(rows.int64(2));
-      m.measured = rows.int64(3) != 0;
-      m.note = rows.text(4);
-      m.t_min_us = rows.optional_real(5).value_or(kNotRecorded);
-      m.t_max_us = rows.optional_real(6).value_or(kNotRecorded);
-      m.t_avg_us = rows.optional_real(7).value_or(kNotRecorded);
-      m.mbytes_per_sec = rows.optional_real(8);
-      m.defects = rows.optional_real(9);
-      if (!rows.is_null(10))
-        m.overlap = core::OverlapTimes{rows.real(10), rows.real(11), rows.real(12)};
-      m.rank_times_us = json::parse(rows.text(13)).get<std::vector<double>>();
-      for (const auto& g : json::parse(rows.text(14))) {
-        core::GroupTimes gt{g.at("t_min_us"), g.at("t_max_us"), g.at("t_avg_us"), std::nullopt};
-        if (g.contains("mbytes_per_sec")) gt.mbytes_per_sec = g["mbytes_per_sec"].get<double>();
-        m.groups.push_back(gt);
-      }
-      if (!rows.is_null(15)) {
-        core::SampleSummary q;
-        q.n = static_cast<std::size_t>(rows.int64(15));
-        q.min = rows.real(16);
-        q.max = rows.real(17);
-        q.mean = rows.real(18);
-        q.median = rows.real(19);
-        q.p05 = rows.real(20);
-        q.p25 = rows.real(21);
-        q.p75 = rows.real(22);
-        q.p95 = rows.real(23);
-        q.p99 = rows.real(24);
-        m.samples_us = q;
-      }
-      m.raw_samples_us = json::parse(rows.text(25)).get<std::vector<double>>();
+      read_columns(rows, kMeasurements, m);
       values.reset();
-      values.bind(1, mid);
+      values.bind(":measurement_id", mid);
       while (values.step()) m.values.push_back({values.text(0), values.real(1), values.text(2)});
       t.rows.push_back(std::move(m));
     }

@@ -110,7 +110,9 @@ class ResultsDb {
   void check_schema();
   std::int64_t insert_run(const core::RunInfo& info, const std::string& source,
                           const std::string& source_file);
-  void write_run_info(std::int64_t id, const core::RunInfo& info);
+  // The header's columns (all but where the run came from), then its hosts and settings.
+  void write_run_header(std::int64_t id, const StoredRun& header);
+  void write_run_details(std::int64_t id, const core::RunInfo& info);
   std::int64_t insert_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
   void insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
 

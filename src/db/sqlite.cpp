@@ -103,29 +103,36 @@ Statement::Statement(Statement&& other) noexcept : conn_(other.conn_), stmt_(oth
   other.stmt_ = nullptr;
 }
 
-Statement& Statement::bind(int i, std::int64_t v) {
-  if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) conn_->fail("bind");
+int Statement::parameter(const std::string& name) const {
+  const int i = sqlite3_bind_parameter_index(stmt_, name.c_str());
+  if (i == 0)
+    throw DbError("no parameter " + name + " in '" + std::string(sqlite3_sql(stmt_)) + "'");
+  return i;
+}
+
+Statement& Statement::bind(const std::string& name, std::int64_t v) {
+  if (sqlite3_bind_int64(stmt_, parameter(name), v) != SQLITE_OK) conn_->fail("bind");
   return *this;
 }
 
-Statement& Statement::bind(int i, double v) {
-  if (sqlite3_bind_double(stmt_, i, v) != SQLITE_OK) conn_->fail("bind");
+Statement& Statement::bind(const std::string& name, double v) {
+  if (sqlite3_bind_double(stmt_, parameter(name), v) != SQLITE_OK) conn_->fail("bind");
   return *this;
 }
 
-Statement& Statement::bind(int i, const std::string& v) {
-  if (sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) !=
-      SQLITE_OK)
+Statement& Statement::bind(const std::string& name, const std::string& v) {
+  if (sqlite3_bind_text(stmt_, parameter(name), v.data(), static_cast<int>(v.size()),
+                        SQLITE_TRANSIENT) != SQLITE_OK)
     conn_->fail("bind");
   return *this;
 }
 
-Statement& Statement::bind(int i, const std::optional<double>& v) {
-  return v ? bind(i, *v) : bind_null(i);
+Statement& Statement::bind(const std::string& name, const std::optional<double>& v) {
+  return v ? bind(name, *v) : bind_null(name);
 }
 
-Statement& Statement::bind_null(int i) {
-  if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) conn_->fail("bind");
+Statement& Statement::bind_null(const std::string& name) {
+  if (sqlite3_bind_null(stmt_, parameter(name)) != SQLITE_OK) conn_->fail("bind");
   return *this;
 }
 

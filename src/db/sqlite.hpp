@@ -50,16 +50,23 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
   Statement& operator=(Statement&&) = delete;
 
-  // Parameters are numbered from 1, as in SQL's ?1, ?2, ….
-  Statement& bind(int i, std::int64_t v);
-  Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
-  Statement& bind(int i, std::size_t v) { return bind(i, static_cast<std::int64_t>(v)); }
-  Statement& bind(int i, bool v) { return bind(i, static_cast<std::int64_t>(v)); }
-  Statement& bind(int i, double v);
-  Statement& bind(int i, const std::string& v);
-  Statement& bind(int i, const char* v) { return bind(i, std::string(v)); }
-  Statement& bind(int i, const std::optional<double>& v);
-  Statement& bind_null(int i);
+  // Parameters are named in the SQL (`:name`) and bound by that name, so that a statement's
+  // text alone says which value goes where. Binding a name the statement lacks throws.
+  Statement& bind(const std::string& name, std::int64_t v);
+  Statement& bind(const std::string& name, int v) {
+    return bind(name, static_cast<std::int64_t>(v));
+  }
+  Statement& bind(const std::string& name, std::size_t v) {
+    return bind(name, static_cast<std::int64_t>(v));
+  }
+  Statement& bind(const std::string& name, bool v) {
+    return bind(name, static_cast<std::int64_t>(v));
+  }
+  Statement& bind(const std::string& name, double v);
+  Statement& bind(const std::string& name, const std::string& v);
+  Statement& bind(const std::string& name, const char* v) { return bind(name, std::string(v)); }
+  Statement& bind(const std::string& name, const std::optional<double>& v);
+  Statement& bind_null(const std::string& name);
 
   bool step();  // true: a row is available; false: done
   void run();   // steps to completion (INSERT, UPDATE, …)
@@ -72,6 +79,8 @@ class Statement {
   std::string text(int col) const;
 
  private:
+  int parameter(const std::string& name) const;  // its index; DbError when there is none
+
   Connection* conn_;
   sqlite3_stmt* stmt_ = nullptr;
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "db/results_db.hpp"
 
@@ -276,4 +277,33 @@ TEST(DbSchema, DefaultLocationFollowsTheEnvironment) {
   setenv("HOME", home.c_str(), 1);
   if (!saved_xdg.empty()) setenv("XDG_DATA_HOME", saved_xdg.c_str(), 1);
   if (!saved.empty()) setenv("MPISCOPE_DB", saved.c_str(), 1);
+}
+
+// Databases written by earlier builds keep opening only while version 1's tables stay as they
+// were released: a change of any table needs a new schema version (and a migration).
+TEST(DbSchema, Version1TablesAreAsReleased) {
+  const auto path = fresh_path("s.sqlite");
+  db::ResultsDb d(path);
+  auto tables =
+      d.connection().prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid");
+  std::string schema;
+  while (tables.step()) schema += tables.text(0) + ";\n";
+  const auto golden = std::filesystem::path(__FILE__).parent_path().parent_path() / "data" /
+                      "golden" / "results_db_v1.sql";
+  std::ifstream in(golden);
+  ASSERT_TRUE(in) << golden;
+  const std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(schema, want);
+}
+
+TEST(DbSchema, AParameterTheStatementLacksIsAnError) {
+  db::ResultsDb d(fresh_path("p.sqlite"));
+  auto s = d.connection().prepare("SELECT id FROM runs WHERE id = :id");
+  EXPECT_NO_THROW(s.bind(":id", 1));
+  try {
+    s.bind(":run_id", 1);
+    FAIL() << "a name the statement lacks was bound";
+  } catch (const db::DbError& e) {
+    EXPECT_NE(std::string(e.what()).find(":run_id"), std::string::npos) << e.what();
+  }
 }

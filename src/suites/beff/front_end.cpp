@@ -15,7 +15,7 @@
 #include "core/run_info.hpp"
 #include "output/text_table.hpp"
 #include "suites/beff/protocol.hpp"
-#include "suites/beff/text_reporter.hpp"
+#include "suites/beff/text_output.hpp"
 
 namespace mpiscope::beff {
 

@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "suites/skampi/datatypes.hpp"
 #include "suites/skampi/instances.hpp"
+#include "suites/skampi/patterns.hpp"
 
 namespace mpiscope::skampi {
 
@@ -708,6 +709,94 @@ Config config_from_json(const std::string& text) {
     c.suites.push_back(s);
   }
   return c;
+}
+
+namespace {
+
+// Size and extent of a base type without MPI (for limits on rank 0 before MPI types exist).
+std::pair<long, long> base_size_extent(const BaseType& b) {
+  long size = 0, end = 0;
+  for (const auto& i : b.items) {
+    size += i.count * builtin_type_size(i.type);
+    end = std::max(end, i.offset + i.count * builtin_type_size(i.type));
+  }
+  return {size, end};
+}
+
+}  // namespace
+
+void resolve_limits(Config& c, int world) {
+  for (auto& s : c.suites) {
+    const InstanceInfo& inst = *find_instance(s.type);
+    auto fail = [&](const std::string& m) {
+      return ConfigError(c.file, s.line, 1, "suite '" + s.name + "': " + m);
+    };
+    if (inst.pattern == Pattern::kPingPong && world < 2)
+      throw fail("the ping-pong pattern needs at least 2 processes");
+    if (inst.pattern == Pattern::kMasterWorker && world < 2)
+      throw fail("the master-worker pattern needs at least 2 processes");
+    // Not a structured binding: the lambdas below capture both (clang 14 cannot).
+    const auto size_extent = base_size_extent(effective_base(c, s));
+    const auto size = size_extent.first, extent = size_extent.second;
+    const long unit = length_unit(s.multiple_of, size);
+    // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
+    auto ratio = [&] {
+      double r = 1;
+      // Enough elements that the customised vector patterns' blocks repeat.
+      const long n = 1000 + 2L * c.datatype_params.blocksize;
+      for (int dt : {s.send_datatype, s.recv_datatype}) {
+        const auto lay = pattern_layout(dt, n, extent, c.datatype_params);
+        r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) /
+                            (static_cast<double>(n) * static_cast<double>(size)));
+      }
+      return r;
+    }();
+    const long memory = c.memory_kb * 1024;
+    auto need = [&](long len, int p) {
+      return buffer_bytes(inst, static_cast<long>(std::ceil(static_cast<double>(len) * ratio)), p);
+    };
+    switch (s.variation) {
+      case Variation::kLength: {
+        const int p = participants(inst, s, 0, world);
+        const long per_byte = std::max(1L, need(1000000, p) / 1000000 + 1);
+        const long max_len = (memory / per_byte) / unit * unit;
+        if (!s.end) s.end = max_len;
+        if (need(*s.end, p) > memory)
+          throw fail("End_Argument " + std::to_string(*s.end) + " needs " +
+                     std::to_string(need(*s.end, p) / 1024) +
+                     " KBytes of buffers per process, more than @MEMORY " +
+                     std::to_string(c.memory_kb));
+        // Lengths are whole multiples of Multiple_of × the base type's size: Start_Argument rounds
+        // up and End_Argument down to one, so that no length outside the range is measured.
+        s.start = (s.start + unit - 1) / unit * unit;
+        s.end = *s.end / unit * unit;
+        if (*s.end < s.start)
+          throw fail("no message length between Start_Argument and End_Argument");
+        break;
+      }
+      case Variation::kNodes:
+        if (!s.end) s.end = world;
+        if (*s.end > world)
+          throw fail("End_Argument " + std::to_string(*s.end) + " exceeds the " +
+                     std::to_string(world) + " processes of the job");
+        if (s.start < 1 || (inst.pattern == Pattern::kMasterWorker && s.start < 2))
+          throw fail("Start_Argument is below the processes the pattern needs");
+        break;
+      case Variation::kChunks:
+        if (!s.end) s.end = 16L * std::max(1, world - 1);
+        if (s.start < 1) throw fail("Start_Argument must be at least 1 chunk");
+        break;
+      case Variation::kNone:
+        s.start = 0;
+        s.end = 0;
+        break;
+    }
+    if (s.variation != Variation::kLength) {
+      s.default_length = s.default_length / unit * unit;
+      if (need(s.default_length, world) > memory)
+        throw fail("Default_Message_length does not fit in @MEMORY");
+    }
+  }
 }
 
 }  // namespace mpiscope::skampi

@@ -97,6 +97,10 @@ struct Config {
 Config parse_config(const std::string& text, const std::string& file);
 Config read_config(const std::string& path);
 
+// Resolves Max_Value and checks what depends on the job size and @MEMORY (on rank 0, before
+// anything runs); throws ConfigError at the suite's line.
+void resolve_limits(Config& c, int world_size);
+
 // Back and forth as JSON text, to broadcast rank 0's configuration.
 std::string to_json(const Config& c);
 Config config_from_json(const std::string& json);

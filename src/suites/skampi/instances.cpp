@@ -1,6 +1,7 @@
 #include "suites/skampi/instances.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace mpiscope::skampi {
 
@@ -89,6 +90,24 @@ bool variation_allowed(Pattern p, Variation v) {
       return v == Variation::kNone;
   }
   return false;
+}
+
+BaseType effective_base(const Config& c, const SuiteSpec& s) {
+  BaseType b = c.basetypes.at(s.basetype);
+  if (find_instance(s.type)->reduction && b.items[0].type == "MPI_CHAR")
+    b.items[0].type = "MPI_SIGNED_CHAR";
+  return b;
+}
+
+long length_unit(long multiple_of, long base_size) {
+  return std::lcm(std::max(multiple_of, 1L), std::max(base_size, 1L));
+}
+
+int participants(const InstanceInfo& instance, const SuiteSpec& s, long argument, int world) {
+  if (instance.pattern == Pattern::kPingPong) return 2;
+  if (instance.pattern == Pattern::kSimple) return 1;
+  if (s.variation == Variation::kNodes) return static_cast<int>(argument);
+  return world;
 }
 
 }  // namespace mpiscope::skampi

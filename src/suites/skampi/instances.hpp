@@ -27,4 +27,16 @@ const InstanceInfo* find_instance(int type);
 // Whether a pattern can vary along `v` (section 3.1).
 bool variation_allowed(Pattern p, Variation v);
 
+// Figure 2's types that a run treats apart from the others.
+constexpr int kCommSplitType = 22;     // MPI_Comm_split: see kMaxCommSplitRepetitions
+constexpr int kBufferAttachType = 28;  // MPI_Buffer_attach: see accurate_unavailable
+
+// The base type of a suite's messages. Reductions need a type a predefined operation accepts:
+// MPI_CHAR is not one, so they reduce MPI_SIGNED_CHAR (the same size) instead.
+BaseType effective_base(const Config& c, const SuiteSpec& s);
+// Message lengths are whole multiples of this: Multiple_of and the base type's size.
+long length_unit(long multiple_of, long base_size);
+// The processes that take part at argument `argument` of suite `s` in a job of `world`.
+int participants(const InstanceInfo& instance, const SuiteSpec& s, long argument, int world);
+
 }  // namespace mpiscope::skampi

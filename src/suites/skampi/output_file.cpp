@@ -25,6 +25,23 @@ std::string num(double v, int digits = 6) {
   return b;
 }
 
+// An accurate row's statistics from the file's columns `a`, with what the file derives from the
+// row's other columns, and the note of a window fall-back (the note itself is not in the file).
+void attach_accurate_columns(PointRow& p, core::AccurateStats a) {
+  auto& m = a.summary_us;
+  m.median_ci.available = m.median_ci.confidence > 0;
+  m.median = p.t_us;
+  m.n = static_cast<std::size_t>(p.used);
+  a.valid = p.used;
+  a.attempted = p.repetitions;
+  p.accurate = a;
+  if (a.fell_back)
+    p.note =
+        "window sync: too many repetitions started late or overran their window; measured "
+        "with " +
+        a.sync + " instead";
+}
+
 bool accurate_suite(const SuiteResult& r) {
   const auto it = r.params.find("method");
   return it != r.params.end() && it->second == "accurate";
@@ -118,19 +135,41 @@ bool parse_row(const std::string& line, bool accurate, PointRow& p) {
         a.stop_reason >> a.sync >> a.time_definition >> fell_back >> a.window_us >>
         a.clock_offset_max_us >> a.clock_drift_max))
     return true;  // a merged (postproc) row: medians over runs, no statistics of repetitions
-  m.median_ci.available = m.median_ci.confidence > 0;
-  m.median = p.t_us;
-  m.n = static_cast<std::size_t>(p.used);
-  a.valid = p.used;
-  a.attempted = p.repetitions;
   a.fell_back = fell_back != 0;
-  p.accurate = a;
-  if (a.fell_back)
-    p.note =
-        "window sync: too many repetitions started late or overran their window; measured "
-        "with " +
-        a.sync + " instead";
+  attach_accurate_columns(p, a);
   return true;
+}
+
+PointRow as_written(const PointRow& p) {
+  if (!p.accurate) return p;
+  PointRow out = p;
+  const auto& a = *p.accurate;
+  const auto& s = a.summary_us;
+  core::AccurateStats kept;
+  auto& k = kept.summary_us;
+  k.median_ci.lower = s.median_ci.lower;
+  k.median_ci.upper = s.median_ci.upper;
+  k.median_ci.confidence = s.median_ci.confidence;
+  k.min = s.min;
+  k.p05 = s.p05;
+  k.p25 = s.p25;
+  k.p75 = s.p75;
+  k.p95 = s.p95;
+  k.p99 = s.p99;
+  k.max = s.max;
+  k.mean = s.mean;
+  k.outliers = s.outliers;
+  kept.late = a.late;
+  kept.overrun = a.overrun;
+  kept.stop_reason = a.stop_reason;
+  kept.sync = a.sync;
+  kept.time_definition = a.time_definition;
+  kept.fell_back = a.fell_back;
+  kept.window_us = a.window_us;
+  kept.clock_offset_max_us = a.clock_offset_max_us;
+  kept.clock_drift_max = a.clock_drift_max;
+  attach_accurate_columns(out, kept);
+  return out;
 }
 
 std::string format_header(const std::vector<std::pair<std::string, std::string>>& header) {

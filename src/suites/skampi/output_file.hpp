@@ -90,6 +90,10 @@ std::string format_end();
 // the extra columns. parse_row returns false for a malformed (torn) row.
 std::string format_row(const PointRow& p, int digits = 6);
 bool parse_row(const std::string& line, bool accurate, PointRow& p);
+// A measured row as its line in the file holds it, as parse_row would read it back: accurate
+// statistics without a column are left out and the derived ones derived, so that a suite
+// measured now and one kept from an interrupted run (restart, import) are the same table.
+PointRow as_written(const PointRow& p);
 // Throws std::runtime_error naming the file and line for a malformed file (torn tails excepted).
 OutputFile parse_output(const std::string& text, const std::string& name);
 OutputFile read_output(const std::string& path);

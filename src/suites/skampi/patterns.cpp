@@ -246,7 +246,7 @@ class Collective : public Kernel {
       case 21:
         MPI_Scan(s, r, sc, st, op_, c);
         break;
-      case 22: {
+      case kCommSplitType: {
         MPI_Comm n;
         MPI_Comm_split(c, 0, me_, &n);
         split_.push_back(n);
@@ -538,7 +538,7 @@ class Simple : public Kernel {
         if (x) throw std::logic_error("MPI_Iprobe found a message nobody sent");
         break;
       }
-      case 28: {
+      case kBufferAttachType: {
         const double t0 = MPI_Wtime();
         MPI_Buffer_attach(buf_.data(), static_cast<int>(buf_.size()));
         t = MPI_Wtime() - t0;
@@ -595,10 +595,14 @@ const char* accurate_unavailable(const InstanceInfo& inst) {
     return "the master-worker pattern is measured with SKaMPI's method: its workers are released "
            "after the master's timed region, so one repetition is not a complete operation on "
            "every process";
-  if (inst.type == 28)
+  if (inst.type == kBufferAttachType)
     return "MPI_Buffer_attach is measured with SKaMPI's method: a second attach needs the detach "
            "that SKaMPI leaves out of the timing, so one repetition is not the call alone";
   return nullptr;
+}
+
+bool measured_accurately(const SuiteSpec& s, const cli::MethodOptions& method) {
+  return method.accurate() && accurate_unavailable(*find_instance(s.type)) == nullptr;
 }
 
 std::unique_ptr<Kernel> make_kernel(const InstanceInfo& inst, const KernelSetup& s) {

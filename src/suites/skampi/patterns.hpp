@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "cli/method_options.hpp"
 #include "suites/skampi/datatypes.hpp"
 #include "suites/skampi/instances.hpp"
 
@@ -44,9 +45,12 @@ std::unique_ptr<Kernel> make_kernel(const InstanceInfo& instance, const KernelSe
 // timed region, so one repetition is not a complete operation on every process; a second
 // MPI_Buffer_attach needs the detach that SKaMPI leaves out of the timing.
 const char* accurate_unavailable(const InstanceInfo& instance);
+// Accurate mode applies to a suite when it was asked for and accurate_unavailable allows it;
+// otherwise SKaMPI's method measures the suite.
+bool measured_accurately(const SuiteSpec& s, const cli::MethodOptions& method);
 
-// MPI_Comm_split (type 22) in accurate mode keeps every repetition's new communicator until the
-// point ends (freeing it is not part of what is timed), and MPI libraries have a limited number
+// MPI_Comm_split (kCommSplitType) in accurate mode keeps every repetition's new communicator until
+// the point ends (freeing it is not part of what is timed), and MPI libraries have a limited number
 // of communicator contexts: at most this many repetitions per point (a window fall-back may
 // double them, plus the pilot's).
 constexpr int kMaxCommSplitRepetitions = 500;

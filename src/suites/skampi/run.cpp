@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <numeric>
+#include <type_traits>
 
+#include "cli/frontend.hpp"
 #include "core/accurate.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
@@ -23,122 +23,10 @@
 #include "suites/skampi/instances.hpp"
 #include "suites/skampi/measure.hpp"
 #include "suites/skampi/patterns.hpp"
+#include "suites/skampi/restart.hpp"
+#include "suites/skampi/text_output.hpp"
 
 namespace mpiscope::skampi {
-
-namespace {
-
-long lcm_unit(long multiple, long size) {
-  return std::lcm(std::max(multiple, 1L), std::max(size, 1L));
-}
-
-// Reductions need a type a predefined operation accepts: MPI_CHAR is not one, so they reduce
-// MPI_SIGNED_CHAR (the same size) instead.
-BaseType effective_base(const Config& c, const SuiteSpec& s) {
-  BaseType b = c.basetypes.at(s.basetype);
-  if (find_instance(s.type)->reduction && b.items[0].type == "MPI_CHAR")
-    b.items[0].type = "MPI_SIGNED_CHAR";
-  return b;
-}
-
-// Size and extent of a base type without MPI (for limits on rank 0 before MPI types exist).
-std::pair<long, long> base_size_extent(const BaseType& b) {
-  long size = 0, end = 0;
-  for (const auto& i : b.items) {
-    size += i.count * builtin_type_size(i.type);
-    end = std::max(end, i.offset + i.count * builtin_type_size(i.type));
-  }
-  return {size, end};
-}
-
-// Accurate mode applies to a suite when it was asked for and the pattern's repetition is a
-// complete operation on every process (patterns.hpp); otherwise SKaMPI's method measures it.
-bool measured_accurately(const SuiteSpec& s, const cli::MethodOptions& method) {
-  return method.accurate() && accurate_unavailable(*find_instance(s.type)) == nullptr;
-}
-
-int participants(const InstanceInfo& inst, const SuiteSpec& s, long arg, int world) {
-  if (inst.pattern == Pattern::kPingPong) return 2;
-  if (inst.pattern == Pattern::kSimple) return 1;
-  if (s.variation == Variation::kNodes) return static_cast<int>(arg);
-  return world;
-}
-
-}  // namespace
-
-void resolve_limits(Config& c, int world) {
-  for (auto& s : c.suites) {
-    const InstanceInfo& inst = *find_instance(s.type);
-    auto fail = [&](const std::string& m) {
-      return ConfigError(c.file, s.line, 1, "suite '" + s.name + "': " + m);
-    };
-    if (inst.pattern == Pattern::kPingPong && world < 2)
-      throw fail("the ping-pong pattern needs at least 2 processes");
-    if (inst.pattern == Pattern::kMasterWorker && world < 2)
-      throw fail("the master-worker pattern needs at least 2 processes");
-    // Not a structured binding: the lambdas below capture both (clang 14 cannot).
-    const auto size_extent = base_size_extent(effective_base(c, s));
-    const auto size = size_extent.first, extent = size_extent.second;
-    const long unit = lcm_unit(s.multiple_of, size);
-    // Bytes of buffer per message byte: the widest pattern of the suite over its base type.
-    auto ratio = [&] {
-      double r = 1;
-      // Enough elements that the customised vector patterns' blocks repeat.
-      const long n = 1000 + 2L * c.datatype_params.blocksize;
-      for (int dt : {s.send_datatype, s.recv_datatype}) {
-        const auto lay = pattern_layout(dt, n, extent, c.datatype_params);
-        r = std::max(r, static_cast<double>(*std::max_element(lay.begin(), lay.end()) + extent) /
-                            (static_cast<double>(n) * static_cast<double>(size)));
-      }
-      return r;
-    }();
-    const long memory = c.memory_kb * 1024;
-    auto need = [&](long len, int p) {
-      return buffer_bytes(inst, static_cast<long>(std::ceil(static_cast<double>(len) * ratio)), p);
-    };
-    switch (s.variation) {
-      case Variation::kLength: {
-        const int p = participants(inst, s, 0, world);
-        const long per_byte = std::max(1L, need(1000000, p) / 1000000 + 1);
-        const long max_len = (memory / per_byte) / unit * unit;
-        if (!s.end) s.end = max_len;
-        if (need(*s.end, p) > memory)
-          throw fail("End_Argument " + std::to_string(*s.end) + " needs " +
-                     std::to_string(need(*s.end, p) / 1024) +
-                     " KBytes of buffers per process, more than @MEMORY " +
-                     std::to_string(c.memory_kb));
-        // Lengths are whole multiples of Multiple_of × the base type's size: Start_Argument rounds
-        // up and End_Argument down to one, so that no length outside the range is measured.
-        s.start = (s.start + unit - 1) / unit * unit;
-        s.end = *s.end / unit * unit;
-        if (*s.end < s.start)
-          throw fail("no message length between Start_Argument and End_Argument");
-        break;
-      }
-      case Variation::kNodes:
-        if (!s.end) s.end = world;
-        if (*s.end > world)
-          throw fail("End_Argument " + std::to_string(*s.end) + " exceeds the " +
-                     std::to_string(world) + " processes of the job");
-        if (s.start < 1 || (inst.pattern == Pattern::kMasterWorker && s.start < 2))
-          throw fail("Start_Argument is below the processes the pattern needs");
-        break;
-      case Variation::kChunks:
-        if (!s.end) s.end = 16L * std::max(1, world - 1);
-        if (s.start < 1) throw fail("Start_Argument must be at least 1 chunk");
-        break;
-      case Variation::kNone:
-        s.start = 0;
-        s.end = 0;
-        break;
-    }
-    if (s.variation != Variation::kLength) {
-      s.default_length = s.default_length / unit * unit;
-      if (need(s.default_length, world) > memory)
-        throw fail("Default_Message_length does not fit in @MEMORY");
-    }
-  }
-}
 
 namespace {
 
@@ -199,22 +87,63 @@ std::pair<int, int> slowest_pair() {
   return pairs[static_cast<std::size_t>(best)];
 }
 
+// Calls `visit` on every number of a measured point that the output file holds, in one order for
+// the process that measured it and those that receive it.
+template <class Visit>
+void for_each_number(PointRow& p, Visit&& visit) {
+  visit(p.t_us);
+  visit(p.stderr_us);
+  visit(p.raw_us);
+  visit(p.empty_us);
+  visit(p.repetitions);
+  visit(p.used);
+  visit(p.converged);
+  visit(p.defects);
+  if (!p.accurate) return;
+  auto& a = *p.accurate;
+  auto& s = a.summary_us;
+  for (double* v : {&s.median_ci.lower, &s.median_ci.upper, &s.median_ci.confidence, &s.min, &s.p05,
+                    &s.p25, &s.p75, &s.p95, &s.p99, &s.max, &s.mean, &a.window_us,
+                    &a.clock_offset_max_us, &a.clock_drift_max})
+    visit(*v);
+  visit(s.outliers);
+  visit(a.late);
+  visit(a.overrun);
+  visit(a.fell_back);
+}
+
+// Rank `root`'s figures of a point (and, in accurate mode, its statistics and note) on every
+// process; `p` has the same shape everywhere (accurate or not). Integers travel as doubles,
+// exact below 2^53.
+void share_point(PointRow& p, int root) {
+  std::vector<double> numbers;
+  for_each_number(p, [&](auto& v) { numbers.push_back(static_cast<double>(v)); });
+  MPI_Bcast(numbers.data(), static_cast<int>(numbers.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+  auto next = numbers.begin();
+  for_each_number(p,
+                  [&](auto& v) { v = static_cast<std::remove_reference_t<decltype(v)>>(*next++); });
+  if (!p.accurate) return;
+  for (std::string* text :
+       {&p.accurate->stop_reason, &p.accurate->sync, &p.accurate->time_definition, &p.note})
+    *text = mpi::broadcast(*text, root, MPI_COMM_WORLD);
+}
+
 class SuiteRunner {
  public:
   SuiteRunner(const Config& c, const SuiteSpec& s, std::pair<int, int> pair, core::Watchdog& wd,
               const cli::MethodOptions& method)
-      : c_(c),
-        s_(s),
-        inst_(*find_instance(s.type)),
+      : config_(c),
+        spec_(s),
+        instance_(*find_instance(s.type)),
         pair_(pair),
-        wd_(wd),
+        watchdog_(wd),
         base_(effective_base(c, s)),
         method_(method),
         accurate_(measured_accurately(s, method)) {
     world_ = mpi::world_size();
-    me_ = mpi::world_rank();
-    unit_ = lcm_unit(s.multiple_of, base_.size());
-    if (s.type == 22) {  // Comm_split: see kMaxCommSplitRepetitions
+    rank_ = mpi::world_rank();
+    unit_ = length_unit(s.multiple_of, base_.size());
+    if (s.type == kCommSplitType) {  // see kMaxCommSplitRepetitions
       method_.max_repetitions = std::min(method_.max_repetitions, kMaxCommSplitRepetitions);
       method_.min_repetitions = std::min(method_.min_repetitions, method_.max_repetitions);
     }
@@ -222,63 +151,65 @@ class SuiteRunner {
 
   SuiteResult run() {
     SuiteResult r;
-    r.name = s_.name;
-    r.type = s_.type;
-    r.operation = inst_.operation;
-    r.pattern = pattern_name(inst_.pattern);
-    r.variation = variation_name(s_.variation);
-    r.argument_unit = s_.variation == Variation::kLength   ? "bytes"
-                      : s_.variation == Variation::kNodes  ? "processes"
-                      : s_.variation == Variation::kChunks ? "chunks"
-                                                           : "-";
-    r.params["basetype"] = c_.basetypes.at(s_.basetype).text();
-    r.params["send_datatype"] = std::to_string(s_.send_datatype);
-    r.params["recv_datatype"] = std::to_string(s_.recv_datatype);
-    r.params["scale"] = scale_name(s_.scale);
-    r.params["standard_error"] = output::format_number(s_.standard_error, 4);
+    r.name = spec_.name;
+    r.type = spec_.type;
+    r.operation = instance_.operation;
+    r.pattern = pattern_name(instance_.pattern);
+    r.variation = variation_name(spec_.variation);
+    r.argument_unit = spec_.variation == Variation::kLength   ? "bytes"
+                      : spec_.variation == Variation::kNodes  ? "processes"
+                      : spec_.variation == Variation::kChunks ? "chunks"
+                                                              : "-";
+    r.params["basetype"] = config_.basetypes.at(spec_.basetype).text();
+    r.params["send_datatype"] = std::to_string(spec_.send_datatype);
+    r.params["recv_datatype"] = std::to_string(spec_.recv_datatype);
+    r.params["scale"] = scale_name(spec_.scale);
+    r.params["standard_error"] = output::format_number(spec_.standard_error, 4);
     r.params["method"] = accurate_ ? "accurate" : "classic";
     if (accurate_) {
       // The core's stopping rule replaces Min/Max_Repetition, Cut_Quantile and
       // Time_Measurement; Standard_error remains the refinement's threshold.
       r.params["accurate_settings"] = method_.describe();
     } else {
-      r.params["cut_quantile"] = output::format_number(s_.cut_quantile, 3);
+      r.params["cut_quantile"] = output::format_number(spec_.cut_quantile, 3);
       r.params["repetitions"] =
-          std::to_string(s_.min_repetition) + ".." + std::to_string(s_.max_repetition);
-      if (method_.accurate()) r.params["method_note"] = accurate_unavailable(inst_);
+          std::to_string(spec_.min_repetition) + ".." + std::to_string(spec_.max_repetition);
+      if (method_.accurate()) r.params["method_note"] = accurate_unavailable(instance_);
     }
-    if (inst_.pattern == Pattern::kPingPong)
+    if (instance_.pattern == Pattern::kPingPong)
       r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
     const auto started = std::chrono::steady_clock::now();
     RefinementLimits lim;
-    lim.epsilon = s_.standard_error;
-    lim.max_points = s_.max_steps;
-    lim.multiple = s_.variation == Variation::kLength ? unit_ : 1;
-    lim.min_distance = s_.variation == Variation::kLength ? std::max(s_.min_distance, unit_) : 1;
-    lim.max_distance = s_.max_distance.value_or(0);
+    lim.epsilon = spec_.standard_error;
+    lim.max_points = spec_.max_steps;
+    lim.multiple = spec_.variation == Variation::kLength ? unit_ : 1;
+    lim.min_distance =
+        spec_.variation == Variation::kLength ? std::max(spec_.min_distance, unit_) : 1;
+    lim.max_distance = spec_.max_distance.value_or(0);
     lim.out_of_time = [&] {
-      int out = s_.time_suite_s > 0 &&
+      int out = spec_.time_suite_s > 0 &&
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >
-                    s_.time_suite_s;
+                    spec_.time_suite_s;
       MPI_Bcast(&out, 1, MPI_INT, 0, MPI_COMM_WORLD);  // rank 0's clock decides for everyone
       return out != 0;
     };
-    const long lo = s_.start, hi = *s_.end;
+    const long lo = spec_.start, hi = *spec_.end;
     std::vector<long> full_grid;
-    if (s_.variation == Variation::kNone)
+    if (spec_.variation == Variation::kNone)
       full_grid = {0};
-    else if (s_.scale == Scale::kFixedLinear)
+    else if (spec_.scale == Scale::kFixedLinear)
       // Stepwidth is the increment in the argument's own unit (bytes, processes, chunks); each
       // length is then rounded to the suite's multiple.
-      full_grid = linear_grid(lo, hi, static_cast<long>(std::llround(s_.stepwidth)), lim.multiple);
+      full_grid =
+          linear_grid(lo, hi, static_cast<long>(std::llround(spec_.stepwidth)), lim.multiple);
     else
-      full_grid = geometric_grid(lo, hi, s_.stepwidth, lim.multiple);
-    const std::vector<long> grid = bounded_grid(full_grid, s_.max_steps);
+      full_grid = geometric_grid(lo, hi, spec_.stepwidth, lim.multiple);
+    const std::vector<long> grid = bounded_grid(full_grid, spec_.max_steps);
     if (grid.size() < full_grid.size())
       r.params["grid_thinned"] = std::to_string(grid.size()) + " of " +
                                  std::to_string(full_grid.size()) + " points (Max_Steps)";
     // Refinement only along the length axis with Dynamic_log (section 4.2).
-    if (!(s_.scale == Scale::kDynamicLog && s_.variation == Variation::kLength))
+    if (!(spec_.scale == Scale::kDynamicLog && spec_.variation == Variation::kLength))
       lim.epsilon = std::numeric_limits<double>::infinity();
     const auto refined = refine(
         grid,
@@ -296,14 +227,14 @@ class SuiteRunner {
 
  private:
   MPI_Comm comm_for(int p) {
-    const int key = inst_.pattern == Pattern::kPingPong ? -1 : p;
+    const int key = instance_.pattern == Pattern::kPingPong ? -1 : p;
     auto it = comms_.find(key);
     if (it != comms_.end()) return it->second.get();
-    int color = MPI_UNDEFINED, order = me_;
-    if (inst_.pattern == Pattern::kPingPong) {
-      if (me_ == pair_.first || me_ == pair_.second) color = 0;
-      order = me_ == pair_.first ? 0 : 1;
-    } else if (me_ < p) {
+    int color = MPI_UNDEFINED, order = rank_;
+    if (instance_.pattern == Pattern::kPingPong) {
+      if (rank_ == pair_.first || rank_ == pair_.second) color = 0;
+      order = rank_ == pair_.first ? 0 : 1;
+    } else if (rank_ < p) {
       color = 0;
     }
     return comms_.emplace(key, mpi::Comm::borrow(MPI_COMM_WORLD).split(color, order))
@@ -312,7 +243,7 @@ class SuiteRunner {
 
   // The accurate-mode meter of the point's communicator (collective on first use).
   core::AccurateMeter& meter_for(int p, MPI_Comm comm) {
-    const int key = inst_.pattern == Pattern::kPingPong ? -1 : p;
+    const int key = instance_.pattern == Pattern::kPingPong ? -1 : p;
     auto it = meters_.find(key);
     if (it == meters_.end())
       it = meters_.emplace(key, std::make_unique<core::AccurateMeter>(comm, method_.settings()))
@@ -321,10 +252,10 @@ class SuiteRunner {
   }
 
   // Accurate mode on the point's communicator: the operation alone, repeated by the core until
-  // the median is known (or a limit); rank 0 of the communicator returns the row as the output
-  // file writes it (full precision) and its note on a second line.
-  std::string accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
-    for (int w = 0; w < c_.cachewarmup; ++w) kernel.repetition();  // @CACHEWARMUP, untimed
+  // the median is known (or a limit); rank 0 of the communicator returns the measured row, the
+  // other processes `row` as it was.
+  PointRow accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
+    for (int w = 0; w < config_.cachewarmup; ++w) kernel.repetition();  // @CACHEWARMUP, untimed
     auto repetition = [&](int) { kernel.repetition(); };
     // The ping-pong's time is the round trip, as SKaMPI reports it (time factor 1).
     const core::AccurateResult a = meter_for(row.nprocs, comm).measure(repetition, 1.0);
@@ -332,7 +263,7 @@ class SuiteRunner {
     const long defects = kernel.verify();
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    if (rank != 0) return {};
+    if (rank != 0) return row;
     PointRow p = row;
     core::Measurement m;
     core::fill_accurate_row(a, false, m);
@@ -349,7 +280,8 @@ class SuiteRunner {
     p.used = m.accurate->valid;
     p.converged = a.stop == core::StopReason::Converged;
     p.defects = defects;
-    return format_row(p, 17) + "\n" + m.note;
+    p.note = m.note;
+    return p;
   }
 
   KernelSetup kernel_setup(const PointRow& row, MPI_Comm comm) const {
@@ -357,186 +289,89 @@ class SuiteRunner {
             row.bytes,
             row.chunks,
             &base_,
-            s_.send_datatype,
-            s_.recv_datatype,
-            c_.datatype_params};
+            spec_.send_datatype,
+            spec_.recv_datatype,
+            config_.datatype_params};
   }
 
   PointRow point(long arg) {
     PointRow row;
     row.argument = arg;
-    row.nprocs = participants(inst_, s_, arg, world_);
-    row.bytes = s_.variation == Variation::kLength ? arg : (inst_.sized ? s_.default_length : 0);
-    row.chunks = inst_.pattern != Pattern::kMasterWorker ? 0
-                 : s_.variation == Variation::kChunks    ? static_cast<int>(arg)
-                 : s_.default_chunks > 0                 ? s_.default_chunks
-                                                         : 2 * (row.nprocs - 1);
-    wd_.arm(s_.name + " argument " + std::to_string(arg));
+    row.nprocs = participants(instance_, spec_, arg, world_);
+    row.bytes =
+        spec_.variation == Variation::kLength ? arg : (instance_.sized ? spec_.default_length : 0);
+    row.chunks = instance_.pattern != Pattern::kMasterWorker ? 0
+                 : spec_.variation == Variation::kChunks     ? static_cast<int>(arg)
+                 : spec_.default_chunks > 0                  ? spec_.default_chunks
+                                                             : 2 * (row.nprocs - 1);
+    watchdog_.arm(spec_.name + " argument " + std::to_string(arg));
     const MPI_Comm comm = comm_for(row.nprocs);
-    const int root = inst_.pattern == Pattern::kPingPong ? pair_.first : 0;
-    std::vector<double> packed(9 + static_cast<std::size_t>(row.nprocs), 0.0);
+    const int root = instance_.pattern == Pattern::kPingPong ? pair_.first : 0;
+    std::vector<double> node_times(static_cast<std::size_t>(row.nprocs), 0.0);
     if (accurate_) {
-      std::string text;
+      row.accurate.emplace();  // what the root's row sends
       if (comm != MPI_COMM_NULL) {
-        core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
-        text = accurate_point(*make_kernel(inst_, kernel_setup(row, comm)), comm, row);
+        core::fault::maybe_hang(spec_.name, static_cast<std::size_t>(row.bytes));  // tests only
+        row = accurate_point(*make_kernel(instance_, kernel_setup(row, comm)), comm, row);
       }
-      text = mpi::broadcast(text, root, MPI_COMM_WORLD);
-      wd_.disarm();
-      const auto newline = text.find('\n');
-      PointRow measured;
-      if (!parse_row(text.substr(0, newline), true, measured))
-        throw std::logic_error("skampi: a measured row does not read back: " + text);
-      measured.note = text.substr(newline + 1);
-      return measured;
-    }
-    if (comm != MPI_COMM_NULL) {
-      core::fault::maybe_hang(s_.name, static_cast<std::size_t>(row.bytes));  // tests only
-      auto kernel = make_kernel(inst_, kernel_setup(row, comm));
+    } else if (comm != MPI_COMM_NULL) {
+      core::fault::maybe_hang(spec_.name, static_cast<std::size_t>(row.bytes));  // tests only
+      auto kernel = make_kernel(instance_, kernel_setup(row, comm));
       StoppingRule rule;
-      rule.min_repetition = s_.min_repetition;
-      rule.max_repetition = s_.max_repetition;
-      rule.epsilon = s_.standard_error;
-      rule.cut_quantile = s_.cut_quantile;
+      rule.min_repetition = spec_.min_repetition;
+      rule.max_repetition = spec_.max_repetition;
+      rule.epsilon = spec_.standard_error;
+      rule.cut_quantile = spec_.cut_quantile;
       rule.wtick = MPI_Wtick();
-      rule.time_limit = s_.time_measurement_s;
+      rule.time_limit = spec_.time_measurement_s;
       auto agree = [comm](bool stop) {
         int s = stop;
         MPI_Bcast(&s, 1, MPI_INT, 0, comm);
         return s != 0;
       };
-      for (int w = 0; w < c_.cachewarmup; ++w) kernel->sample();  // @CACHEWARMUP, untimed
+      for (int w = 0; w < config_.cachewarmup; ++w) kernel->sample();  // @CACHEWARMUP, untimed
       auto& empty = empty_[row.nprocs];
       if (empty.samples.empty())
         empty = measure_point([&] { return kernel->empty(); }, rule, agree);
       const auto op = measure_point([&] { return kernel->sample(); }, rule, agree);
-      const long defects = kernel->verify();
+      row.t_us = (op.stats.mean - empty.stats.mean) * 1e6;
+      row.stderr_us = op.stats.standard_error * 1e6;
+      row.raw_us = op.stats.mean * 1e6;
+      row.empty_us = empty.stats.mean * 1e6;
+      row.repetitions = static_cast<int>(op.samples.size());
+      row.used = static_cast<int>(op.stats.n);
+      row.converged = op.converged;
+      row.defects = kernel->verify();
       // Node_Times: every participant's own mean minus its own empty time.
-      const double own = (op.stats.mean - empty.stats.mean) * 1e6;
-      std::vector<double> nodes(static_cast<std::size_t>(row.nprocs));
-      MPI_Gather(&own, 1, MPI_DOUBLE, nodes.data(), 1, MPI_DOUBLE, 0, comm);
-      packed = {(op.stats.mean - empty.stats.mean) * 1e6,
-                op.stats.standard_error * 1e6,
-                op.stats.mean * 1e6,
-                empty.stats.mean * 1e6,
-                static_cast<double>(op.samples.size()),
-                static_cast<double>(op.stats.n),
-                op.converged ? 1.0 : 0.0,
-                static_cast<double>(defects),
-                0.0};
-      packed.insert(packed.end(), nodes.begin(), nodes.end());
+      MPI_Gather(&row.t_us, 1, MPI_DOUBLE, node_times.data(), 1, MPI_DOUBLE, 0, comm);
     }
-    MPI_Bcast(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
-    wd_.disarm();
-    row.t_us = packed[0];
-    row.stderr_us = packed[1];
-    row.raw_us = packed[2];
-    row.empty_us = packed[3];
-    row.repetitions = static_cast<int>(packed[4]);
-    row.used = static_cast<int>(packed[5]);
-    row.converged = packed[6] != 0;
-    row.defects = static_cast<long>(packed[7]);
-    if (s_.node_times) row.node_times_us.assign(packed.begin() + 9, packed.end());
-    return row;
+    // Every process takes the refinement's next argument from the root's time.
+    share_point(row, root);
+    MPI_Bcast(node_times.data(), static_cast<int>(node_times.size()), MPI_DOUBLE, root,
+              MPI_COMM_WORLD);
+    watchdog_.disarm();
+    if (!accurate_) {
+      if (spec_.node_times) row.node_times_us = node_times;
+      return row;
+    }
+    PointRow written = as_written(row);
+    written.note = row.note;  // the meter's note, fuller than the file's rebuilt one
+    return written;
   }
 
-  const Config& c_;
-  const SuiteSpec& s_;
-  const InstanceInfo& inst_;
+  const Config& config_;
+  const SuiteSpec& spec_;
+  const InstanceInfo& instance_;
   std::pair<int, int> pair_;
-  core::Watchdog& wd_;
+  core::Watchdog& watchdog_;
   BaseDatatype base_;
   cli::MethodOptions method_;
   bool accurate_;
-  int world_ = 1, me_ = 0;
+  int world_ = 1, rank_ = 0;
   long unit_ = 1;
   std::map<int, mpi::Comm> comms_;
   std::map<int, PointMeasurement> empty_;
   std::map<int, std::unique_ptr<core::AccurateMeter>> meters_;  // freed before comms_
-};
-
-// ---- Reporting: the readable text on stdout (the result model is in output_file.cpp) ----
-
-class TextReporter : public core::Reporter {
- public:
-  void run_started(const core::RunInfo& i) override {
-    std::printf("# mpiscope skampi: %s\n# %d processes, MPI %s, %s\n",
-                i.settings.at("config").c_str(), i.world_size, i.mpi_version.c_str(),
-                i.date.c_str());
-    std::printf("# Method: %s\n", i.settings.at("method_description").c_str());
-    if (i.settings.at("method") == "accurate")
-      std::printf(
-          "#   t_med = median over the valid repetitions (microseconds), ci95_lo..ci95_hi its "
-          "95%% confidence interval;\n#   valid = repetitions in the statistics, invalid = "
-          "started late or overran their window; nothing is subtracted\n");
-    for (const auto& [k, v] : i.settings) std::printf("#   %s: %s\n", k.c_str(), v.c_str());
-    std::fflush(stdout);
-  }
-  void benchmark_started(const core::BenchmarkRun& b) override {
-    const auto& p = b.parameters;
-    std::printf("\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(),
-                p.at("type").c_str(), p.at("operation").c_str(), b.family.c_str(),
-                p.at("variation").c_str(),
-                p.count("pair") ? (", pair " + p.at("pair")).c_str() : "");
-    row_notes_.clear();
-    if (b.accurate) {
-      std::printf("# Method: accurate\n");
-      table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
-          "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t_med [us]",
-          "ci95_lo [us]", "ci95_hi [us]", "t_min [us]", "valid", "invalid", "stop"});
-      return;
-    }
-    if (p.count("method_note")) std::printf("# Method: classic: %s\n", p.at("method_note").c_str());
-    table_ = std::make_unique<output::TextTable>(std::vector<std::string>{
-        "argument [" + p.at("argument_unit") + "]", "bytes", "procs", "t [us]", "stderr [us]",
-        "raw [us]", "empty [us]", "reps", "used", "ok", "node times [us]"});
-  }
-  void row(const core::BenchmarkRun&, const core::Measurement& m) override {
-    auto v = [&](const char* n) {
-      for (const auto& x : m.values)
-        if (x.name == n) return x.value;
-      return 0.0;
-    };
-    if (m.accurate) {
-      const auto& a = *m.accurate;
-      const auto& s = a.summary_us;
-      const std::string argument = std::to_string(static_cast<long>(v("argument")));
-      table_->add_row(
-          {argument, std::to_string(m.bytes), std::to_string(static_cast<int>(v("nprocs"))),
-           output::format_number(s.median, 3), output::format_number(s.median_ci.lower, 3),
-           output::format_number(s.median_ci.upper, 3), output::format_number(s.min, 3),
-           std::to_string(a.valid), std::to_string(a.late + a.overrun), a.stop_reason});
-      if (!m.note.empty()) row_notes_.push_back("argument " + argument + ": " + m.note);
-      return;
-    }
-    std::string nodes;
-    for (double t : m.rank_times_us)
-      nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);
-    table_->add_row(
-        {std::to_string(static_cast<long>(v("argument"))), std::to_string(m.bytes),
-         std::to_string(static_cast<int>(v("nprocs"))), output::format_number(m.t_avg_us, 3),
-         output::format_number(v("standard_error"), 3), output::format_number(v("raw_mean"), 3),
-         output::format_number(v("empty"), 3), std::to_string(m.repetitions),
-         std::to_string(static_cast<int>(v("used_repetitions"))),
-         v("converged") != 0 ? "yes" : "no", nodes.empty() ? "-" : nodes});
-  }
-  void benchmark_finished(const core::BenchmarkRun&) override {
-    table_->print(stdout, "  ");
-    for (const auto& n : row_notes_) std::printf("# %s\n", n.c_str());
-    std::fflush(stdout);
-  }
-  void note(const std::string& n) override {
-    std::printf("# %s\n", n.c_str());
-    std::fflush(stdout);
-  }
-  void run_finished(const core::RunInfo&, bool ok) override {
-    std::printf("\n# skampi run %s\n", ok ? "finished" : "failed");
-    std::fflush(stdout);
-  }
-
- private:
-  std::unique_ptr<output::TextTable> table_;
-  std::vector<std::string> row_notes_;
 };
 
 void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
@@ -552,70 +387,6 @@ void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
 
 void append(const std::string& path, const std::string& text) {
   output::AppendFile(path).write(text);
-}
-
-struct Plan {
-  std::vector<int> to_run;  // indices into config.suites
-  std::vector<SuiteResult> done;
-  std::string crashed;
-};
-
-// Rank 0: what an earlier, interrupted run left in the output file decides what runs now.
-Plan make_plan(const Config& c, const std::vector<std::pair<std::string, std::string>>& header,
-               const cli::MethodOptions& method, Log& log) {
-  Plan plan;
-  namespace fs = std::filesystem;
-  OutputFile old;
-  bool resume = false;
-  // An empty file is the one the front end's writability probe created: no earlier run.
-  std::error_code ignored;
-  if (fs::exists(c.outfile) && !fs::is_empty(c.outfile, ignored)) {
-    old = read_output(c.outfile);
-    if (old.complete) {
-      int n = 1;
-      while (fs::exists(c.outfile + "." + std::to_string(n))) ++n;
-      fs::rename(c.outfile, c.outfile + "." + std::to_string(n));
-      log.line("previous complete run kept as " + c.outfile + "." + std::to_string(n));
-    } else {
-      resume = true;
-    }
-  }
-  std::string text = format_header(resume ? old.header : header);
-  if (resume) {
-    plan.crashed = old.torn_suite;
-    for (const auto& s : old.suites) {
-      const auto spec =
-          std::find_if(c.suites.begin(), c.suites.end(), [&](auto& x) { return x.name == s.name; });
-      const bool in_config = spec != c.suites.end();
-      // A suite finished with the other method is measured again (its block is dropped).
-      const std::string old_method = s.params.count("method") ? s.params.at("method") : "classic";
-      if (in_config &&
-          old_method != (measured_accurately(*spec, method) ? "accurate" : "classic")) {
-        log.line("restart: suite " + s.name + " was measured with the " + old_method +
-                 " method and is measured again");
-        continue;
-      }
-      if (in_config && s.name != plan.crashed) {
-        plan.done.push_back(s);
-        text += format_suite(s);
-      }
-    }
-    log.line("restart: " + std::to_string(plan.done.size()) + " suites already done" +
-             (plan.crashed.empty() ? "" : ", suite " + plan.crashed + " crashed and runs last"));
-  }
-  output::replace_file(c.outfile, text);
-  int crashed_index = -1;
-  for (int i = 0; i < static_cast<int>(c.suites.size()); ++i) {
-    const auto& name = c.suites[static_cast<std::size_t>(i)].name;
-    if (std::any_of(plan.done.begin(), plan.done.end(), [&](auto& d) { return d.name == name; }))
-      continue;
-    if (name == plan.crashed)
-      crashed_index = i;
-    else
-      plan.to_run.push_back(i);
-  }
-  if (crashed_index >= 0) plan.to_run.push_back(crashed_index);
-  return plan;
 }
 
 }  // namespace
@@ -658,7 +429,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
 
   std::unique_ptr<Log> log;
   core::ReporterList reporters;
-  Plan plan;
+  RestartPlan plan;
   std::string plan_json;
   if (me == 0) {
     log = std::make_unique<Log>(c.logfile);
@@ -679,7 +450,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
         {"DATE", info.date_iso},
         {"CONFIG", c.file},
         {"MPISCOPE", info.mpiscope_version}};
-    plan = make_plan(c, header, o.method, *log);
+    plan = plan_restart(c, header, o.method, [&](const std::string& line) { log->line(line); });
     plan_json = nlohmann::json(plan.to_run).dump();
   }
   plan_json = mpi::broadcast(plan_json, 0, MPI_COMM_WORLD);
@@ -741,7 +512,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
       reporters.note("datatype check: " + std::to_string(defects) + " wrong bytes received");
     reporters.run_finished(info, defects == 0);
   }
-  return defects ? 3 : 0;
+  return defects ? cli::kCheckFailed : cli::kOk;
 }
 
 void run_postproc(const std::string& out, const std::vector<std::string>& inputs) {

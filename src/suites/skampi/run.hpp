@@ -12,10 +12,6 @@
 
 namespace mpiscope::skampi {
 
-// Resolves Max_Value and checks what depends on the job size and @MEMORY (on rank 0, before
-// anything runs); throws ConfigError at the suite's line.
-void resolve_limits(Config& c, int world_size);
-
 struct RunOptions {
   Config config;
   cli::OutputOptions output;

@@ -1,4 +1,4 @@
-#include "suites/beff/text_reporter.hpp"
+#include "suites/beff/text_output.hpp"
 
 #include <algorithm>
 #include <iterator>
