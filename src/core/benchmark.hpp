@@ -44,6 +44,13 @@ struct PointContext {
   // default), timing each repetition alone so that none overlaps the next.
   bool root_shift = true;
   bool barrier_between_repetitions = false;
+  // The barrier before the timed loop and between repetitions: MPI_Barrier, or for collectives
+  // under current IMB's -imb_barrier on a dissemination barrier of point-to-point messages.
+  void (*barrier)(MPI_Comm) = mpi_barrier;
+  // Windowed benchmarks (current IMB's Uniband and Biband): messages in flight per repetition.
+  int window_size = 1;
+
+  static void mpi_barrier(MPI_Comm comm) { MPI_Barrier(comm); }
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -71,7 +78,7 @@ inline void already_complete(PointContext&) {}
 // the kernel calls are inlined: the harness adds nothing to what is timed.
 template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
-  for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
   if (ctx.barrier_between_repetitions) {
     // Current IMB's -sync on: each repetition timed alone, the barrier after it untimed.
     double total = 0;
@@ -80,7 +87,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
       Transfer(ctx, i);
       Complete(ctx);
       total += MPI_Wtime() - start;
-      MPI_Barrier(ctx.comm);
+      ctx.barrier(ctx.comm);
     }
     return total;
   }
@@ -101,7 +108,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
 // (in aggregate mode the final completion counts in the last sample).
 template <IterateFn Transfer, CompleteFn Complete>
 double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* samples) {
-  for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
   double total = 0;
   double previous = MPI_Wtime();
   for (int i = 0; i < repetitions; ++i) {
@@ -110,7 +117,7 @@ double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* sa
     const double now = MPI_Wtime();
     samples[i] = now - previous;
     total += samples[i];
-    if (ctx.barrier_between_repetitions) MPI_Barrier(ctx.comm);  // untimed, as in timed_loop
+    if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);  // untimed, as in timed_loop
     previous = ctx.barrier_between_repetitions ? MPI_Wtime() : now;
   }
   return total;
@@ -177,6 +184,11 @@ struct Benchmark {
   // default list stays IMB 3.1's.
   bool in_default_list = true;
   bool warm_up = true;  // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
+  // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of
+  // PointContext::window_size messages per turnover unit; rows also give messages per second.
+  bool message_rate = false;
+  // The first half of the processes paired with the second: even process counts only.
+  bool pairs = false;
 };
 
 }  // namespace mpiscope::core
