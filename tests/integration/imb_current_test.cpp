@@ -29,8 +29,8 @@ double messages_per_repetition(const std::string& name, int nprocs, int window) 
 void expect_windowed_formula(const json& j, const std::vector<Table>& tables, int window) {
   std::size_t checked = 0;
   for (const auto& jb : j["benchmarks"]) {
-    const std::string name = jb["name"];
-    const int nprocs = jb["nprocs"];
+    const auto name = jb["name"].get<std::string>();
+    const int nprocs = jb["nprocs"].get<int>();
     SCOPED_TRACE(name + " at " + std::to_string(nprocs));
     const Table* text = nullptr;
     for (const auto* t : tables_named(tables, name))
@@ -39,15 +39,15 @@ void expect_windowed_formula(const json& j, const std::vector<Table>& tables, in
     ASSERT_EQ(text->cells.size(), jb["rows"].size());
     for (std::size_t r = 0; r < jb["rows"].size(); ++r) {
       const auto& row = jb["rows"][r];
-      const double t_max = row["t_max_us"], bytes = row["bytes"];
-      const double rate = row["values"]["message_rate"]["value"];
+      const double t_max = row["t_max_us"].get<double>(), bytes = row["bytes"].get<double>();
+      const double rate = row["values"]["message_rate"]["value"].get<double>();
       EXPECT_EQ(row["values"]["message_rate"]["unit"], "messages/s");
       const double expected = messages_per_repetition(name, nprocs, window) / t_max * 1e6;
       EXPECT_NEAR(rate, expected, expected * 1e-9);
-      EXPECT_NEAR(double(row["mbytes_per_sec"]), rate * bytes / 1048576, 1e-6 * rate * bytes);
+      EXPECT_NEAR(row["mbytes_per_sec"].get<double>(), rate * bytes / 1048576, 1e-6 * rate * bytes);
       EXPECT_NEAR(cell(*text, r, "Msg/sec"), rate, 0.51);
       EXPECT_NEAR(cell(*text, r, "Mbytes/sec"), rate * bytes / 1048576, 0.0051);
-      EXPECT_EQ(cell(*text, r, "#repetitions"), double(row["repetitions"]));
+      EXPECT_EQ(cell(*text, r, "#repetitions"), row["repetitions"].get<double>());
       ++checked;
     }
   }
@@ -66,7 +66,7 @@ TEST_P(Windowed, UnibandAndBibandTablesFormulaAndCheck) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("!!!!  ALL BENCHMARKS SUCCESSFUL !!!!"), std::string::npos);
   const auto tables = parse_imb(r.out);
-  for (const std::string name : {"Uniband", "Biband"}) {
+  for (const std::string& name : std::vector<std::string>{"Uniband", "Biband"}) {
     const auto found = tables_named(tables, name);
     ASSERT_EQ(found.size(), np == 4 ? 2u : 1u) << name;
     EXPECT_EQ(found.back()->nprocs, np);
@@ -97,7 +97,7 @@ TEST(ImbCurrent, WindowSizeAndProcessCountsOfThePairs) {
                              "-window_size", "16", "--json", dir + "/r.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto tables = parse_imb(r.out);
-  for (const std::string name : {"Uniband", "Biband"}) {
+  for (const std::string& name : std::vector<std::string>{"Uniband", "Biband"}) {
     const auto found = tables_named(tables, name);
     ASSERT_EQ(found.size(), 1u) << name;
     EXPECT_EQ(found[0]->nprocs, 2);
@@ -145,7 +145,7 @@ TEST(ImbCurrent, IterPolicyChangesTheRepetitionsAsCurrentImb) {
         Case{"auto", 90, 8, "# Repetitions: rooted collectives 100 * M"},
         Case{"dynamic", 8, 8, "# Repetitions: min(100, 1 MB / X), cut to 10 s per length"}}) {
     SCOPED_TRACE("-iter_policy '" + c.policy + "'");
-    std::vector<std::string> args = {"imb-mpi1", "Bcast",  "Allreduce", "-npmin", "3",
+    std::vector<std::string> args = {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3",
                                      "-iter",    "100,1", "-msglen",   lengths};
     if (!c.policy.empty()) args.insert(args.end(), {"-iter_policy", c.policy});
     const auto r = run_mpi(3, args);
@@ -169,11 +169,11 @@ TEST(ImbCurrent, IterPolicyChangesTheRepetitionsAsCurrentImb) {
 // PMPI trace; the numbers stay sane.
 TEST(ImbCurrent, ImbBarrierReplacesTheCollectivesMpiBarrier) {
   const auto dir = temp_dir();
-  const auto r = run_mpi(3,
-                         {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6",
-                          "-warm_up", "off", "-sync", "on", "-root_shift", "off", "-imb_barrier",
-                          "on", "-msglen", write_file(dir, "l", "1000\n")},
-                         "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
+  const auto r = run_mpi(
+      3,
+      {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6", "-warm_up", "off", "-sync",
+       "on", "-root_shift", "off", "-imb_barrier", "on", "-msglen", write_file(dir, "l", "1000\n")},
+      "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   for (int rank = 0; rank < 3; ++rank) {
     std::vector<std::string> calls;
@@ -194,7 +194,7 @@ TEST(ImbCurrent, ImbBarrierReplacesTheCollectivesMpiBarrier) {
       EXPECT_NE(calls[i], "MPI_Barrier") << "rank " << rank << " call " << i;
   }
   EXPECT_EQ(count_of(r.out, "own dissemination barrier (-imb_barrier on)"), 1) << r.out;
-  for (const std::string name : {"Bcast", "Allreduce"}) {
+  for (const std::string& name : std::vector<std::string>{"Bcast", "Allreduce"}) {
     const auto t = tables_named(parse_imb(r.out), name);
     ASSERT_EQ(t.size(), 1u);
     expect_consistent_numbers(*t[0], name);
@@ -220,9 +220,10 @@ TEST(ImbCurrent, ThreadLevelIsRequestedAndReported) {
 
 // Bad values of the new options: one message naming the option, exit 2, nothing run.
 TEST(ImbCurrent, BadValuesOfTheNewOptionsAreRejectedOnce) {
-  for (const auto& [option, value] :
-       {std::pair{"-iter_policy", "sometimes"}, {"-imb_barrier", "maybe"},
-        {"-thread_level", "many"}, {"-window_size", "0"}}) {
+  for (const auto& [option, value] : {std::pair{"-iter_policy", "sometimes"},
+                                      {"-imb_barrier", "maybe"},
+                                      {"-thread_level", "many"},
+                                      {"-window_size", "0"}}) {
     SCOPED_TRACE(option);
     const auto r = run_mpi(2, {"imb-mpi1", "Uniband", option, value});
     EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -237,16 +238,17 @@ TEST(ImbCurrent, BadValuesOfTheNewOptionsAreRejectedOnce) {
 TEST(ImbCurrent, CompareMatchesImportedIntelUnibandAndBiband) {
   const auto dir = temp_dir();
   const auto db = dir + "/c.db";
-  const auto run = run_mpi(2, {"imb-mpi1", "Uniband", "Biband", "-msglog", "0:10", "-iter", "20",
-                               "--db", db});
+  const auto run =
+      run_mpi(2, {"imb-mpi1", "Uniband", "Biband", "-msglog", "0:10", "-iter", "20", "--db", db});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const auto imported = run_plain(
-      {"import", "--db", db,
-       std::string(MPISCOPE_TEST_DATA) + "/import/imb_2021_uniband_biband.txt"});
+  const auto imported =
+      run_plain({"import", "--db", db,
+                 std::string(MPISCOPE_TEST_DATA) + "/import/imb_2021_uniband_biband.txt"});
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   const auto c = run_plain({"compare", "--db", db, "1", "2"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  for (const std::string table : {"# Uniband, 2 processes", "# Biband, 2 processes"})
+  for (const std::string& table :
+       std::vector<std::string>{"# Uniband, 2 processes", "# Biband, 2 processes"})
     EXPECT_EQ(count_of(c.out, table + "\n"), 1) << c.out;
   EXPECT_EQ(count_of(c.out, "only in"), 0) << c.out;
 }

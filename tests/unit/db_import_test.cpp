@@ -193,8 +193,7 @@ TEST(DbImport, ImbUnibandAndBibandKeepTheMessageRateAndGiveTheWindowTime) {
                                "IMB-MPI1 Uniband -window_size 32"),
                    2 * 32);
   EXPECT_DOUBLE_EQ(
-      window_time("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part", "IMB-MPI1 Uniband"),
-      2 * 64);
+      window_time("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part", "IMB-MPI1 Uniband"), 2 * 64);
 }
 
 TEST(DbImport, OsuTablesConvertMegabytesAndKeepThePrintedValue) {
