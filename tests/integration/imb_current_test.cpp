@@ -86,8 +86,8 @@ TEST_P(Windowed, UnibandAndBibandTablesFormulaAndCheck) {
   expect_windowed_formula(json::parse(read_file(dir + "/r.json")), tables, 256);
 }
 
-INSTANTIATE_TEST_SUITE_P(ImbCurrent, Windowed, ::testing::Values(2, 4),
-                         [](const auto& info) { return std::to_string(info.param) + "Ranks"; });
+INSTANTIATE_TEST_SUITE_P(ImbCurrent, Windowed, ::testing::Values(2, 4));
+});
 
 // -window_size sets the messages per window, visible in the message rate's formula; an odd
 // process count leaves its last rank waiting, and one process cannot pair.
