@@ -87,7 +87,6 @@ TEST_P(Windowed, UnibandAndBibandTablesFormulaAndCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ImbCurrent, Windowed, ::testing::Values(2, 4));
-});
 
 // -window_size sets the messages per window, visible in the message rate's formula; an odd
 // process count leaves its last rank waiting, and one process cannot pair.
