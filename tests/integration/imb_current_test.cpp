@@ -121,7 +121,8 @@ TEST(ImbCurrent, CheckCatchesAPlantedCorruptionInAWindow) {
                            std::string("MPISCOPE_FAULT=corrupt:") + rank);
     EXPECT_EQ(r.exit_code, 3) << r.err << r.out;
     EXPECT_EQ(count_of(r.out, "!!!!  1  BENCHMARK FAILED     !!!!"), 1) << r.out;
-    const auto t = tables_named(parse_imb(r.out), name);
+    const auto tables = parse_imb(r.out);
+    const auto t = tables_named(tables, name);
     ASSERT_EQ(t.size(), 1u);
     EXPECT_GT(cell(*t[0], 1, "defects"), 0);
   }
@@ -193,8 +194,9 @@ TEST(ImbCurrent, ImbBarrierReplacesTheCollectivesMpiBarrier) {
       EXPECT_NE(calls[i], "MPI_Barrier") << "rank " << rank << " call " << i;
   }
   EXPECT_EQ(count_of(r.out, "own dissemination barrier (-imb_barrier on)"), 1) << r.out;
+  const auto tables = parse_imb(r.out);
   for (const std::string& name : std::vector<std::string>{"Bcast", "Allreduce"}) {
-    const auto t = tables_named(parse_imb(r.out), name);
+    const auto t = tables_named(tables, name);
     ASSERT_EQ(t.size(), 1u);
     expect_consistent_numbers(*t[0], name);
     EXPECT_GT(cell(*t[0], 0, "t_min[usec]"), 0);
