@@ -1,5 +1,6 @@
 #include "cli/frontend.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,8 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   // The --timeout watchdog is a second thread (it makes no MPI calls): ask for FUNNELED then.
   bool watchdog = false;
   for (const auto& a : args) watchdog |= a == "--timeout";
-  mpi::Environment env(argc, argv, watchdog ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE);
+  const int asked = fe.thread_level ? fe.thread_level(args) : MPI_THREAD_SINGLE;
+  mpi::Environment env(argc, argv, std::max(asked, watchdog ? MPI_THREAD_FUNNELED : asked));
   const int rank = mpi::world_rank();
   if (const auto mismatch = core::launcher_mismatch(mpi::world_size(), mpi::library_version(),
                                                     [](const char* n) { return std::getenv(n); })) {

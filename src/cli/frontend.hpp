@@ -30,6 +30,9 @@ struct FrontEnd {
   std::function<ParseResult(const std::vector<std::string>& args, int world_size)> parse;
   // Runs on every rank with rank 0's serialized options; returns the exit code.
   std::function<int(const std::string& options, int thread_level)> run;
+  // The MPI thread level the command line asks for, read on every rank before MPI starts (IMB's
+  // -thread_level); empty: MPI_THREAD_SINGLE. --timeout raises it to FUNNELED at least.
+  std::function<int(const std::vector<std::string>& args)> thread_level;
 };
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv);

@@ -44,7 +44,14 @@ struct PointContext {
   // default), timing each repetition alone so that none overlaps the next.
   bool root_shift = true;
   bool barrier_between_repetitions = false;
-  int in_flight = 1;  // messages a windowed kernel keeps in flight per repetition (OSU's -W)
+  // The barrier before the timed loop and between repetitions: MPI_Barrier, or for collectives
+  // under current IMB's -imb_barrier on a dissemination barrier of point-to-point messages.
+  void (*barrier)(MPI_Comm) = mpi_barrier;
+  // Windowed kernels (OSU's osu_bw, osu_bibw, osu_mbw_mr; current IMB's Uniband, Biband): the
+  // messages in flight per repetition (OSU's -W, IMB's -window_size: EngineSettings::window_size).
+  int in_flight = 1;
+
+  static void mpi_barrier(MPI_Comm comm) { MPI_Barrier(comm); }
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -72,7 +79,7 @@ inline void already_complete(PointContext&) {}
 // the kernel calls are inlined: the harness adds nothing to what is timed.
 template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
-  for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
   if (ctx.barrier_between_repetitions) {
     // Current IMB's -sync on: each repetition timed alone, the barrier after it untimed.
     double total = 0;
@@ -81,7 +88,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
       Transfer(ctx, i);
       Complete(ctx);
       total += MPI_Wtime() - start;
-      MPI_Barrier(ctx.comm);
+      ctx.barrier(ctx.comm);
     }
     return total;
   }
@@ -102,7 +109,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
 // (in aggregate mode the final completion counts in the last sample).
 template <IterateFn Transfer, CompleteFn Complete>
 double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* samples) {
-  for (int b = 0; b < barriers; ++b) MPI_Barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
   double total = 0;
   double previous = MPI_Wtime();
   for (int i = 0; i < repetitions; ++i) {
@@ -111,7 +118,7 @@ double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* sa
     const double now = MPI_Wtime();
     samples[i] = now - previous;
     total += samples[i];
-    if (ctx.barrier_between_repetitions) MPI_Barrier(ctx.comm);  // untimed, as in timed_loop
+    if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);  // untimed, as in timed_loop
     previous = ctx.barrier_between_repetitions ? MPI_Wtime() : now;
   }
   return total;
@@ -191,12 +198,16 @@ struct Benchmark {
   // default list stays IMB 3.1's.
   bool in_default_list = true;
   bool warm_up = true;  // N_WARMUP runs before the first length (IMB-MPI1 and IMB-EXT)
-  int in_flight = 1;    // PointContext::in_flight: a runtime value (a copy per -W)
   // An untimed barrier after each repetition whatever the family (OSU's multi-pair benchmarks).
   bool barrier_between_repetitions = false;
   // Throughput from the ranks' mean time rather than t_max (OSU's multi-pair figures average
   // the pairs).
   bool throughput_from_mean = false;
+  // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of
+  // PointContext::in_flight messages per turnover unit; rows also give messages per second.
+  bool message_rate = false;
+  // The first half of the processes paired with the second: even process counts only.
+  bool pairs = false;
 };
 
 }  // namespace mpiscope::core

@@ -18,6 +18,7 @@
 #include "core/process_sets.hpp"
 #include "core/progress.hpp"
 #include "core/scratch_files.hpp"
+#include "core/sync.hpp"
 #include "core/watchdog.hpp"
 
 namespace mpiscope::core {
@@ -189,14 +190,29 @@ class ClearingReporter : public Reporter {
   ProgressDisplay& progress_;
 };
 
+// The active process counts of a benchmark that is valid on this world size. Pairs (Uniband,
+// Biband) run on even counts only, as current IMB: the world and P_min rounded to even.
+std::vector<int> process_series(const Benchmark& b, int npmin, int world_size) {
+  if (b.fixed_processes > 0)
+    return std::vector<int>(world_size >= b.fixed_processes ? 1 : 0, b.fixed_processes);
+  if (b.pairs) {
+    const int even = world_size - world_size % 2;
+    if (even < 2) return {};
+    return active_process_series(even, std::min(npmin + npmin % 2, even));
+  }
+  return active_process_series(world_size, std::min(npmin, world_size));
+}
+
+// Messages of X bytes one repetition moves, as the throughput counts them (nmsg).
+double messages_per_repetition(const Benchmark& b, int nprocs, int window) {
+  return b.turnover * (b.turnover_per_process ? nprocs : 1) * (b.message_rate ? window : 1);
+}
+
 // Points the plan will measure (for the progress display's estimate).
 long count_points(const SuitePlan& plan, const EngineSettings& s, int world_size) {
   long points = 0;
   for (const Benchmark* b : plan.benchmarks) {
-    const auto series =
-        b->fixed_processes > 0
-            ? std::vector<int>(world_size >= b->fixed_processes ? 1 : 0, b->fixed_processes)
-            : active_process_series(world_size, std::min(s.npmin, world_size));
+    const auto series = process_series(*b, s.npmin, world_size);
     const long lengths = b->sized ? static_cast<long>(plan.lengths(*b).size()) : 1;
     points += static_cast<long>(series.size() * b->modes.size()) * lengths;
   }
@@ -276,17 +292,12 @@ class SuiteRunner {
   }
 
   void run_benchmark(const Benchmark& b) {
-    std::vector<int> series;
-    if (b.fixed_processes > 0) {
-      if (world_size_ < b.fixed_processes) {
-        if (world_rank_ == 0)
-          reporter_.note("# !! Benchmark " + b.name + " invalid for " +
-                         std::to_string(world_size_) + " processes !! ");
-        return;
-      }
-      series = {b.fixed_processes};
-    } else {
-      series = active_process_series(world_size_, std::min(settings_.npmin, world_size_));
+    const std::vector<int> series = process_series(b, settings_.npmin, world_size_);
+    if (series.empty()) {
+      if (world_rank_ == 0)
+        reporter_.note("# !! Benchmark " + b.name + " invalid for " + std::to_string(world_size_) +
+                       " processes !! ");
+      return;
     }
     const auto lengths = b.sized ? plan_.lengths(b) : std::vector<std::size_t>{0};
     for (int q : series)
@@ -334,6 +345,7 @@ class SuiteRunner {
     run.name = (settings_.multi && layout.groups.size() > 1 ? "Multi-" : "") + b.name;
     run.family = family_name(b.family);
     run.sized = b.sized;
+    run.message_rate = b.message_rate;
     run.has_throughput = b.turnover > 0 && !b.blocking_twin;
     run.overlap = b.blocking_twin != nullptr;
     run.multi_outflag = settings_.multi_outflag;
@@ -356,7 +368,9 @@ class SuiteRunner {
     const int q = ps.layout.active_size;
     MPI_Comm active = ps.active.get();
     const bool aggregate = mode != Aggregation::NonAggregate && !b.nonaggregate_repetitions;
-    const int repetitions = settings_.repetitions_rule(settings_.repetitions, bytes, aggregate);
+    const int repetitions = policy_repetitions(
+        settings_.repetitions, settings_.repetitions_rule(settings_.repetitions, bytes, aggregate),
+        bytes, q, b.rooted);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
     const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
     const OffCache& oc = settings_.off_cache;
@@ -412,7 +426,9 @@ class SuiteRunner {
     ctx.barrier_between_repetitions =
         b.barrier_between_repetitions ||
         (settings_.sync_collectives && b.family == Family::Collective && b.sized);
-    ctx.in_flight = b.in_flight;
+    if (settings_.own_barrier_collectives && b.family == Family::Collective)
+      ctx.barrier = own_barrier;
+    ctx.in_flight = settings_.window_size;
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +
@@ -483,7 +499,7 @@ class SuiteRunner {
       return true;
     }
     int repetitions = ctx.repetitions;
-    if (rs.time_limit_s > 0) {
+    if (rs.time_limit_s > 0 && policy_limits_time(rs, b.rooted)) {
       repetitions = time_limited(b, ctx, active, repetitions, rs.time_limit_s);
       // The preparatory run moved file pointers and filled windows: start the timed run afresh.
       set_length(ctx, b, bytes, ps);
@@ -623,10 +639,16 @@ class SuiteRunner {
       return;
     }
     if (b.turnover > 0) {
-      const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
+      const double messages =
+          messages_per_repetition(b, ps.layout.active_size, settings_.window_size);
       const double median = m.accurate->summary_us.median;
       m.mbytes_per_sec = megabytes_per_second(messages * static_cast<double>(m.bytes), median);
+      if (b.message_rate) add_message_rate(messages, median, m);
     }
+  }
+
+  static void add_message_rate(double messages, double t_us, Measurement& m) {
+    m.values.push_back({"message_rate", t_us > 0 ? messages / t_us * 1e6 : 0.0, "messages/s"});
   }
 
   double megabytes_per_second(double bytes, double t_us) const {
@@ -649,9 +671,10 @@ class SuiteRunner {
     m.rank_times_us = times;
     const auto q = static_cast<std::size_t>(ps.layout.active_size);
     // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second).
+    const double messages =
+        messages_per_repetition(b, ps.layout.active_size, settings_.window_size);
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
-      const double messages = b.turnover * (b.turnover_per_process ? ps.layout.active_size : 1);
       return megabytes_per_second(messages * static_cast<double>(m.bytes), t_max_us);
     };
     auto times_of = [&](std::vector<double>::const_iterator first,
@@ -670,6 +693,7 @@ class SuiteRunner {
     m.t_max_us = all.t_max_us;
     m.t_avg_us = all.t_avg_us;
     m.mbytes_per_sec = b.throughput_from_mean ? throughput(all.t_avg_us) : all.mbytes_per_sec;
+    if (b.message_rate) add_message_rate(messages, m.t_max_us, m);
     if (settings_.check) m.defects = defects;
     if (!local.samples.empty()) {
       m.raw_samples_us.reserve(local.samples.size());

@@ -40,9 +40,11 @@ struct EngineSettings {
   int map_rows = 0, map_cols = 0;  // -map PxQ; 0 = identity
   bool root_shift = true;          // collectives: -root_shift (IMB 3.1: on)
   bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
-  double timeout_s = 0;            // --timeout; 0 = none
-  std::string scratch_prefix;      // I/O: path prefix of the run's files (directory + name)
-  double cpu_target_s = 0.1;       // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
+  bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
+  int window_size = 1;   // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
+  double timeout_s = 0;  // --timeout; 0 = none
+  std::string scratch_prefix;  // I/O: path prefix of the run's files (directory + name)
+  double cpu_target_s = 0.1;   // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
   // --method accurate: each point timed repetition by repetition until its median is known to
   // the target precision (accurate.hpp); false keeps IMB's methodology.
   bool accurate = false;

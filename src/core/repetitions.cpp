@@ -12,6 +12,39 @@ int imb_repetitions(const RepetitionSettings& s, std::size_t bytes, bool aggrega
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(cap, by_volume)));
 }
 
+int policy_repetitions(const RepetitionSettings& s, int by_volume, std::size_t bytes, int nprocs,
+                       bool rooted) {
+  switch (s.policy) {
+    case IterPolicy::Off:
+      return s.msgs_per_sample;
+    case IterPolicy::Auto:
+      if (!rooted) return by_volume;
+      [[fallthrough]];
+    case IterPolicy::MultipleNp: {
+      // Current IMB: n = MSGSPERSAMPLE · M / (P·max(X, 4) + M) rounded, M = 2^max_msg_log, then
+      // down to a multiple of P and at least P, so that every process is root equally often.
+      const double largest = static_cast<double>(s.max_length);
+      const double size = static_cast<double>(std::max<std::size_t>(bytes, sizeof(float)));
+      const int n = static_cast<int>(s.msgs_per_sample * largest / (nprocs * size + largest) + 0.5);
+      return std::max(n - n % nprocs, nprocs);
+    }
+    default:
+      return by_volume;
+  }
+}
+
+bool policy_limits_time(const RepetitionSettings& s, bool rooted) {
+  switch (s.policy) {
+    case IterPolicy::Off:
+    case IterPolicy::MultipleNp:
+      return false;
+    case IterPolicy::Auto:
+      return !rooted;
+    default:
+      return true;
+  }
+}
+
 int warm_up_repetitions(int repetitions) {
   constexpr int kFewest = 10;  // IMB 2019+: MIN_WARMUP_ITERS, with WARMUP_PERCENT 10
   return std::max(repetitions / 10, std::min(kFewest, repetitions));

@@ -12,6 +12,15 @@ enum class WarmUp {
   Off,    // nothing
 };
 
+// Current IMB's -iter_policy: how the repetition count of a point is chosen.
+enum class IterPolicy {
+  Imb31,       // IMB 3.1: the volume rule below; cut to -time's limit only when -time is given
+  Dynamic,     // the volume rule cut to the time limit (current IMB's default, -time 10 s)
+  MultipleNp,  // MSGSPERSAMPLE scaled down along a hyperbola in X, a multiple of the processes
+  Auto,        // MultipleNp for rooted collectives, Dynamic for the others
+  Off,         // MSGSPERSAMPLE at every length
+};
+
 struct RepetitionSettings {
   int msgs_per_sample = 1000;                 // MSGSPERSAMPLE
   std::size_t overall_vol = 40ull * 1048576;  // OVERALL_VOL, bytes
@@ -20,6 +29,8 @@ struct RepetitionSettings {
   int n_barr = 2;                             // N_BARR
   double time_limit_s = 0;                    // -time: seconds per message length; 0 = none
   WarmUp warm_up = WarmUp::EveryLength;
+  IterPolicy policy = IterPolicy::Imb31;
+  std::size_t max_length = std::size_t{1} << 22;  // 2^max_msg_log: MultipleNp's scale
 };
 
 // Current IMB's warm-up count for a point timed with n repetitions: n / 10, at least min(10, n).
@@ -27,6 +38,13 @@ int warm_up_repetitions(int repetitions);
 
 // n_sample = MSGSPERSAMPLE for X = 0, else max(1, min(MSGSPERSAMPLE, OVERALL_VOL / X)).
 int imb_repetitions(const RepetitionSettings& s, std::size_t bytes, bool aggregate = true);
+
+// The count -iter_policy gives a point of `bytes` on `nprocs` processes, from the count of the
+// volume rule (`by_volume`); rooted: a rooted collective (Auto's choice).
+int policy_repetitions(const RepetitionSettings& s, int by_volume, std::size_t bytes, int nprocs,
+                       bool rooted);
+// Whether the count of such a point is then cut to the time limit (-time).
+bool policy_limits_time(const RepetitionSettings& s, bool rooted);
 
 // -time: the largest count ≤ limit that fits `time_limit_s` at `seconds_per_repetition`.
 int time_limited_repetitions(int limit, double time_limit_s, double seconds_per_repetition);

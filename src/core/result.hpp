@@ -114,6 +114,7 @@ struct BenchmarkRun {
   bool accurate = false;  // --method accurate: rows carry AccurateStats
   bool sized = true;
   bool has_throughput = false;
+  bool message_rate = false;  // windowed bandwidth: rows carry "message_rate" (messages/s)
   bool multi = false;
   int multi_outflag = 0;
   int nprocs = 0;                        // active processes per group

@@ -186,6 +186,39 @@ void record_imb_version(StoredRun& run) {
   }
 }
 
+// Current IMB's Uniband and Biband window: -window_size from the calling sequence, else the
+// default of the version that printed the file (256 from IMB 2021.2 on, 64 before; mpiscope 256).
+int imb_window_size(const core::RunInfo& info) {
+  const auto& argv = info.command_line;
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    double w = 0;
+    if (argv[i] == "-window_size" && to_number(argv[i + 1], w) && w >= 1)
+      return static_cast<int>(w);
+  }
+  const ImbVersion version = imb_version_of(info.suite_title);
+  if (info.suite_title.rfind("mpiscope", 0) == 0) return 256;
+  static const std::regex year_update(R"((\d+)(?:\.(\d+))?)");
+  std::smatch m;
+  if (std::regex_search(version.name, m, year_update)) {
+    const int year = std::stoi(m[1].str()), update = m[2].matched ? std::stoi(m[2].str()) : 0;
+    return year > 2021 || (year == 2021 && update >= 2) ? 256 : 64;
+  }
+  return 256;
+}
+
+// A Uniband or Biband table prints no time: the time of one repetition (a window of messages
+// between each of the P/2 pairs, both ways for Biband) follows from Msg/sec, so that compare,
+// which compares times, matches it with mpiscope's rows.
+void derive_window_times(core::BenchmarkRun& b, const core::RunInfo& info) {
+  const double scale = core::to_lower(b.name) == "biband" ? 2.0 : 1.0;
+  const double messages = scale * imb_window_size(info) * (b.nprocs / 2);
+  for (auto& m : b.rows) {
+    const auto* rate = m.value("message_rate");
+    if (!m.measured || !rate || rate->value <= 0 || std::isfinite(m.t_max_us)) continue;
+    m.t_min_us = m.t_max_us = m.t_avg_us = messages / rate->value * 1e6;
+  }
+}
+
 // Stores every Mbytes/sec of a table in the model's MiB/s (2^20 bytes per second), keeping a
 // 10^6 figure as printed beside it, and gives IMB-IO's tables mpiscope's names and modes.
 void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
@@ -196,6 +229,7 @@ void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
   if (info.suite == "imb-nbc")  // IMB-NBC's overlap is over max(t_pure, t_CPU)
     for (auto& m : b.rows)
       if (m.overlap) m.overlap->base = core::OverlapBase::Larger;
+  if (b.message_rate) derive_window_times(b, info);
   if (!imb_version_of(info.suite_title).decimal_megabytes) return;
   constexpr double kMiBPerMB = 1e6 / 1048576.0;
   for (auto& m : b.rows) {
@@ -249,6 +283,8 @@ void add_imb_row(core::BenchmarkRun& b, const std::vector<std::string>& columns,
       m.mbytes_per_sec = v;  // converted with the whole table, once the title is known
     else if (col == "defects")
       m.defects = v;
+    else if (col == "Msg/sec")  // current IMB's Uniband and Biband
+      m.values.push_back({"message_rate", v, "messages/s"});
     else if (col == "t_pure[usec]")
       m.overlap = core::OverlapTimes{v, 0, 0};
     else if (col == "t_CPU[usec]" && m.overlap)
@@ -302,6 +338,7 @@ core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
     throw ImportError("table '" + b.name + "' has no column headings (#repetitions …)");
   b.sized = std::find(columns.begin(), columns.end(), "#bytes") != columns.end();
   b.has_throughput = std::find(columns.begin(), columns.end(), "Mbytes/sec") != columns.end();
+  b.message_rate = std::find(columns.begin(), columns.end(), "Msg/sec") != columns.end();
   b.overlap = std::find(columns.begin(), columns.end(), "t_ovrl[usec]") != columns.end();
   b.check = std::find(columns.begin(), columns.end(), "defects") != columns.end();
   std::map<std::size_t, std::size_t> row_of_bytes;  // Multi rows: one row per length

@@ -46,6 +46,7 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
   if (b.accurate && !b.overlap) {  // --method accurate: statistics over repetitions
     h.insert(h.end(), {"#invalid", "t_med[usec]", "ci95_lo", "ci95_hi", "t_min[usec]"});
     if (b.has_throughput) h.push_back("Mbytes/sec");
+    if (b.message_rate) h.push_back("Msg/sec");
     if (b.check && b.sized) h.push_back("defects");
     return h;
   }
@@ -54,12 +55,15 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
     if (b.check && b.sized) h.push_back("defects");
     return h;
   }
-  if (show_time_range(b)) {
+  if (b.message_rate) {
+    // Current IMB's Uniband and Biband (OUT_BW_AND_MSG_RATE): no time column.
+    h.insert(h.end(), {"Mbytes/sec", "Msg/sec"});
+  } else if (show_time_range(b)) {
     h.insert(h.end(), {"t_min[usec]", "t_max[usec]", "t_avg[usec]"});
   } else {
     h.push_back("t[usec]");
   }
-  if (b.has_throughput) h.push_back("Mbytes/sec");
+  if (b.has_throughput && !b.message_rate) h.push_back("Mbytes/sec");
   if (b.check && b.sized) h.push_back("defects");
   return h;
 }
@@ -111,6 +115,7 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   // Which warm-up rule ran, and what -off_cache rotates through (IMB front ends).
   for (const auto& [key, label] : {std::pair{"warm_up_rule", "Warm-up"},
                                    {"collectives_rule", "Collectives"},
+                                   {"repetitions_rule", "Repetitions"},
                                    {"off_cache_rule", "Off-cache"}})
     if (info.settings.count(key)) fmt::print(out_, "# {}: {}\n", label, info.settings.at(key));
   if (info.settings.count("method") && info.settings.at("method") == "accurate") {
@@ -200,12 +205,16 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
       const auto& ci = a.summary_us.median_ci;
       fmt::print(out_, "{:13d}{:13.2f}{:13.2f}{:13.2f}{:13.2f}", a.attempted - a.valid,
                  a.summary_us.median, ci.lower, ci.upper, a.summary_us.min);
-    } else if (show_time_range(b)) {
+    } else if (show_time_range(b) && !b.message_rate) {
       fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}", t.t_min_us, t.t_max_us, t.t_avg_us);
-    } else {
+    } else if (!b.message_rate) {
       fmt::print(out_, "{:13.2f}", t.t_max_us);
     }
     if (b.has_throughput) fmt::print(out_, "{:13.2f}", t.mbytes_per_sec.value_or(0));
+    if (b.message_rate) {
+      const auto* rate = m.value("message_rate");
+      fmt::print(out_, "{:13.0f}", rate ? rate->value : 0.0);
+    }
     if (m.defects && b.sized) fmt::print(out_, "{:13.2f}", *m.defects);
     fmt::print(out_, "\n");
   };

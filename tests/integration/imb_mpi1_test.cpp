@@ -609,7 +609,8 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_EQ(count_of(h.out, "Calling sequence (command line will be repeated in Output table!)"),
             1);
   for (const char* flag : {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-warm_up", "-mem",
-                           "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout"})
+                           "-msglen", "-map", "-input", "-check", "--json", "--csv", "--timeout",
+                           "-iter_policy", "-imb_barrier", "-thread_level", "-window_size"})
     EXPECT_NE(h.out.find(flag), std::string::npos) << flag;
   const auto v = run_plain({"--version"});
   EXPECT_EQ(v.exit_code, 0);

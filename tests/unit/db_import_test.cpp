@@ -155,6 +155,47 @@ TEST(DbImport, ImbIoTablesTakeMpiscopesNamesAndModes) {
   EXPECT_NEAR(r.benchmarks[2].rows[2].mbytes_per_sec.value(), 16.0 / 1.048576, 1e-9);
 }
 
+// Current IMB's Uniband and Biband, captured from Intel's IMB-MPI1 2021.11 (2 Open MPI ranks,
+// -msglog 0:10): Msg/sec is stored as "message_rate", Mbytes/sec (10^6) as MiB/s, and the time of
+// one window of 256 messages per pair (both ways for Biband) follows from the message rate.
+TEST(DbImport, ImbUnibandAndBibandKeepTheMessageRateAndGiveTheWindowTime) {
+  const auto r = db::import_file(sample("imb_2021_uniband_biband.txt"));
+  EXPECT_EQ(r.info.settings.at("imb_version"), "2021.11");
+  const auto& uni = table(r, "Uniband", 2);
+  const auto& bi = table(r, "Biband", 2);
+  for (const auto* t : {&uni, &bi}) {
+    EXPECT_TRUE(t->message_rate);
+    EXPECT_TRUE(t->has_throughput);
+    ASSERT_EQ(t->rows.size(), 12u);
+  }
+  const auto& row = uni.rows[11];  // 1024 273.65 267232
+  EXPECT_EQ(row.bytes, 1024u);
+  EXPECT_EQ(row.repetitions, 1000);
+  EXPECT_NEAR(row.mbytes_per_sec.value(), 273.65 / 1.048576, 1e-9);
+  EXPECT_DOUBLE_EQ(value_of(row, "message_rate", "messages/s"), 267232);
+  EXPECT_NEAR(row.t_max_us, 256 / 267232.0 * 1e6, 1e-6);
+  EXPECT_DOUBLE_EQ(value_of(uni.rows[0], "message_rate", "messages/s"), 1325242);
+  const auto& bi_row = bi.rows[11];  // 1024 273.02 266619: two windows per repetition
+  EXPECT_NEAR(bi_row.t_max_us, 2 * 256 / 266619.0 * 1e6, 1e-6);
+  // -window_size in the calling sequence sets the window; IMB before 2021.2 used 64.
+  auto window_time = [](const std::string& title, const std::string& call) {
+    return db::parse_imb_text("#----\n#    " + title + "\n#----\n# Calling sequence was: \n\n# " +
+                              call + "\n\n# Benchmarking Uniband\n# #processes = 4\n#----\n" +
+                              "       #bytes #repetitions   Mbytes/sec      Msg/sec\n" +
+                              "            8         1000         8.00      1000000\n")
+        .benchmarks.at(0)
+        .rows.at(0)
+        .t_max_us;
+  };
+  EXPECT_DOUBLE_EQ(window_time("Intel(R) MPI Benchmarks 2021.11, MPI-1 part", "IMB-MPI1 Uniband"),
+                   2 * 256);
+  EXPECT_DOUBLE_EQ(window_time("Intel(R) MPI Benchmarks 2021.11, MPI-1 part",
+                               "IMB-MPI1 Uniband -window_size 32"),
+                   2 * 32);
+  EXPECT_DOUBLE_EQ(
+      window_time("Intel(R) MPI Benchmarks 2019 Update 6, MPI-1 part", "IMB-MPI1 Uniband"), 2 * 64);
+}
+
 TEST(DbImport, OsuTablesConvertMegabytesAndKeepThePrintedValue) {
   const auto r = db::import_file(sample("osu_mixed.txt"));
   EXPECT_EQ(r.source, "import:osu");

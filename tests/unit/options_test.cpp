@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <climits>
 #include <cstdio>
@@ -181,4 +182,41 @@ TEST(Options, SerializationRoundTrip) {
   EXPECT_EQ(nlohmann::json(back), nlohmann::json(o));
   EXPECT_TRUE(back.check);
   EXPECT_EQ(back.json_path, "x.json");
+}
+
+// Current IMB's -iter_policy, -imb_barrier, -thread_level and -window_size; IMB 3.1's behaviour
+// by default, and -thread_level read before MPI starts (a wrong value asks for single, and the
+// parser then rejects it).
+TEST(Options, CurrentImbIterPolicyBarrierThreadLevelAndWindow) {
+  const auto d = parse_options({}, kNames, 2);
+  EXPECT_EQ(d.iter_policy, "imb3.1");
+  EXPECT_FALSE(d.imb_barrier);
+  EXPECT_EQ(d.thread_level, "single");
+  EXPECT_EQ(d.window_size, 256);
+  for (const char* p : {"dynamic", "multiple_np", "auto", "off", "imb3.1"})
+    EXPECT_EQ(parse_options({"-iter_policy", p}, kNames, 2).iter_policy, p);
+  EXPECT_EQ(parse_options({"-iter_policy", "OFF"}, kNames, 2).iter_policy, "off");
+  EXPECT_TRUE(parse_options({"-imb_barrier", "on"}, kNames, 2).imb_barrier);
+  EXPECT_EQ(parse_options({"-thread_level", "Multiple"}, kNames, 2).thread_level, "multiple");
+  EXPECT_EQ(parse_options({"-window_size", "64"}, kNames, 2).window_size, 64);
+  EXPECT_NE(error_of({"-iter_policy", "sometimes"}).find("-iter_policy takes dynamic"),
+            std::string::npos);
+  EXPECT_NE(error_of({"-imb_barrier", "maybe"}).find("-imb_barrier takes on or off"),
+            std::string::npos);
+  EXPECT_NE(error_of({"-thread_level", "many"}).find("-thread_level takes single"),
+            std::string::npos);
+  EXPECT_NE(error_of({"-window_size", "0"}).find("-window_size"), std::string::npos);
+  EXPECT_NE(error_of({"-thread_level"}).find("needs a value"), std::string::npos);
+
+  EXPECT_EQ(requested_thread_level({}), MPI_THREAD_SINGLE);
+  EXPECT_EQ(requested_thread_level({"PingPong", "-thread_level", "serialized"}),
+            MPI_THREAD_SERIALIZED);
+  EXPECT_EQ(requested_thread_level({"-thread_level", "MULTIPLE"}), MPI_THREAD_MULTIPLE);
+  EXPECT_EQ(requested_thread_level({"-thread_level", "many"}), MPI_THREAD_SINGLE);
+  EXPECT_EQ(requested_thread_level({"-thread_level"}), MPI_THREAD_SINGLE);
+
+  const auto o = parse_options({"-iter_policy", "auto", "-imb_barrier", "yes", "-thread_level",
+                                "funneled", "-window_size", "8"},
+                               kNames, 2);
+  EXPECT_EQ(nlohmann::json(nlohmann::json(o).get<Options>()), nlohmann::json(o));
 }

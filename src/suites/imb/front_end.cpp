@@ -55,12 +55,27 @@ std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o,
   return out;
 }
 
-core::EngineSettings engine_settings(const Options& o) {
+// Current IMB's SECS_PER_SAMPLE: the time limit of -iter_policy dynamic when -time is not given.
+constexpr double kCurrentImbSecondsPerSample = 10;
+
+core::IterPolicy iter_policy_of(const std::string& name) {
+  if (name == "dynamic") return core::IterPolicy::Dynamic;
+  if (name == "multiple_np") return core::IterPolicy::MultipleNp;
+  if (name == "auto") return core::IterPolicy::Auto;
+  if (name == "off") return core::IterPolicy::Off;
+  return core::IterPolicy::Imb31;
+}
+
+core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   core::EngineSettings s;
   s.repetitions.msgs_per_sample = o.msgs_per_sample;
   s.repetitions.msgs_nonaggr = o.msgs_nonaggr;
   s.repetitions.overall_vol = o.overall_vol_mb * 1048576;
-  s.repetitions.time_limit_s = o.time_s;
+  s.repetitions.policy = iter_policy_of(o.iter_policy);
+  s.repetitions.max_length = std::size_t{1} << (o.msglog_max >= 0 ? o.msglog_max : max_msg_log);
+  const bool dynamic = s.repetitions.policy == core::IterPolicy::Dynamic ||
+                       s.repetitions.policy == core::IterPolicy::Auto;
+  s.repetitions.time_limit_s = o.time_s > 0 || !dynamic ? o.time_s : kCurrentImbSecondsPerSample;
   s.repetitions.warm_up = o.warm_up == "off"      ? core::WarmUp::Off
                           : o.warm_up == "imb3.1" ? core::WarmUp::Imb31
                                                   : core::WarmUp::EveryLength;
@@ -79,6 +94,8 @@ core::EngineSettings engine_settings(const Options& o) {
   s.map_cols = o.map_cols;
   s.root_shift = o.root_shift;
   s.sync_collectives = o.sync;
+  s.own_barrier_collectives = o.imb_barrier;
+  s.window_size = o.window_size;
   s.timeout_s = o.timeout_s;
   s.scratch_prefix = o.io_dir + "/IMB_out_" + o.run_tag;
   s.cpu_target_s = o.cpu_target_s;
@@ -111,7 +128,12 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
       {"timeout_s", num(s.timeout_s)},
       {"scratch_prefix", s.scratch_prefix},
       {"cpu_target_s", num(s.cpu_target_s)},
-      {"synchronisation", "MPI_Barrier x n_barr before each timed loop (IMB)"},
+      {"window_size", std::to_string(s.window_size)},
+      {"synchronisation",
+       s.own_barrier_collectives
+           ? "MPI_Barrier x n_barr before each timed loop (IMB); collectives: mpiscope's own "
+             "dissemination barrier instead (-imb_barrier on)"
+           : "MPI_Barrier x n_barr before each timed loop (IMB)"},
       {"timer", "MPI_Wtime"}};
 }
 
@@ -144,7 +166,34 @@ std::string collectives_rule(const core::EngineSettings& s) {
                                   : "root 0 (-root_shift off, as current IMB)") +
          (s.sync_collectives
               ? ", each repetition timed alone after an untimed barrier (-sync on, as current IMB)"
-              : ", repetitions back to back (IMB 3.1; current IMB: -sync on)");
+              : ", repetitions back to back (IMB 3.1; current IMB: -sync on)") +
+         (s.own_barrier_collectives
+              ? ", barriers are mpiscope's own dissemination barrier (-imb_barrier on)"
+              : "");
+}
+
+// The header's "Repetitions" line under -iter_policy: how each length's count was chosen.
+std::string repetitions_rule(const core::EngineSettings& s, const Options& o) {
+  const auto& r = s.repetitions;
+  const std::string volume =
+      fmt::format("min({}, {} MB / X)", r.msgs_per_sample, r.overall_vol / 1048576);
+  const std::string timed = fmt::format("cut to {:g} s per length", r.time_limit_s);
+  const std::string hyperbola = fmt::format(
+      "{} * M / (P * max(X, 4) + M) with M = {} bytes, rounded down to a multiple of P, at least P",
+      r.msgs_per_sample, r.max_length);
+  switch (r.policy) {
+    case core::IterPolicy::Off:
+      return fmt::format("{} at every length (-iter_policy off)", r.msgs_per_sample);
+    case core::IterPolicy::MultipleNp:
+      return hyperbola + " (-iter_policy multiple_np)";
+    case core::IterPolicy::Auto:
+      return "rooted collectives " + hyperbola + "; the others " + volume + ", " + timed +
+             " (-iter_policy auto)";
+    case core::IterPolicy::Dynamic:
+      return volume + ", " + timed + " (-iter_policy dynamic)";
+    default:
+      return volume + (o.time_s > 0 ? ", " + timed : std::string()) + " (IMB 3.1)";
+  }
 }
 
 // The header's "Off-cache" line: what the rotation covers, and what -mem does to it.
@@ -164,7 +213,18 @@ class NullReporter : public core::Reporter {};
 int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
         const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
-  const auto settings = engine_settings(o);
+  // Current IMB stops when MPI cannot give the level -thread_level asks for; every rank agrees.
+  int provided = thread_level;
+  MPI_Allreduce(&thread_level, &provided, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (const int asked = thread_level_of(o.thread_level).value_or(MPI_THREAD_SINGLE);
+      provided < asked) {
+    if (mpi::world_rank() == 0)
+      std::fprintf(stderr, "%s: error: -thread_level %s: the MPI library provides only %s\n",
+                   argv.empty() ? suite.alias.c_str() : argv[0].c_str(), o.thread_level.c_str(),
+                   mpi::thread_level_name(provided).c_str());
+    return cli::kRunFailed;
+  }
+  const auto settings = engine_settings(o, suite.max_msg_log);
   core::scratch_files::install_signal_cleanup();
 
   core::SuitePlan plan;
@@ -183,6 +243,11 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
   if (suite.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
+  info.settings["iter_policy"] = o.iter_policy;
+  if (o.iter_policy != "imb3.1") info.settings["repetitions_rule"] = repetitions_rule(settings, o);
+  info.settings["imb_barrier"] = o.imb_barrier ? "on" : "off";
+  info.settings["thread_level_requested"] =
+      mpi::thread_level_name(thread_level_of(o.thread_level).value_or(MPI_THREAD_SINGLE));
   info.user_lengths = !o.lengths.empty();
   const int max_log = o.msglog_max >= 0 ? o.msglog_max : suite.max_msg_log;
   info.min_length = o.zero_size ? 0 : std::size_t{1} << o.msglog_min;
@@ -233,6 +298,7 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     cli::check_database_choice(o.db_path, o.no_db);
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };
+  fe.thread_level = requested_thread_level;
   fe.run = [&](const std::string& options, int thread_level) {
     return run(suite, options, thread_level, command_line);
   };

@@ -1,6 +1,7 @@
 #include "suites/imb/options.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <charconv>
 #include <climits>
@@ -131,6 +132,22 @@ static bool on_or_off(const std::string& v, const std::string& option,
   throw UsageError(option + " takes " + values + ", got '" + v + "'");
 }
 
+std::optional<int> thread_level_of(const std::string& name) {
+  const std::string w = core::to_lower(name);
+  if (w == "single") return MPI_THREAD_SINGLE;
+  if (w == "funneled") return MPI_THREAD_FUNNELED;
+  if (w == "serialized") return MPI_THREAD_SERIALIZED;
+  if (w == "multiple") return MPI_THREAD_MULTIPLE;
+  return std::nullopt;
+}
+
+int requested_thread_level(const std::vector<std::string>& args) {
+  int level = MPI_THREAD_SINGLE;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "-thread_level") level = thread_level_of(args[i + 1]).value_or(level);
+  return level;
+}
+
 Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
                       int world_size, const Options& defaults,
                       const std::vector<std::string>& default_list) {
@@ -203,6 +220,23 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.root_shift = on_or_off(value(), "-root_shift");
     } else if (a == "-sync") {
       o.sync = on_or_off(value(), "-sync");
+    } else if (a == "-iter_policy") {
+      const std::string& v = value();
+      const std::string w = core::to_lower(v);
+      if (w != "imb3.1" && w != "dynamic" && w != "multiple_np" && w != "auto" && w != "off")
+        throw UsageError("-iter_policy takes dynamic, multiple_np, auto, off or imb3.1, got '" + v +
+                         "'");
+      o.iter_policy = w;
+    } else if (a == "-imb_barrier") {
+      o.imb_barrier = on_or_off(value(), "-imb_barrier");
+    } else if (a == "-thread_level") {
+      const std::string& v = value();
+      if (!thread_level_of(v))
+        throw UsageError("-thread_level takes single, funneled, serialized or multiple, got '" + v +
+                         "'");
+      o.thread_level = core::to_lower(v);
+    } else if (a == "-window_size") {
+      o.window_size = static_cast<int>(integer(value(), "-window_size", 1, 1 << 20));
     } else if (a == "-mem") {
       o.mem_gb = number(value(), "-mem", kMemGbRange);
     } else if (a == "-msglen") {
@@ -306,6 +340,10 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"warm_up", o.warm_up},
        {"root_shift", o.root_shift},
        {"sync", o.sync},
+       {"iter_policy", o.iter_policy},
+       {"imb_barrier", o.imb_barrier},
+       {"thread_level", o.thread_level},
+       {"window_size", o.window_size},
        {"mem_gb", o.mem_gb},
        {"lengths", o.lengths},
        {"msglog_min", o.msglog_min},
@@ -340,6 +378,10 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("warm_up").get_to(o.warm_up);
   j.at("root_shift").get_to(o.root_shift);
   j.at("sync").get_to(o.sync);
+  j.at("iter_policy").get_to(o.iter_policy);
+  j.at("imb_barrier").get_to(o.imb_barrier);
+  j.at("thread_level").get_to(o.thread_level);
+  j.at("window_size").get_to(o.window_size);
   j.at("mem_gb").get_to(o.mem_gb);
   j.at("lengths").get_to(o.lengths);
   j.at("msglog_min").get_to(o.msglog_min);
@@ -374,7 +416,10 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-iter      <msgspersample[,overall_vol[,msgs_nonaggr]]>]
           [-time      <max_runtime per sample>]
           [-warm_up   on|off|imb3.1]
-          [-root_shift on|off]  [-sync on|off]
+          [-root_shift on|off]  [-sync on|off]  [-imb_barrier on|off]
+          [-iter_policy dynamic|multiple_np|auto|off|imb3.1]
+          [-thread_level single|funneled|serialized|multiple]
+          [-window_size <messages>]
           [-mem       <max. per process memory for overall message buffers>]
           [-msglen    <Lengths_file>]  [-msglog [min:]max]  [-zero_size on|off]
           [-include b1[,b2...]]  [-exclude b1[,b2...]]
@@ -414,6 +459,24 @@ where
                 3.1) times the repetitions back to back, so that consecutive ones may
                 overlap (pipelining)
                 (IMB-NBC: on by default, as current IMB)
+  -imb_barrier on|off
+                collectives: on synchronises before the timed loop (and between
+                repetitions under -sync on) with mpiscope's own dissemination barrier of
+                zero-byte MPI_Sendrecv instead of MPI_Barrier (default off, as current IMB)
+  -iter_policy P
+                how many repetitions a length gets, as current IMB: dynamic (the
+                -iter rule, then cut to -time, 10 s unless given), multiple_np
+                (MSGSPERSAMPLE along a hyperbola in X, a multiple of the processes),
+                auto (multiple_np for rooted collectives, dynamic for the others), off
+                (MSGSPERSAMPLE at every length); default imb3.1: the -iter rule, cut
+                only by an explicit -time
+  -thread_level L
+                start MPI with MPI_Init_thread at level L (single, funneled,
+                serialized, multiple; default single, funneled with --timeout); the
+                header's MPI Thread Environment line gives the level MPI provided
+  -window_size N
+                Uniband and Biband: messages in flight per repetition (default 256,
+                as current IMB; IMB 2019 to 2021.1 used 64)
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
                 are skipped with a note saying how much they would need; with -off_cache
                 a length rotates through as many buffers as fit

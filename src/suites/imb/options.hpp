@@ -32,6 +32,10 @@ struct Options {
   std::string warm_up = "on";           // -warm_up: on (current IMB), off, imb3.1
   bool root_shift = true;               // -root_shift: rooted collectives move their root (3.1)
   bool sync = false;                    // -sync: a barrier between collectives' repetitions
+  std::string iter_policy = "imb3.1";   // -iter_policy: imb3.1, dynamic, multiple_np, auto, off
+  bool imb_barrier = false;             // -imb_barrier: collectives sync with our own barrier
+  std::string thread_level = "single";  // -thread_level: single, funneled, serialized, multiple
+  int window_size = 256;                // -window_size: Uniband/Biband messages per window
   double mem_gb = 1.0;                  // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;     // -msglen; empty = defaults
   int msglog_min = 0, msglog_max = -1;  // -msglog [min:]max; max -1: the suite's default
@@ -63,6 +67,12 @@ Options parse_options(const std::vector<std::string>& args,
 std::vector<std::size_t> read_lengths_file(const std::string& path);
 // -input file: one benchmark name per line, '#' comments.
 std::vector<std::string> read_selection_file(const std::string& path);
+
+// -thread_level's value as an MPI thread level; nullopt for a word that is none.
+std::optional<int> thread_level_of(const std::string& name);
+// The level the command line asks MPI_Init_thread for, read before MPI starts (single when
+// -thread_level is absent or its value is wrong: parse_options then rejects it).
+int requested_thread_level(const std::vector<std::string>& args);
 
 std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
                       const Options& defaults = {});

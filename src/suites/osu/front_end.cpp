@@ -90,6 +90,7 @@ core::EngineSettings engine_settings(const Options& o, int world_size) {
   s.npmin = world_size;       // collectives on every rank only
   s.root_shift = false;       // root 0
   s.sync_collectives = true;  // each iteration timed alone, a barrier after it
+  s.window_size = o.window;   // -W: messages in flight per iteration of bw, bibw and mbw_mr
   s.timeout_s = o.output.timeout_s;
   s.accurate = o.method.accurate();
   s.accurate_settings = o.method.settings();

@@ -48,7 +48,6 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
     b = p.name == "osu_bw"     ? windowed_bandwidth()
         : p.name == "osu_bibw" ? windowed_bibandwidth()
                                : multi_pair_bandwidth();
-    b.in_flight = window;
     // Messages one repetition moves: the window, both ways for bibw, from every pair for mbw_mr.
     const int messages =
         window * (p.name == "osu_bibw" ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);

@@ -14,6 +14,7 @@ std::vector<core::Benchmark> single_transfer_benchmarks();    // single_transfer
 std::vector<core::Benchmark> parallel_transfer_benchmarks();  // parallel_transfer.cpp
 std::vector<core::Benchmark> reduction_benchmarks();          // reductions.cpp
 std::vector<core::Benchmark> collective_benchmarks();         // collectives.cpp
+std::vector<core::Benchmark> bandwidth_benchmarks();          // bandwidth.cpp (current IMB)
 
 // All of them, in IMB's default order (PingPong … Barrier).
 const std::vector<core::Benchmark>& all_benchmarks();
