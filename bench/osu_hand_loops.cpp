@@ -19,8 +19,9 @@ namespace {
 
 constexpr std::size_t kLargeMessage = 8192;  // OSU's LARGE_MESSAGE_SIZE
 
-// Rank 0 sends, rank 1 returns the message; latency = elapsed / (2 · iterations).
-double latency_us(std::vector<char>& buf, std::size_t bytes, int rank) {
+// Rank 0 sends, rank 1 returns the message; latency = elapsed / (2 · iterations). A send and a
+// receive buffer, as OSU has (one buffer both ways stays in cache at 4 MiB: 1.3 times faster).
+double latency_us(std::vector<char>& send, std::vector<char>& recv, std::size_t bytes, int rank) {
   const bool large = bytes > kLargeMessage;
   const int iterations = large ? 1000 : 10000, skip = large ? 10 : 100;
   const int count = static_cast<int>(bytes);
@@ -29,11 +30,11 @@ double latency_us(std::vector<char>& buf, std::size_t bytes, int rank) {
   for (int i = 0; i < iterations + skip; ++i) {
     if (i == skip) start = MPI_Wtime();
     if (rank == 0) {
-      MPI_Send(buf.data(), count, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
-      MPI_Recv(buf.data(), count, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(send.data(), count, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+      MPI_Recv(recv.data(), count, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-      MPI_Recv(buf.data(), count, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buf.data(), count, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+      MPI_Recv(recv.data(), count, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(send.data(), count, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
     }
   }
   return (MPI_Wtime() - start) * 1e6 / (2.0 * iterations);
@@ -92,8 +93,8 @@ int main(int argc, char** argv) {
   for (std::size_t bytes : lengths) {
     // One buffer per direction, touched before timing, as OSU allocates and fills its own.
     std::vector<char> send(bytes > 0 ? bytes : 1, 'a'), recv(bytes > 0 ? bytes : 1, 'b');
-    const double value =
-        latency ? latency_us(send, bytes, rank) : bandwidth_mbs(send, recv, bytes, window, rank);
+    const double value = latency ? latency_us(send, recv, bytes, rank)
+                                 : bandwidth_mbs(send, recv, bytes, window, rank);
     if (rank == 0) std::printf("%zu %.2f\n", bytes, value);
   }
   MPI_Finalize();

@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -24,6 +25,22 @@ const char* mpiscope_version() {
 }
 const char* mpiscope_commit() {
   return kGitCommit;
+}
+
+std::string rank_ranges_by_host(
+    const std::vector<std::pair<std::string, std::vector<int>>>& ranks_of_host) {
+  std::string text;
+  for (const auto& [host, ranks] : ranks_of_host) {
+    text += (text.empty() ? "" : "; ") + host + ":";
+    for (std::size_t i = 0; i < ranks.size();) {
+      std::size_t j = i;
+      while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+      text += (i == 0 ? " " : ", ") + std::to_string(ranks[i]);
+      if (j > i) text += "-" + std::to_string(ranks[j]);
+      i = j + 1;
+    }
+  }
+  return text;
 }
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
@@ -64,9 +81,18 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
       rank == 0 ? static_cast<std::size_t>(info.world_size) * MPI_MAX_PROCESSOR_NAME : 0);
   MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
              0, MPI_COMM_WORLD);
-  for (int r = 0; rank == 0 && r < info.world_size; ++r)
-    ++info.ranks_per_host[std::string(all.data() +
-                                      static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+  // Which ranks ran where, as rank ranges per host ("h1: 0-1; h2: 2-3"): on a cluster a figure
+  // between two ranks means nothing without knowing whether they shared a host.
+  std::vector<std::pair<std::string, std::vector<int>>> ranks_of_host;  // in order of first rank
+  for (int r = 0; rank == 0 && r < info.world_size; ++r) {
+    const std::string host(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+    ++info.ranks_per_host[host];
+    auto it = std::find_if(ranks_of_host.begin(), ranks_of_host.end(),
+                           [&](const auto& entry) { return entry.first == host; });
+    if (it == ranks_of_host.end()) it = ranks_of_host.insert(ranks_of_host.end(), {host, {}});
+    it->second.push_back(r);
+  }
+  if (rank == 0) info.settings["hosts_of_ranks"] = rank_ranges_by_host(ranks_of_host);
 
   // Oversubscription: more ranks on a node than the CPUs they may run on together (the union of
   // their affinity masks: a rank bound to one core is not a node with one core). Timings then

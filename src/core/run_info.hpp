@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -11,6 +12,10 @@ namespace mpiscope::core {
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level);
+
+// "h1: 0-1; h2: 2-3, 6": each host's ranks (ascending) as ranges, hosts in the order given.
+std::string rank_ranges_by_host(
+    const std::vector<std::pair<std::string, std::vector<int>>>& ranks_of_host);
 
 const char* mpiscope_version();
 const char* mpiscope_commit();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/fault_injection.hpp"
+#include "core/mpi.hpp"
 
 namespace mpiscope::core::scratch_files {
 
@@ -189,6 +191,45 @@ void check_io_dir(const std::string& dir) {
     throw std::runtime_error("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
   close(fd);
   unlink(probe.c_str());
+}
+
+std::string shared_directory_problem(const std::string& dir, MPI_Comm comm) {
+  int rank = 0, nprocs = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nprocs);
+  if (nprocs == 1) return "";
+  std::string probe;
+  if (rank == 0) {
+    const int fd = create_unique(dir + "/.mpiscope-shared-", probe);
+    if (fd >= 0) {
+      add(probe);
+      close(fd);
+    } else {
+      probe.clear();
+    }
+  }
+  probe = mpi::broadcast(probe, 0, comm);
+  if (probe.empty()) return "";
+  struct stat st {};
+  int first_missing = rank == 0 || lstat(probe.c_str(), &st) == 0 ? INT_MAX : rank;
+  int missing = first_missing == INT_MAX ? 0 : 1;
+  MPI_Allreduce(MPI_IN_PLACE, &first_missing, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_SUM, comm);
+  if (rank == 0) remove(probe);  // every process has looked
+  if (missing == 0) return "";
+  // The hosts of rank 0 and of the first process that missed the file, for the message.
+  char host0[MPI_MAX_PROCESSOR_NAME + 1] = {}, host_missing[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int length = 0;
+  MPI_Get_processor_name(host0, &length);
+  std::memcpy(host_missing, host0, sizeof host0);
+  MPI_Bcast(host0, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+  MPI_Bcast(host_missing, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, first_missing, comm);
+  return "--io-dir '" + dir + "' is not one directory shared by every process: a file rank 0 (on " +
+         host0 + ") created there is not seen by " + std::to_string(missing) + " of the " +
+         std::to_string(nprocs) + " processes, the first rank " + std::to_string(first_missing) +
+         " (on " + host_missing +
+         "). Parallel I/O needs a directory every process sees, on a shared (parallel or "
+         "network) file system";
 }
 
 }  // namespace mpiscope::core::scratch_files

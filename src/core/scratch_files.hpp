@@ -4,6 +4,8 @@
 // behind.
 #pragma once
 
+#include <mpi.h>
+
 #include <string>
 
 namespace mpiscope::core::scratch_files {
@@ -34,5 +36,11 @@ int create_unique(const std::string& prefix, std::string& created);
 // --io-dir: a directory where this process can create a file, tried for real (access() passes
 // root on a read-only mount or /proc); throws std::runtime_error saying why not.
 void check_io_dir(const std::string& dir);
+
+// Collective over `comm`: whether `dir` is one directory that every process sees (a file rank 0
+// creates there exists for all), as the I/O suites need on a cluster where /tmp is node-local.
+// Returns the same text on every process: empty when shared (or when rank 0 cannot create the
+// probe, which check_io_dir reports), else what is wrong, naming a rank and host that miss it.
+std::string shared_directory_problem(const std::string& dir, MPI_Comm comm);
 
 }  // namespace mpiscope::core::scratch_files

@@ -19,13 +19,7 @@
 namespace harness {
 
 namespace {
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Result run_shell(const std::string& command, const std::string& redirect = ">out.txt 2>err.txt") {
+Result run_shell(const std::string& command, const std::string& redirect) {
   const std::string dir = temp_dir();
   const std::string full = "cd " + quote(dir) + " && " + command + " " + redirect + " </dev/null";
   const auto start = std::chrono::steady_clock::now();
@@ -38,6 +32,16 @@ Result run_shell(const std::string& command, const std::string& redirect = ">out
   return r;
 }
 }  // namespace
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Result run_command(const std::string& command, bool merged) {
+  return run_shell(command, merged ? ">out.txt 2>&1" : ">out.txt 2>err.txt");
+}
 
 bool is_openmpi() {
   return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi";
@@ -73,25 +77,25 @@ static std::string launch_command(int np, const std::vector<std::string>& args,
 
 Result run_mpi(int np, const std::vector<std::string>& args, const std::string& env,
                int time_limit_s, const std::string& program) {
-  return run_shell(launch_command(np, args, env, time_limit_s, program));
+  return run_command(launch_command(np, args, env, time_limit_s, program));
 }
 
 Result run_mpi_merged(int np, const std::vector<std::string>& args, const std::string& env,
                       int time_limit_s, const std::string& program) {
-  return run_shell(launch_command(np, args, env, time_limit_s, program), ">out.txt 2>&1");
+  return run_command(launch_command(np, args, env, time_limit_s, program), true);
 }
 
 Result run_plain(const std::vector<std::string>& args, const std::string& program) {
   std::string cmd = "timeout -k 5 60 " + quote(bin_dir() + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
-  return run_shell(cmd);
+  return run_command(cmd);
 }
 
 Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args) {
   std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec timeout -k 5 120 " +
                     quote(bin_dir() + "/mpiscope");
   for (const auto& a : args) cmd += " " + quote(a);
-  return run_shell("sh -c " + quote(cmd));
+  return run_command("sh -c " + quote(cmd));
 }
 
 bool sanitized_executables() {
@@ -169,9 +173,9 @@ struct TempDirs {
 };
 TempDirs temp_dirs;
 
-std::string temp_dir() {
-  char tmpl[] = "/tmp/mpiscope_test_XXXXXX";
-  const char* d = mkdtemp(tmpl);
+std::string temp_dir(const std::string& parent) {
+  std::string tmpl = parent + "/mpiscope_test_XXXXXX";
+  const char* d = mkdtemp(tmpl.data());
   if (!d) throw std::runtime_error("mkdtemp failed");
   temp_dirs.made.push_back(d);
   return d;

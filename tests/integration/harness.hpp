@@ -22,6 +22,10 @@ Result run_mpi(int np, const std::vector<std::string>& args, const std::string& 
 // holds both, Result::err is empty.
 Result run_mpi_merged(int np, const std::vector<std::string>& args, const std::string& env = "",
                       int time_limit_s = 120, const std::string& program = "mpiscope");
+// A shell command (sh -c), run in a fresh temporary folder; `merged`: stderr into Result::out.
+Result run_command(const std::string& command, bool merged = false);
+// `s` in single quotes for sh.
+std::string quote(const std::string& s);
 // The program alone, without a launcher.
 Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
 // The same with its address space limited to `kib` KiB (`ulimit -v`), as a batch system's
@@ -51,7 +55,8 @@ std::string bin_dir();
 // "<launcher> [--oversubscribe] -np N <bin>/mpiscope", for tests that write their own shell line.
 std::string mpiscope_launch(int np);
 
-std::string temp_dir();
+// A fresh folder under `parent`, removed when the test program ends.
+std::string temp_dir(const std::string& parent = "/tmp");
 // A small tmpfs mounted in a fresh folder (we run as root in CI); `error` says why it is not.
 struct SmallTmpfs {
   explicit SmallTmpfs(const std::string& options);

@@ -253,10 +253,17 @@ std::map<std::string, std::string> settings_record(const Options& o, std::size_t
 
 class NullReporter : public core::Reporter {};
 
-int run(const std::string& serialized, int thread_level,
+int run(const std::string& program, const std::string& serialized, int thread_level,
         const std::vector<std::string>& command_line) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   core::scratch_files::install_signal_cleanup();
+  // Before anything is timed: a node-local --io-dir on a cluster is no parallel file system.
+  if (const auto problem = core::scratch_files::shared_directory_problem(o.io_dir, MPI_COMM_WORLD);
+      !problem.empty()) {
+    if (mpi::world_rank() == 0)
+      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), problem.c_str());
+    return cli::kUsage;
+  }
   const std::size_t m_part = part_chunk(o.node_memory);
   core::RunInfo info = core::collect_run_info("beffio", command_line, thread_level);
   info.suite_title = "effective I/O bandwidth (b_eff_io)";
@@ -347,7 +354,7 @@ int beffio_main(int argc, char** argv, const std::string& program,
     return parse(args, world_size, program);
   };
   fe.run = [&](const std::string& options, int thread_level) {
-    return run(options, thread_level, command_line);
+    return run(program, options, thread_level, command_line);
   };
   return cli::run_front_end(fe, argc, argv);
 }

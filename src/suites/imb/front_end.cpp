@@ -210,8 +210,8 @@ std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
 
 class NullReporter : public core::Reporter {};
 
-int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
-        const std::vector<std::string>& argv) {
+int run(const ImbSuite& suite, const std::string& program, const std::string& serialized,
+        int thread_level, const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   // Current IMB stops when MPI cannot give the level -thread_level asks for; every rank agrees.
   int provided = thread_level;
@@ -226,6 +226,16 @@ int run(const ImbSuite& suite, const std::string& serialized, int thread_level,
   }
   const auto settings = engine_settings(o, suite.max_msg_log);
   core::scratch_files::install_signal_cleanup();
+  if (suite.uses_files) {
+    // Before anything is timed: on a cluster a node-local --io-dir would give each host files of
+    // its own and numbers of nothing the user meant.
+    const auto problem = core::scratch_files::shared_directory_problem(o.io_dir, MPI_COMM_WORLD);
+    if (!problem.empty()) {
+      if (mpi::world_rank() == 0)
+        std::fprintf(stderr, "%s: error: %s\n", program.c_str(), problem.c_str());
+      return cli::kUsage;
+    }
+  }
 
   core::SuitePlan plan;
   plan.suite = suite.id;
@@ -300,7 +310,7 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
   };
   fe.thread_level = requested_thread_level;
   fe.run = [&](const std::string& options, int thread_level) {
-    return run(suite, options, thread_level, command_line);
+    return run(suite, program, options, thread_level, command_line);
   };
   return cli::run_front_end(fe, argc, argv);
 }

@@ -1,0 +1,244 @@
+// Every suite across hosts: 3 test hosts of scripts/cluster (own network, hostname, /tmp and
+// /dev/shm each; docs/testing.md), 2 ranks each, started by the library's own launcher over ssh
+// with a hostfile, from host h1. Skipped, saying why, where no cluster could be started.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../integration/harness.hpp"
+
+using harness::Result;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kState = "/run/mpiscope-cluster";
+
+// Round robin over the hosts (rank r on host r mod 3), or filling each host's 2 slots first.
+enum class Placement { kFillHosts, kRoundRobin };
+
+bool cluster_up(std::string& why_not) {
+  struct stat st {};
+  if (stat((kState + "/hostfile").c_str(), &st) == 0) return true;
+  const std::string reason = harness::read_file(kState + ".unavailable");
+  why_not = "no test cluster: " +
+            (reason.empty() ? std::string("scripts/cluster up has not run") : reason);
+  return false;
+}
+
+#define REQUIRE_CLUSTER()                              \
+  do {                                                 \
+    std::string why_not;                               \
+    if (!cluster_up(why_not)) GTEST_SKIP() << why_not; \
+  } while (0)
+
+// Debian's MPICH 4.0.2 (ch4:ucx) across these hosts: 2 ranks on 2 hosts work, but 3 or more
+// ranks hang (IMB-IO, 6-rank IMB-MPI1) or take minutes (b_eff: 79 s against 1.4 s with Open MPI)
+// on this machine; not yet understood (issue 19). Those tests run with Open MPI only for now.
+#define REQUIRE_OPEN_MPI_FOR_MANY_RANKS()                                                        \
+  do {                                                                                           \
+    if (!harness::is_openmpi())                                                                  \
+      GTEST_SKIP() << "MPICH (ch4:ucx) hangs or crawls at 3+ ranks across the test hosts here; " \
+                      "see docs/testing.md";                                                     \
+  } while (0)
+
+// A folder every host sees (/tmp is private to each): outputs, databases, I/O directories.
+std::string shared_dir() {
+  return harness::temp_dir("/var/tmp");
+}
+
+// The launcher across the hosts, started on h1 in `dir`: Open MPI's mpirun with its hostfile,
+// or MPICH's mpiexec with its own (-f) and ssh.
+Result run_on_cluster(int np, Placement placement, const std::vector<std::string>& args,
+                      const std::string& dir, int time_limit_s = 120,
+                      const std::string& program = "mpiscope") {
+  std::string launch;
+  if (harness::is_openmpi()) {
+    // The test hosts share this machine's 2 cores: ranks that poll without yielding would wait
+    // a time slice for every message (7 ms instead of 0.2 ms per PingPong here under load).
+    launch = std::string(MPISCOPE_MPIEXEC) + " --mca mpi_yield_when_idle 1 --hostfile " + kState +
+             "/hostfile" + (placement == Placement::kRoundRobin ? " --map-by node" : "");
+  } else {
+    launch = std::string(MPISCOPE_MPIEXEC) + " -launcher ssh -f " + kState + "/hostfile.mpich" +
+             (placement == Placement::kRoundRobin ? " -ppn 1" : "");
+  }
+  std::string cmd = "cd " + harness::quote(dir) +
+                    " && exec env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                    "timeout -k 5 " +
+                    std::to_string(time_limit_s) + " " + launch + " -np " + std::to_string(np) +
+                    " " + harness::quote(harness::bin_dir() + "/" + program);
+  for (const auto& a : args) cmd += " " + harness::quote(a);
+  return harness::run_command(std::string(MPISCOPE_SOURCE_DIR) + "/scripts/cluster exec h1 sh -c " +
+                              harness::quote(cmd));
+}
+
+json run_json(const std::string& path) {
+  return json::parse(harness::read_file(path));
+}
+
+// t[usec] of PingPong at `bytes` from IMB text output.
+double pingpong_us(const std::string& out, std::size_t bytes) {
+  const auto tables = harness::parse_imb(out);
+  for (const auto* t : harness::tables_named(tables, "PingPong"))
+    for (const auto& row : t->cells)
+      if (row.size() >= 3 && row[0] == std::to_string(bytes)) return std::stod(row[2]);
+  return -1;
+}
+
+TEST(Cluster, MetadataNamesTheHostsAndWhichRanksRanOnEach) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const auto r = run_on_cluster(6, Placement::kFillHosts,
+                                {"imb-mpi1", "PingPong", "Allreduce", "-msglog", "0:2", "--json",
+                                 dir + "/run.json", "--no-db"},
+                                dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json run = run_json(dir + "/run.json").at("run");
+  EXPECT_EQ(run.at("world_size"), 6);
+  EXPECT_EQ(run.at("ranks_per_host"), json({{"h1", 2}, {"h2", 2}, {"h3", 2}}));
+  EXPECT_EQ(run.at("settings").at("hosts_of_ranks"), "h1: 0-1; h2: 2-3; h3: 4-5");
+  // Judged per host: 2 ranks on each host's 2 CPUs, although 6 share this machine's 2 cores.
+  EXPECT_EQ(run.at("settings").at("oversubscribed"), "no");
+  EXPECT_NE(r.out.find("# Hosts                 : h1 (2 ranks), h2 (2 ranks), h3 (2 ranks)"),
+            std::string::npos)
+      << r.out.substr(0, 2000);
+}
+
+TEST(Cluster, PingPongBetweenHostsIsSlowerThanWithinOne) {
+  REQUIRE_CLUSTER();
+  const auto dir = shared_dir();
+  const std::vector<std::string> args = {"imb-mpi1", "PingPong", "-msglog", "9:10",
+                                         "-time",    "0.5",      "--json"};
+  auto with_json = [&](const std::string& name) {
+    auto a = args;
+    a.push_back(dir + "/" + name);
+    a.insert(a.end(), {"--no-db"});
+    return a;
+  };
+  const auto across = run_on_cluster(2, Placement::kRoundRobin, with_json("across.json"), dir);
+  ASSERT_EQ(across.exit_code, 0) << across.err << across.out;
+  const auto within = run_on_cluster(2, Placement::kFillHosts, with_json("within.json"), dir);
+  ASSERT_EQ(within.exit_code, 0) << within.err << within.out;
+  EXPECT_EQ(run_json(dir + "/across.json").at("run").at("settings").at("hosts_of_ranks"),
+            "h1: 0; h2: 1");
+  EXPECT_EQ(run_json(dir + "/within.json").at("run").at("settings").at("hosts_of_ranks"),
+            "h1: 0-1");
+  // Across hosts the message crosses the test network (TCP over a veth pair and a bridge);
+  // within a host it goes through shared memory.
+  const double t_across = pingpong_us(across.out, 1024), t_within = pingpong_us(within.out, 1024);
+  ASSERT_GT(t_across, 0) << across.out;
+  ASSERT_GT(t_within, 0) << within.out;
+  EXPECT_GT(t_across, 2 * t_within) << "across hosts " << t_across << " us, within " << t_within;
+  std::printf("PingPong 1 KiB: %.2f us across hosts, %.2f us within one\n", t_across, t_within);
+}
+
+TEST(Cluster, IoSuitesRefuseADirectoryEachHostHasItsOwnOf) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  // /tmp is a private tmpfs on every test host, as a node-local scratch directory would be.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"imb-io", "S_Write_indv", "-msglog", "0:2", "--io-dir", "/tmp",
+                                 "--no-db"},
+        std::vector<std::string>{"beffio", "-T", "1", "--io-dir", "/tmp", "--no-db"}}) {
+    const auto r = run_on_cluster(6, Placement::kFillHosts, args, dir, 60);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err << r.out;
+    EXPECT_EQ(harness::count_of(r.err, "error: "), 1) << r.err;
+    EXPECT_NE(r.err.find("--io-dir '/tmp' is not one directory shared by every process"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("not seen by 4 of the 6 processes, the first rank 2 (on h2)"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST(Cluster, ImbIoAndBeffIoRunInASharedDirectory) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const auto io = harness::temp_dir("/var/tmp");
+  const auto imb = run_on_cluster(
+      3, Placement::kRoundRobin,
+      {"imb-io", "S_Write_indv", "P_Read_shared", "-msglog", "0:4", "--io-dir", io, "--no-db"},
+      dir);
+  EXPECT_EQ(imb.exit_code, 0) << imb.err << imb.out;
+  // One table per process count (1, 2 and 3 processes on 1, 2 and 3 hosts).
+  const auto tables = harness::parse_imb(imb.out);
+  EXPECT_EQ(harness::tables_named(tables, "P_Read_shared").size(), 3u) << imb.out;
+  const auto beffio =
+      run_on_cluster(3, Placement::kRoundRobin,
+                     {"beffio", "-T", "2", "--memory-per-node", "64M", "--disk-limit", "64M",
+                      "--io-dir", io, "--json", dir + "/beffio.json", "--no-db"},
+                     dir, 240);
+  ASSERT_EQ(beffio.exit_code, 0) << beffio.err << beffio.out;
+  const json doc = run_json(dir + "/beffio.json");
+  EXPECT_TRUE(doc.at("complete").get<bool>());
+  EXPECT_EQ(doc.at("run")
+                .at("settings")
+                .at("fs_shared_between_processes")
+                .get<std::string>()
+                .rfind("yes", 0),
+            0u);
+  EXPECT_TRUE(harness::files_in(io).empty()) << "left behind: " << harness::files_in(io).front();
+}
+
+TEST(Cluster, BeffCompletesAcrossHosts) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const auto r = run_on_cluster(
+      3, Placement::kRoundRobin,
+      {"beff", "--memory-per-process", "1", "--loop-time", "0.05", "--random-patterns", "1",
+       "--repetitions", "1", "--json", dir + "/beff.json", "--no-db"},
+      dir, 240);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_TRUE(run_json(dir + "/beff.json").at("complete").get<bool>());
+}
+
+TEST(Cluster, SkampiAndPrestaCompleteAcrossHosts) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const auto cfg = harness::write_file(
+      dir, "pp.skampi",
+      "@MEMORY 64\n@MEASUREMENTS\nPingpong\n{\n  Type = 1;\n  End_Argument = 1024;\n"
+      "  Max_Repetition = 3;\n  Min_Repetition = 2;\n  Standard_error = 0.5;\n}\n");
+  const auto skampi = run_on_cluster(
+      2, Placement::kRoundRobin,
+      {"skampi", cfg, "--outfile", dir + "/skampi.out", "--logfile", dir + "/skampi.log"}, dir);
+  EXPECT_EQ(skampi.exit_code, 0) << skampi.err << skampi.out;
+  EXPECT_NE(harness::read_file(dir + "/skampi.out").find("Pingpong"), std::string::npos);
+  const auto com = run_on_cluster(
+      4, Placement::kRoundRobin,
+      {"presta", "com", "-o", "5", "-e", "1024", "--json", dir + "/com.json", "--no-db"}, dir);
+  EXPECT_EQ(com.exit_code, 0) << com.err << com.out;
+}
+
+TEST(Cluster, AccurateModeWithWindowSynchronisationAcrossHosts) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const auto r =
+      run_on_cluster(3, Placement::kRoundRobin,
+                     {"imb-mpi1", "Allreduce", "-msglog", "2:4", "--method", "accurate", "--sync",
+                      "window", "--target-ci", "20", "--min-reps", "10", "--max-reps", "40",
+                      "--budget", "0.3", "--json", dir + "/acc.json", "--no-db"},
+                     dir, 180);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json doc = run_json(dir + "/acc.json");
+  EXPECT_EQ(doc.at("run").at("settings").at("hosts_of_ranks"), "h1: 0; h2: 1; h3: 2");
+  int rows = 0;
+  for (const auto& b : doc.at("benchmarks"))
+    for (const auto& row : b.at("rows")) {
+      ++rows;
+      EXPECT_TRUE(row.contains("accurate")) << row.dump();
+    }
+  EXPECT_GT(rows, 0);
+}
+
+}  // namespace
