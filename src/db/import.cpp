@@ -211,7 +211,8 @@ int imb_window_size(const core::RunInfo& info) {
 // which compares times, matches it with mpiscope's rows.
 void derive_window_times(core::BenchmarkRun& b, const core::RunInfo& info) {
   const double scale = core::to_lower(b.name) == "biband" ? 2.0 : 1.0;
-  const double messages = scale * imb_window_size(info) * (b.nprocs / 2);
+  const int pairs = b.nprocs / 2;  // an odd process count leaves one rank idle
+  const double messages = scale * imb_window_size(info) * pairs;
   for (auto& m : b.rows) {
     const auto* rate = m.value("message_rate");
     if (!m.measured || !rate || rate->value <= 0 || std::isfinite(m.t_max_us)) continue;
