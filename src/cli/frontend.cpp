@@ -7,6 +7,7 @@
 #include <exception>
 #include <new>
 
+#include "core/engine.hpp"
 #include "core/launcher_check.hpp"
 #include "core/mpi.hpp"
 #include "core/scratch_files.hpp"
@@ -61,6 +62,18 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
     core::scratch_files::remove_all();
     mpi::abort_job(kRunFailed);
   }
+}
+
+std::string program_as_typed(const std::string& program, int argc, char** argv) {
+  if (argc > 1 && program != argv[1] && argv[1][0] != '-')
+    return program + std::string(" ") + argv[1];
+  return program;
+}
+
+int exit_code(const core::SuiteOutcome& outcome) {
+  if (outcome.failed) return kRunFailed;
+  if (outcome.benchmarks_with_defects > 0) return kCheckFailed;
+  return outcome.all_ran ? kOk : kIncomplete;
 }
 
 }  // namespace mpiscope::cli

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace mpiscope::core {
+struct SuiteOutcome;
+}
+
 namespace mpiscope::cli {
 
 enum ExitCode : int {
@@ -36,5 +40,13 @@ struct FrontEnd {
 };
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv);
+
+// The program as the user typed it, for messages: `com` for an alias, `mpiscope presta com` when
+// argv[1] names a program of the suite `program`.
+std::string program_as_typed(const std::string& program, int argc, char** argv);
+
+// The exit code of an engine run: a failed point, then defects found by -check, then skipped
+// points, in that order of weight.
+int exit_code(const core::SuiteOutcome& outcome);
 
 }  // namespace mpiscope::cli

@@ -279,9 +279,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
   if (root) reporters.run_finished(info, outcome.all_ran);
-  if (outcome.failed) return cli::kRunFailed;
-  if (outcome.benchmarks_with_defects > 0) return cli::kCheckFailed;
-  return outcome.all_ran ? cli::kOk : cli::kIncomplete;
+  return cli::exit_code(outcome);
 }
 
 }  // namespace

@@ -142,16 +142,12 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   core::Reporter& out = root ? static_cast<core::Reporter&>(figures) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
   if (root) reporters.run_finished(info, outcome.all_ran);
-  if (outcome.failed) return cli::kRunFailed;
-  if (outcome.benchmarks_with_defects > 0) return cli::kCheckFailed;
-  return outcome.all_ran ? cli::kOk : cli::kIncomplete;
+  return cli::exit_code(outcome);
 }
 
 int osu_main(int argc, char** argv, const std::string& program,
              const std::vector<std::string>& command_line) {
-  // Messages name the program as typed: `osu_bw` for the alias, `mpiscope osu osu_bw` otherwise.
-  std::string shown = program;
-  if (argc > 1 && program != argv[1] && argv[1][0] != '-') shown += std::string(" ") + argv[1];
+  const std::string shown = cli::program_as_typed(program, argc, argv);
   cli::FrontEnd fe;
   fe.program = shown;
   fe.help = "-h";

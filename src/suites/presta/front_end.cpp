@@ -158,9 +158,7 @@ int run(const Options& o, int thread_level, const std::string& program,
 
 int presta_main(int argc, char** argv, const std::string& program,
                 const std::vector<std::string>& command_line) {
-  // Messages name the command as typed: `com` for the alias, `mpiscope presta com` otherwise.
-  std::string shown = program;
-  if (argc > 1 && program != argv[1] && argv[1][0] != '-') shown += std::string(" ") + argv[1];
+  const std::string shown = cli::program_as_typed(program, argc, argv);
   cli::FrontEnd fe;
   fe.program = shown;
   fe.help = "-h";
