@@ -241,4 +241,50 @@ TEST(Cluster, AccurateModeWithWindowSynchronisationAcrossHosts) {
   EXPECT_GT(rows, 0);
 }
 
+std::vector<std::string> flagged(const json& doc) {
+  std::vector<std::string> notes;
+  for (const auto& n : doc.at("notes"))
+    if (n.get<std::string>().rfind("flagged ", 0) == 0) notes.push_back(n);
+  return notes;
+}
+
+// The cluster's question: which host is slow? h3's link is limited with tc (tbf) to 100 Mbit/s;
+// map must name h3 and nothing else, and on the healthy cluster nothing.
+TEST(Cluster, MapFlagsTheSlowedHostAndNoOther) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  const std::string cluster = std::string(MPISCOPE_SOURCE_DIR) + "/scripts/cluster";
+  auto map = [&](const std::string& name) {
+    return run_on_cluster(
+        6, Placement::kFillHosts,
+        {"map", "--large", "262144", "--json", dir + "/" + name, "--db", dir + "/results.sqlite"},
+        dir);
+  };
+  const auto healthy = map("healthy.json");
+  ASSERT_EQ(healthy.exit_code, 0) << healthy.err << healthy.out;
+  const json before = run_json(dir + "/healthy.json");
+  EXPECT_EQ(before.at("notes"), json::array({"no host, rank or link flagged"})) << healthy.out;
+
+  ASSERT_EQ(harness::run_command(cluster + " slow h3 100mbit").exit_code, 0);
+  const auto slowed = map("slowed.json");
+  harness::run_command(cluster + " fast h3");  // before any assertion can return
+  ASSERT_EQ(slowed.exit_code, 0) << slowed.err << slowed.out;
+  const json after = run_json(dir + "/slowed.json");
+  const auto notes = flagged(after);
+  ASSERT_EQ(notes.size(), 1u) << slowed.out;
+  EXPECT_EQ(notes[0].rfind("flagged host h3: its 8 rank pairs with other hosts", 0), 0u)
+      << notes[0];
+  // Each of h3's 8 inter-host pairs carries the flag, and no other pair does.
+  int h3_pairs = 0;
+  for (const auto& b : after.at("benchmarks")) {
+    const auto& p = b.at("parameters");
+    const bool touches_h3 =
+        p.at("link") == "inter-host" && (p.at("host_a") == "h3" || p.at("host_b") == "h3");
+    EXPECT_EQ(p.at("flag"), touches_h3 ? "slow host h3" : "") << b.dump();
+    h3_pairs += touches_h3 ? 1 : 0;
+  }
+  EXPECT_EQ(h3_pairs, 8);
+}
+
 }  // namespace

@@ -77,6 +77,8 @@ MapAnalysis analyse(const std::vector<PairSample>& samples,
     for (const auto* s : list) {
       p.latency_us.push_back(s->latency_us);
       p.bandwidth_mbs.push_back(s->bandwidth_mbs);
+      p.latency_round_trips += s->latency_iterations;
+      p.bandwidth_round_trips += s->bandwidth_iterations;
     }
     p.latency_median_us = core::quantile(p.latency_us, 0.5);
     p.bandwidth_median_mbs = core::quantile(p.bandwidth_mbs, 0.5);

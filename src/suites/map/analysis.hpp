@@ -26,6 +26,7 @@ struct PairResult {
   bool inter_host = false;
   std::vector<double> latency_us, bandwidth_mbs;  // one per sweep, in sweep order
   double latency_median_us = 0, bandwidth_median_mbs = 0;
+  int latency_round_trips = 0, bandwidth_round_trips = 0;  // timed, over all sweeps
   bool slow_latency = false, slow_bandwidth = false;
   std::string flag;  // "", "slow link", "slow host NAME", "slow rank N"
   bool slow() const { return slow_latency || slow_bandwidth; }

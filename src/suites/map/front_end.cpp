@@ -180,14 +180,14 @@ core::BenchmarkRun pair_table(const PairResult& p, std::size_t small, std::size_
     return m;
   };
   // Latency: the times are the sweeps' medians of round trip / 2.
-  core::Measurement latency = row(small, p.latency_us, 0);
+  core::Measurement latency = row(small, p.latency_us, p.latency_round_trips);
   latency.values.push_back({"latency", p.latency_median_us, "us"});
   for (std::size_t s = 0; s < p.latency_us.size(); ++s)
     latency.values.push_back({"latency_sweep_" + std::to_string(s + 1), p.latency_us[s], "us"});
   // Bandwidth: each sweep's median bandwidth as the time of one message, large / bandwidth.
   std::vector<double> message_us;
   for (double bw : p.bandwidth_mbs) message_us.push_back(static_cast<double>(large) / bw);
-  core::Measurement bandwidth = row(large, message_us, 0);
+  core::Measurement bandwidth = row(large, message_us, p.bandwidth_round_trips);
   bandwidth.mbytes_per_sec = static_cast<double>(large) / 1048576.0 / (bandwidth.t_max_us * 1e-6);
   bandwidth.values.push_back({"bandwidth", p.bandwidth_median_mbs, "MB/s"});
   for (std::size_t s = 0; s < p.bandwidth_mbs.size(); ++s)
@@ -200,7 +200,6 @@ core::BenchmarkRun pair_table(const PairResult& p, std::size_t small, std::size_
 void report(const MapAnalysis& a, const MapSettings& s, core::Reporter& out) {
   for (const auto& p : a.pairs) {
     core::BenchmarkRun b = pair_table(p, s.small_bytes, s.large_bytes);
-    b.rows[0].repetitions = s.latency_iterations * static_cast<int>(p.latency_us.size());
     out.benchmark_started(b);
     for (const auto& m : b.rows) out.row(b, m);
     out.benchmark_finished(b);
