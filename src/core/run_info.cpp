@@ -128,4 +128,38 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   return info;
 }
 
+UniformLayout uniform_layout() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  const int ranks = mpi::world_size();
+  std::vector<char> all(static_cast<std::size_t>(ranks) * MPI_MAX_PROCESSOR_NAME);
+  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> hosts;  // in order of first rank
+  std::vector<int> host_of_rank, count;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string host(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+    const auto it = std::find(hosts.begin(), hosts.end(), host);
+    host_of_rank.push_back(static_cast<int>(it - hosts.begin()));
+    if (it == hosts.end()) {
+      hosts.push_back(host);
+      count.push_back(0);
+    }
+    ++count[static_cast<std::size_t>(host_of_rank.back())];
+  }
+  UniformLayout layout;
+  layout.hosts = static_cast<int>(hosts.size());
+  if (std::adjacent_find(count.begin(), count.end(), std::not_equal_to<>()) != count.end())
+    return layout;
+  layout.ranks_per_host = count.front();
+  layout.block = layout.cyclic = true;
+  for (int r = 0; r < ranks; ++r) {
+    layout.block =
+        layout.block && host_of_rank[static_cast<std::size_t>(r)] == r / layout.ranks_per_host;
+    layout.cyclic = layout.cyclic && host_of_rank[static_cast<std::size_t>(r)] == r % layout.hosts;
+  }
+  return layout;
+}
+
 }  // namespace mpiscope::core

@@ -17,6 +17,16 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
 std::string rank_ranges_by_host(
     const std::vector<std::pair<std::string, std::vector<int>>>& ranks_of_host);
 
+// How the ranks sit on the hosts (MPI_Get_processor_name), when every host runs the same number
+// of them: consecutive ranks per host (`block`: mpirun's --map-by slot, srun's default) and/or
+// dealt round robin (`cyclic`: --map-by node). Collective over MPI_COMM_WORLD; same on every rank.
+struct UniformLayout {
+  int hosts = 0;
+  int ranks_per_host = 0;  // 0 when the hosts run different numbers of ranks
+  bool block = false, cyclic = false;
+};
+UniformLayout uniform_layout();
+
 const char* mpiscope_version();
 const char* mpiscope_commit();
 

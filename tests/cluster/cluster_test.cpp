@@ -220,6 +220,34 @@ TEST(Cluster, SkampiAndPrestaCompleteAcrossHosts) {
   EXPECT_EQ(com.exit_code, 0) << com.err << com.out;
 }
 
+// PRESTA's processes per SMP (-t) default from the real layout: 3 hosts × 2 consecutive ranks
+// give 2, and the default process counts step by two nodes (4, 6), as with -t 2; ranks dealt
+// round robin do not; an explicit -t wins.
+TEST(Cluster, PrestaTakesProcessesPerNodeFromTheLayout) {
+  REQUIRE_CLUSTER();
+  REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
+  const auto dir = shared_dir();
+  auto com = [&](Placement placement, std::vector<std::string> extra, const std::string& name) {
+    std::vector<std::string> args = {"presta",         "com",    "-o", "2", "-e", "64", "--json",
+                                     dir + "/" + name, "--no-db"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_on_cluster(6, placement, args, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    return run_json(dir + "/" + name).at("run").at("settings");
+  };
+  const json block = com(Placement::kFillHosts, {}, "block.json");
+  EXPECT_EQ(block.at("processes_per_smp"), "2");
+  EXPECT_EQ(block.at("processes_per_smp_source"),
+            "from the layout: 3 hosts, each running 2 consecutive ranks");
+  EXPECT_EQ(block.at("process_counts"), "4,6");
+  // Ranks dealt round robin (block pairing does not describe them): not derived.
+  const json dealt = com(Placement::kRoundRobin, {}, "dealt.json");
+  EXPECT_EQ(dealt.at("processes_per_smp"), "not given");
+  const json given = com(Placement::kFillHosts, {"-t", "3"}, "given.json");
+  EXPECT_EQ(given.at("processes_per_smp"), "3");
+  EXPECT_EQ(given.at("processes_per_smp_source"), "-t");
+}
+
 TEST(Cluster, AccurateModeWithWindowSynchronisationAcrossHosts) {
   REQUIRE_CLUSTER();
   REQUIRE_OPEN_MPI_FOR_MANY_RANKS();

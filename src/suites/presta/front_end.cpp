@@ -56,7 +56,8 @@ std::string classic_description(Test t) {
 // The cost of one MPI_Wtime call is collect_run_info's `timer_cost_s` (the mean of many calls,
 // the slowest rank's): PRESTA's "MPI_Wtime overhead" line prints that figure, so that the run
 // states one cost of the timer, not two measured differently.
-std::map<std::string, std::string> settings_of(const Options& o, double wtick) {
+std::map<std::string, std::string> settings_of(const Options& o, double wtick,
+                                               const std::string& smp_source) {
   std::map<std::string, std::string> s = {{"timer", "MPI_Wtime"},
                                           {"wtick_s", fmt::format("{:.9f}", wtick)}};
   switch (o.test) {
@@ -78,6 +79,7 @@ std::map<std::string, std::string> settings_of(const Options& o, double wtick) {
       s["process_counts"] = counts;
       if (!o.process_file.empty()) s["process_count_file"] = o.process_file;
       s["processes_per_smp"] = o.procs_per_smp > 0 ? std::to_string(o.procs_per_smp) : "not given";
+      if (o.procs_per_smp > 0) s["processes_per_smp_source"] = smp_source;
       s["allocation"] = o.allocation == 'c' ? "cyclic" : "block";
       s["partnering"] = o.nearest ? "nearby rank" : "rank + size/2";
       s["barrier_in_sample"] = o.barrier ? "butterfly barrier included" : "none (-n)";
@@ -100,9 +102,24 @@ std::map<std::string, std::string> settings_of(const Options& o, double wtick) {
   return s;
 }
 
-int run(const Options& o, int thread_level, const std::string& program,
+// Without -t, on several hosts that each run the same number of consecutive ranks, PRESTA's
+// "processes per SMP" is that number: the pairs and the default process counts then follow the
+// real nodes, as PRESTA's user would have passed -t. (-p c needs -t, checked on parsing.)
+std::string processes_per_smp_from_layout(Options& o) {
+  if (o.procs_per_smp > 0) return "-t";
+  const core::UniformLayout layout = core::uniform_layout();  // collective: every rank calls it
+  if (layout.hosts < 2 || layout.ranks_per_host == 0 || !layout.block) return "";
+  o.procs_per_smp = layout.ranks_per_host;
+  if (o.process_file.empty())
+    o.process_counts = default_process_counts(pairing_of(o, mpi::world_size()));
+  return "from the layout: " + std::to_string(layout.hosts) + " hosts, each running " +
+         std::to_string(layout.ranks_per_host) + " consecutive ranks";
+}
+
+int run(Options o, int thread_level, const std::string& program,
         const std::vector<std::string>& command_line) {
   const bool root = mpi::world_rank() == 0;
+  const std::string smp_source = processes_per_smp_from_layout(o);
   if (o.test == Test::kRma) {
     // README: rma's memory grows with -o and -e; refuse rather than page.
     if (const auto error = rma_memory_error(o); !error.empty()) {
@@ -115,7 +132,7 @@ int run(const Options& o, int thread_level, const std::string& program,
   info.suite_title = title(o.test);
   const double wtick = MPI_Wtick();
   // Added to what collect_run_info recorded (the timer's measured properties, oversubscription).
-  for (auto& [key, value] : settings_of(o, wtick)) info.settings[key] = value;
+  for (auto& [key, value] : settings_of(o, wtick, smp_source)) info.settings[key] = value;
   info.benchmarks = {name};
 
   core::ReporterList reporters;
