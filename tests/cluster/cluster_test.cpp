@@ -270,15 +270,19 @@ TEST(Cluster, AccurateModeWithWindowSynchronisationAcrossHosts) {
   EXPECT_GT(rows, 0);
 }
 
-std::vector<std::string> flagged(const json& doc) {
+std::vector<std::string> notes_starting(const json& doc, const std::string& start) {
   std::vector<std::string> notes;
   for (const auto& n : doc.at("notes"))
-    if (n.get<std::string>().rfind("flagged ", 0) == 0) notes.push_back(n);
+    if (n.get<std::string>().rfind(start, 0) == 0) notes.push_back(n);
   return notes;
 }
 
-// The cluster's question: which host is slow? h3's link is limited with tc (tbf) to 100 Mbit/s;
-// map must name h3 and nothing else, and on the healthy cluster nothing.
+// The cluster's question: which host is slow? One rank on each of the 4 test hosts (6 pairs
+// between hosts), h4's link limited with tc (tbf) to 100 Mbit/s: map must name h4 and no other
+// host, and on the healthy cluster no host. One rank per host, as a map of nodes is launched.
+// This needs a machine not loaded by others: under load 8 from compilers, healthy pairs were
+// starved to 100-500 us per message in both sweeps (links flagged, which they were) or to the
+// slowed host's bandwidth (nothing could be told apart, and map said so by flagging nothing).
 TEST(Cluster, MapFlagsTheSlowedHostAndNoOther) {
   REQUIRE_CLUSTER();
   REQUIRE_OPEN_MPI_FOR_MANY_RANKS();
@@ -286,34 +290,38 @@ TEST(Cluster, MapFlagsTheSlowedHostAndNoOther) {
   const std::string cluster = std::string(MPISCOPE_SOURCE_DIR) + "/scripts/cluster";
   auto map = [&](const std::string& name) {
     return run_on_cluster(
-        6, Placement::kFillHosts,
+        4, Placement::kRoundRobin,
         {"map", "--large", "262144", "--json", dir + "/" + name, "--db", dir + "/results.sqlite"},
         dir);
   };
   const auto healthy = map("healthy.json");
   ASSERT_EQ(healthy.exit_code, 0) << healthy.err << healthy.out;
   const json before = run_json(dir + "/healthy.json");
-  EXPECT_EQ(before.at("notes"), json::array({"no host, rank or link flagged"})) << healthy.out;
+  EXPECT_EQ(before.at("run").at("settings").at("hosts_of_ranks"), "h1: 0; h2: 1; h3: 2; h4: 3");
+  EXPECT_TRUE(notes_starting(before, "flagged host").empty()) << healthy.out;
 
-  ASSERT_EQ(harness::run_command(cluster + " slow h3 100mbit").exit_code, 0);
+  ASSERT_EQ(harness::run_command(cluster + " slow h4 100mbit").exit_code, 0);
   const auto slowed = map("slowed.json");
-  harness::run_command(cluster + " fast h3");  // before any assertion can return
+  harness::run_command(cluster + " fast h4");  // before any assertion can return
   ASSERT_EQ(slowed.exit_code, 0) << slowed.err << slowed.out;
   const json after = run_json(dir + "/slowed.json");
-  const auto notes = flagged(after);
-  ASSERT_EQ(notes.size(), 1u) << slowed.out;
-  EXPECT_EQ(notes[0].rfind("flagged host h3: its 8 rank pairs with other hosts", 0), 0u)
-      << notes[0];
-  // Each of h3's 8 inter-host pairs carries the flag, and no other pair does.
-  int h3_pairs = 0;
+  const auto hosts = notes_starting(after, "flagged host");
+  ASSERT_EQ(hosts.size(), 1u) << slowed.out;
+  EXPECT_EQ(hosts[0].rfind("flagged host h4: bandwidth of its 3 rank pairs with other hosts", 0),
+            0u)
+      << slowed.out;
+  // Each of h4's 3 pairs carries the host's flag, and no other pair a host's.
+  int h4_pairs = 0;
   for (const auto& b : after.at("benchmarks")) {
     const auto& p = b.at("parameters");
-    const bool touches_h3 =
-        p.at("link") == "inter-host" && (p.at("host_a") == "h3" || p.at("host_b") == "h3");
-    EXPECT_EQ(p.at("flag"), touches_h3 ? "slow host h3" : "") << b.dump();
-    h3_pairs += touches_h3 ? 1 : 0;
+    const bool touches_h4 = p.at("host_a") == "h4" || p.at("host_b") == "h4";
+    if (touches_h4)
+      EXPECT_EQ(p.at("flag"), "slow host h4") << b.dump();
+    else
+      EXPECT_EQ(p.at("flag").get<std::string>().find("host"), std::string::npos) << b.dump();
+    h4_pairs += touches_h4 ? 1 : 0;
   }
-  EXPECT_EQ(h3_pairs, 8);
+  EXPECT_EQ(h4_pairs, 3);
 }
 
 // Slurm on the test hosts (scripts/cluster up starts it when slurmd, slurmctld and munge are

@@ -2,14 +2,15 @@
 // distributions within hosts and between hosts, and the hosts, ranks and links that are slow
 // outliers. Pure functions over the samples (unit-tested without MPI).
 //
-// The statistics (docs/map.md): within each class of pairs (intra-host, inter-host) the
-// reference is what a healthy pair achieves, the 90th percentile of the pairs' median bandwidths
-// and the 10th percentile of their median latencies (not the median: with 3 hosts, one slow host
-// makes 2 of the 3 host pairs slow). A pair is slow when it is worse than the reference by more
-// than `slow_factor` in every sweep (a pair slow only once met a transient, not a fault). A host
-// is flagged when the majority of the rank pairs between it and every other host are slow while
-// some host pair is not (otherwise the slowness cannot be placed); a rank when every pair it is
-// in is slow, its host not flagged; a link (rank pair) when it is slow and neither explains it.
+// The statistics (docs/map.md): within each class of pairs (intra-host, inter-host) and for each
+// figure, the pairs' medians are sorted on a log scale and split at the widest gap between
+// neighbours that leaves at least a third of the pairs (and three) above it, when that gap is at
+// least `slow_factor` and wider than the noise: the spread of the group above it (the healthy
+// pairs) or how far one pair moved between sweeps (90th percentile), whichever is wider. A pair is
+// slow when its figure is below the gap in every sweep (a pair slow only once met a transient, not
+// a fault). A host is flagged when most rank pairs between it and every other host are slow while
+// some host pair is not (otherwise the slowness cannot be placed); a rank when every pair it is in
+// is slow, its host not flagged; a link (rank pair) when it is slow and neither explains it.
 #pragma once
 
 #include <optional>
@@ -34,7 +35,7 @@ struct PairResult {
 
 struct Distribution {
   double min = 0, median = 0, max = 0;
-  double reference = 0;  // the healthy pair's figure the slow test compares with
+  double reference = 0;  // the healthy pairs' median (all pairs' when none is slow)
 };
 
 struct ClassSummary {
@@ -52,7 +53,8 @@ struct MapAnalysis {
   std::vector<PairResult> pairs;  // ordered by (a, b)
   std::optional<ClassSummary> intra_host, inter_host;
   std::vector<Flagged> hosts, ranks, links;
-  std::string unplaced;  // why slow pairs could not be placed on a host, or ""
+  std::string unplaced;               // why slow pairs could not be placed on a host, or ""
+  std::vector<std::string> unjudged;  // classes with too few pairs to judge, and why
 };
 
 // `host_of_rank[r]` is rank r's host. Samples of pairs measured in several sweeps are combined.

@@ -103,17 +103,19 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       ->capture_default_str()
       ->check(cli::integer_in(2, 1000));
   app.add_option("--slow-factor", o.slow_factor,
-                 "A pair is slow when its latency is above, or its bandwidth below, the healthy "
-                 "pair's by more than this factor in every sweep")
+                 "Smallest gap, as a factor, between the healthy pairs and slow ones (the gap must "
+                 "also be wider than the noise)")
       ->type_name("F")
       ->capture_default_str()
       ->check(cli::number_in({1, 1e6, true}));
   cli::add_output_options(app, o.output);
   app.footer(
-      "The healthy pair: the 10th percentile of the pairs' median latencies and the 90th of their "
-      "median bandwidths, within hosts and between hosts separately. A host is flagged when most "
-      "rank pairs between it and every other host are slow while some host pair is not; a rank "
-      "when every pair it is in is slow; a link when it is slow and neither explains it.\n"
+      "Slow pairs: within hosts and between hosts separately, the pairs' figures are split at the "
+      "widest gap (log scale) that leaves a third of them, and 3, on the healthy side, when the "
+      "gap is at least --slow-factor and wider than the noise (the healthy side's spread, or one "
+      "pair's change between sweeps); slow = below the gap in every sweep. A host is flagged when "
+      "most rank pairs between it and every other host are slow while some host pair is not; a "
+      "rank when every pair it is in is slow; a link when it is slow and neither explains it.\n"
       "Time: sweeps x rounds (ranks - 1, or ranks when odd) x (the slowest pair's latency and "
       "bandwidth phases + a barrier and a gather).\n"
       "Exit status: 0 ok, 2 bad command line or buffers that do not fit, 4 --timeout (per round).\n"
@@ -228,6 +230,7 @@ void report(const MapAnalysis& a, const MapSettings& s, core::Reporter& out) {
   if (!a.unplaced.empty()) out.note("not placed: " + a.unplaced);
   if (a.hosts.empty() && a.ranks.empty() && a.links.empty() && a.unplaced.empty())
     out.note("no host, rank or link flagged");
+  for (const auto& why : a.unjudged) out.note("not judged: " + why);
 }
 
 class NullReporter : public core::Reporter {};
@@ -264,8 +267,8 @@ int run(const std::string& serialized, int thread_level,
       rounds, ranks / 2);
   info.settings["sweeps"] = std::to_string(s.sweeps) + " (each at a different starting round)";
   info.settings["outliers"] = fmt::format(
-      "slow = worse than the healthy pair (10th percentile latency, 90th percentile bandwidth, "
-      "per class) by more than {} in every sweep",
+      "slow = below the widest gap (log scale, at least {} and wider than the noise) between the "
+      "pairs of a class in every sweep; classes of 3 pairs or fewer are not judged",
       o.slow_factor);
   info.settings["slow_factor"] = fmt::format("{}", o.slow_factor);
   info.settings["timeout_s"] = fmt::format("{}", o.output.timeout_s);

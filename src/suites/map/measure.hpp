@@ -1,7 +1,8 @@
 // The measurement of `mpiscope map`: every pair of ranks, in rounds of disjoint pairs
 // (schedule.hpp), a ping-pong at a small length (latency) and at a large one (bandwidth), each
-// round trip timed on its own so that the pair's figure is a median, robust to a scheduler's
-// hiccup. The whole schedule runs `sweeps` times, so every pair is measured at different times.
+// round trip timed on its own so that the pair's figure is a low quantile (the 10th percentile),
+// what the path does without interference: a fault slows every message, a busy CPU only some. The
+// whole schedule runs `sweeps` times, so every pair is measured at different times.
 #pragma once
 
 #include <cstddef>
@@ -24,8 +25,8 @@ struct PairSample {
   int a = 0, b = 0;
   int sweep = 0;
   int slot = 0;              // position of the pair's round within its sweep (when it ran)
-  double latency_us = 0;     // median round trip / 2 at small_bytes
-  double bandwidth_mbs = 0;  // large_bytes / (median round trip / 2), 10^6 bytes/s
+  double latency_us = 0;     // 10th percentile round trip / 2 at small_bytes
+  double bandwidth_mbs = 0;  // large_bytes / (10th percentile round trip / 2), 10^6 bytes/s
   int latency_iterations = 0, bandwidth_iterations = 0;
 };
 
