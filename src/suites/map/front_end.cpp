@@ -181,12 +181,12 @@ core::BenchmarkRun pair_table(const PairResult& p, std::size_t small, std::size_
     m.t_avg_us = sum / static_cast<double>(times_us.size());
     return m;
   };
-  // Latency: the times are the sweeps' medians of round trip / 2.
+  // Latency: the times are the sweeps' figures (10th percentile round trip / 2).
   core::Measurement latency = row(small, p.latency_us, p.latency_round_trips);
   latency.values.push_back({"latency", p.latency_median_us, "us"});
   for (std::size_t s = 0; s < p.latency_us.size(); ++s)
     latency.values.push_back({"latency_sweep_" + std::to_string(s + 1), p.latency_us[s], "us"});
-  // Bandwidth: each sweep's median bandwidth as the time of one message, large / bandwidth.
+  // Bandwidth: each sweep's figure as the time of one message, large / bandwidth.
   std::vector<double> message_us;
   for (double bw : p.bandwidth_mbs) message_us.push_back(static_cast<double>(large) / bw);
   core::Measurement bandwidth = row(large, message_us, p.bandwidth_round_trips);
@@ -254,12 +254,12 @@ int run(const std::string& serialized, int thread_level,
   info.max_length = s.large_bytes;
   info.benchmarks = {"map"};
   const int rounds = round_count(ranks);
-  info.settings["latency"] =
-      fmt::format("ping-pong of {} bytes, {} timed round trips per pair and sweep, median / 2",
-                  s.small_bytes, s.latency_iterations);
+  info.settings["latency"] = fmt::format(
+      "ping-pong of {} bytes, {} timed round trips per pair and sweep, 10th percentile / 2",
+      s.small_bytes, s.latency_iterations);
   info.settings["bandwidth"] = fmt::format(
-      "ping-pong of {} bytes, timed round trips filling about {} s (2 to {}), {} bytes / (median / "
-      "2), MB/s = 1e6 bytes/s",
+      "ping-pong of {} bytes, timed round trips filling about {} s (2 to {}), {} bytes / (10th "
+      "percentile / 2), MB/s = 1e6 bytes/s",
       s.large_bytes, s.bandwidth_time_s, s.max_bandwidth_iterations, s.large_bytes);
   info.settings["schedule"] = fmt::format(
       "{} rounds of up to {} disjoint pairs at the same time (round-robin matching), a barrier "
