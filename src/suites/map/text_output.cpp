@@ -54,9 +54,11 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
 void TextReporter::run_finished(const core::RunInfo&, bool ok) {
   // Every pair, while the list stays readable; JSON, CSV and the database always have them all.
   if (pairs_.size() <= kMaxPairLines) {
-    std::fprintf(out_,
-                 "\n# Every pair, median over the sweeps: latency = 10th percentile round trip / 2 "
-                 "in us; bandwidth = bytes / that time in MB/s (1e6 bytes/s)\n");
+    std::fprintf(
+        out_,
+        "\n# Every pair, median over the sweeps: latency = 10th percentile round trip / 2 "
+        "of the small message in us; bandwidth = large bytes / the same of the large one, in "
+        "MB/s (1e6 bytes/s)\n");
     output::TextTable t({"rank_a", "rank_b", "hosts", "latency[us]", "bandwidth[MB/s]", "flag"});
     for (const auto& p : pairs_)
       t.add_row({std::to_string(p.a), std::to_string(p.b), p.host_a + "-" + p.host_b,
