@@ -40,13 +40,14 @@ void TextReporter::run_started(const core::RunInfo& info) {
 TextReporter::Pair& TextReporter::pair_of(const core::BenchmarkRun& b) {
   const int a = std::stoi(parameter(b, "rank_a")), c = std::stoi(parameter(b, "rank_b"));
   if (pairs_.empty() || pairs_.back().a != a || pairs_.back().b != c)
-    pairs_.push_back({a, c, parameter(b, "host_a"), parameter(b, "host_b"), parameter(b, "link"),
-                      parameter(b, "flag")});
+    pairs_.push_back(
+        {a, c, parameter(b, "host_a"), parameter(b, "host_b"), parameter(b, "link"), ""});
   return pairs_.back();
 }
 
 void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
   Pair& p = pair_of(b);
+  if (!m.note.empty()) p.flag = m.note;
   if (const auto* v = m.value("latency")) p.latency_us = v->value;
   if (const auto* v = m.value("bandwidth")) p.bandwidth_mbs = v->value;
 }
