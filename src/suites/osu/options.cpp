@@ -45,7 +45,7 @@ void set_sizes(Options& o, const std::string& text) {
 // The program's defaults (osu_util.c process_options, osu_util.h).
 void set_defaults(Options& o, const Program& p) {
   o.min_size = p.name == "osu_latency" || p.name == "osu_multi_lat" ? 0 : 1;
-  o.max_size = collective(p.figure) ? 1 << 20 : 1 << 22;
+  o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
   switch (p.figure) {
     case Figure::kBandwidth:
     case Figure::kRate:
@@ -64,7 +64,7 @@ void set_defaults(Options& o, const Program& p) {
 // check_mem_limit: collectives whose buffers grow with the process count get their largest
 // message cut to -M / nprocs, the others to -M, with OSU's warning.
 void apply_mem_limit(Options& o, const Program& p, int world_size) {
-  if (!collective(p.figure)) return;
+  if (!is_collective(p.figure)) return;
   const long long scale = p.per_process_buffers ? world_size : 1;
   if (o.max_size * scale <= o.mem_limit) return;
   o.max_size = o.mem_limit / scale;

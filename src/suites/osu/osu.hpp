@@ -20,7 +20,7 @@ enum class Figure {
 };
 
 // The collectives (blocking or not): iteration defaults, sizes up to 1 MiB, -M.
-inline bool collective(Figure f) {
+inline bool is_collective(Figure f) {
   return f == Figure::kCollective || f == Figure::kOverlap;
 }
 
