@@ -164,6 +164,11 @@ enum class OverlapMethod {
   // inside the timed loop; overlap over max(t_pure, t_CPU), all three times of the rank with the
   // largest t_ovrl.
   WorkSizedToPure,
+  // OSU 7.4's non-blocking collectives: CPU work that computes until its own time reaches each
+  // rank's t_pure (cpu_exploit::work_for(), with EngineSettings::overlap_probes MPI_Test calls
+  // inside), t_CPU the loop's mean less those calls; t_ovrl, t_pure and t_CPU the means over the
+  // ranks, overlap over t_pure.
+  WorkTimedToPure,
 };
 
 struct Benchmark {

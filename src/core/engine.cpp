@@ -157,8 +157,11 @@ struct LocalPoint {
   int repetitions = 0;
   double seconds = 0;  // per repetition, scaled by the benchmark's time factor
   double defects = 0;
-  double cpu_seconds = 0;  // overlap: t_CPU (IMB-IO: one call alone; IMB-NBC: the loop's mean)
+  double cpu_seconds = 0;  // overlap: t_CPU (IMB-IO: one call alone; IMB-NBC, OSU: the loop's mean)
   double cpu_spread = 0;   // overlap: relative spread of CPU_Exploit calls at the point
+  // OSU's overlap (the timed loop's means per repetition): the MPI_Test calls inside the CPU
+  // work, the operation's start and its wait.
+  double test_seconds = 0, start_seconds = 0, wait_seconds = 0;
   std::vector<double> samples;
   std::optional<AccurateResult> accurate;
 };
@@ -421,11 +424,7 @@ class SuiteRunner {
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
     ctx.root_shift = settings_.root_shift;
-    // OSU's programs ask for the barrier themselves; -sync on gives it to IMB's sized
-    // collectives, not to Barrier: current IMB times its repetitions (and Ibarrier's) back to back.
-    ctx.barrier_between_repetitions =
-        b.barrier_between_repetitions ||
-        (settings_.sync_collectives && b.family == Family::Collective && b.sized);
+    ctx.barrier_between_repetitions = barrier_between_repetitions(b);
     if (settings_.own_barrier_collectives && b.family == Family::Collective)
       ctx.barrier = own_barrier;
     ctx.in_flight = settings_.window_size;
@@ -442,12 +441,22 @@ class SuiteRunner {
     if (b.blocking_twin && !prepare_and_time(*b.blocking_twin, ctx, ps, first, pure, m)) return m;
     // IMB-IO: t_CPU is timed next to the point, not taken from the start of the run as IMB does:
     // the CPU's speed drifts under load, and with t_pure ≪ t_CPU the overlap formula multiplies
-    // the drift. IMB-NBC: the work is sized to this rank's t_pure; t_CPU comes from the timed loop.
-    const bool sized_to_pure = b.overlap_method == OverlapMethod::WorkSizedToPure;
-    if (b.blocking_twin && sized_to_pure) cpu_exploit::size_work(pure.seconds);
-    if (b.blocking_twin && !sized_to_pure) {
-      cpu_exploit::reset_call_times();
-      pure.cpu_seconds = cpu_exploit::timed_call();
+    // the drift. IMB-NBC: the work is sized to this rank's t_pure; OSU: it computes for t_pure;
+    // for both t_CPU comes from the timed loop.
+    const bool sized_to_pure = b.overlap_method != OverlapMethod::FixedWork;
+    if (b.blocking_twin) {
+      switch (b.overlap_method) {
+        case OverlapMethod::FixedWork:
+          cpu_exploit::reset_call_times();
+          pure.cpu_seconds = cpu_exploit::timed_call();
+          break;
+        case OverlapMethod::WorkSizedToPure:
+          cpu_exploit::size_work(pure.seconds);
+          break;
+        case OverlapMethod::WorkTimedToPure:
+          cpu_exploit::work_for(pure.seconds, settings_.overlap_probes);
+          break;
+      }
     }
     LocalPoint local;
     if (!prepare_and_time(b, ctx, ps, first, local, m)) return m;
@@ -481,6 +490,7 @@ class SuiteRunner {
     MPI_Comm active = ps.active.get();
     const std::size_t bytes = ctx.bytes;
     const auto& rs = settings_.repetitions;
+    ctx.barrier_between_repetitions = barrier_between_repetitions(b);  // a twin may differ
     // Accurate mode keeps the warm-up it had under the default rule, then its pilot (which
     // warms each length); a per-length warm-up would shift the calls its tests count.
     const bool imb31 =
@@ -511,21 +521,30 @@ class SuiteRunner {
     return true;
   }
 
-  // IMB-NBC's t_CPU: the mean time of the CPU_Exploit calls inside the timed loop (not those of
-  // the warm-up or the -time probes), and their spread.
+  // OSU's programs ask for the barrier themselves; -sync on gives it to IMB's sized
+  // collectives, not to Barrier: current IMB times its repetitions (and Ibarrier's) back to back.
+  bool barrier_between_repetitions(const Benchmark& b) const {
+    return b.barrier_between_repetitions ||
+           (settings_.sync_collectives && b.family == Family::Collective && b.sized);
+  }
+
+  // IMB-NBC's and OSU's t_CPU: the mean time of the CPU_Exploit calls inside the timed loop (not
+  // those of the warm-up or the -time probes), and their spread; OSU's phases of the same calls.
   struct CpuWorkInLoop {
     const Benchmark& b;
     LocalPoint& out;
-    bool active() const {
-      return b.blocking_twin && b.overlap_method == OverlapMethod::WorkSizedToPure;
-    }
+    bool active() const { return b.blocking_twin && b.overlap_method != OverlapMethod::FixedWork; }
     explicit CpuWorkInLoop(const Benchmark& bench, LocalPoint& point) : b(bench), out(point) {
       if (active()) cpu_exploit::reset_call_times();
     }
     ~CpuWorkInLoop() {
       if (!active()) return;
-      out.cpu_seconds = cpu_exploit::call_times().mean_s();
-      out.cpu_spread = cpu_exploit::call_times().relative_spread();
+      const auto& calls = cpu_exploit::call_times();
+      out.cpu_seconds = calls.mean_s();
+      out.cpu_spread = calls.relative_spread();
+      out.test_seconds = calls.per_call(calls.test_s);
+      out.start_seconds = calls.per_call(calls.start_s);
+      out.wait_seconds = calls.per_call(calls.wait_s);
     }
     CpuWorkInLoop(const CpuWorkInLoop&) = delete;
     CpuWorkInLoop& operator=(const CpuWorkInLoop&) = delete;
@@ -548,6 +567,8 @@ class SuiteRunner {
   // t_pure and t_CPU of the rank with the largest t_ovrl, base max(t_pure, t_CPU).
   void collect_overlap(const Benchmark& b, const ProcessSet& ps, const LocalPoint& pure,
                        const LocalPoint& overlapped, Measurement& m) {
+    if (b.overlap_method == OverlapMethod::WorkTimedToPure)
+      return collect_mean_overlap(ps, pure, overlapped, m);
     const bool of_slowest_rank = b.overlap_method == OverlapMethod::WorkSizedToPure;
     constexpr int kValues = 4;  // t_pure, t_CPU, spread, t_ovrl
     const double local[kValues] = {pure.seconds * 1e6, pure.cpu_seconds * 1e6, pure.cpu_spread,
@@ -572,7 +593,48 @@ class SuiteRunner {
       o.t_cpu_us = all[at + 1];
       o.base = OverlapBase::Larger;
     }
-    const double t_ovrl = m.headline_us();
+    set_overlap_figure(o, m.headline_us(), m);
+  }
+
+  // OSU 7.4 (osu_util_mpi.c calculate_and_print_stats): every figure is the mean over the active
+  // ranks of each rank's mean, t_ovrl that of the whole repetition (the row's t_avg), t_CPU the
+  // CPU work less its MPI_Test calls, the base t_pure; the extremes of t_pure, the start, the
+  // MPI_Test calls and the wait become named values.
+  void collect_mean_overlap(const ProcessSet& ps, const LocalPoint& pure,
+                            const LocalPoint& overlapped, Measurement& m) {
+    MPI_Comm active = ps.active.get();
+    constexpr int kSums = 5;  // t_pure, t_CPU, MPI_Test, start, wait
+    const double local[kSums] = {pure.seconds * 1e6,
+                                 (overlapped.cpu_seconds - overlapped.test_seconds) * 1e6,
+                                 overlapped.test_seconds * 1e6, overlapped.start_seconds * 1e6,
+                                 overlapped.wait_seconds * 1e6};
+    double sums[kSums] = {0, 0, 0, 0, 0};
+    MPI_Reduce(local, sums, kSums, MPI_DOUBLE, MPI_SUM, 0, active);
+    const double maxima_in[3] = {-local[0], local[0], overlapped.cpu_spread};
+    double maxima[3] = {0, 0, 0};  // −min t_pure, max t_pure, spread
+    MPI_Reduce(maxima_in, maxima, 3, MPI_DOUBLE, MPI_MAX, 0, active);
+    if (world_rank_ != 0) return;
+    const double ranks = ps.layout.active_ranks();
+    OverlapTimes o;
+    o.t_pure_us = sums[0] / ranks;
+    o.t_cpu_us = sums[1] / ranks;
+    o.cpu_spread = maxima[2];
+    o.base = OverlapBase::Pure;
+    o.t_ovrl_us = m.accurate ? m.headline_us() : m.t_avg_us;
+    set_overlap_figure(o, *o.t_ovrl_us, m);
+    const char* us = "microseconds";
+    m.values.push_back({"coll_init_us", sums[3] / ranks,
+                        std::string(us) + ": starting the operation (mean over the ranks)"});
+    m.values.push_back(
+        {"mpi_test_us", sums[2] / ranks,
+         std::string(us) + ": MPI_Test calls in the CPU work (mean over the ranks)"});
+    m.values.push_back(
+        {"mpi_wait_us", sums[4] / ranks, std::string(us) + ": MPI_Wait (mean over the ranks)"});
+    m.values.push_back({"t_pure_min_us", -maxima[0], std::string(us) + ": the smallest t_pure"});
+    m.values.push_back({"t_pure_max_us", maxima[1], std::string(us) + ": the largest t_pure"});
+  }
+
+  static void set_overlap_figure(OverlapTimes& o, double t_ovrl, Measurement& m) {
     o.error_us = overlap_error_us(o.t_pure_us, o.t_cpu_us, t_ovrl, o.cpu_spread, MPI_Wtick() * 1e6);
     const OverlapFigure f = overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us, o.base);
     o.overlap_percent = f.percent;

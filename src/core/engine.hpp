@@ -45,6 +45,7 @@ struct EngineSettings {
   double timeout_s = 0;  // --timeout; 0 = none
   std::string scratch_prefix;  // I/O: path prefix of the run's files (directory + name)
   double cpu_target_s = 0.1;   // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
+  int overlap_probes = 0;      // OverlapMethod::WorkTimedToPure: OSU's -t, MPI_Test calls per work
   // --method accurate: each point timed repetition by repetition until its median is known to
   // the target precision (accurate.hpp); false keeps IMB's methodology.
   bool accurate = false;

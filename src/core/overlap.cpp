@@ -7,8 +7,9 @@ namespace mpiscope::core {
 OverlapFigure overlap_figure(double t_pure_us, double t_cpu_us, double t_ovrl_us, double error_us,
                              OverlapBase base) {
   OverlapFigure f;
-  const double divisor =
-      base == OverlapBase::Smaller ? std::min(t_pure_us, t_cpu_us) : std::max(t_pure_us, t_cpu_us);
+  const double divisor = base == OverlapBase::Smaller  ? std::min(t_pure_us, t_cpu_us)
+                         : base == OverlapBase::Larger ? std::max(t_pure_us, t_cpu_us)
+                                                       : t_pure_us;
   if (!(divisor > 0)) return f;
   f.raw_percent = 100.0 * (t_pure_us + t_cpu_us - t_ovrl_us) / divisor;
   f.percent = std::clamp(f.raw_percent, 0.0, 100.0);

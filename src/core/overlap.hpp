@@ -1,12 +1,14 @@
 // The overlap figure of non-blocking benchmarks: 100 · (t_pure + t_CPU − t_ovrl) / base, printed
-// clamped to 0–100 % as Intel's IMB does; base is min(t_pure, t_CPU) for IMB-IO (guide 4.2.5.2)
-// and max(t_pure, t_CPU) for IMB-NBC (current IMB's IMB_output.c). A raw value outside 0–100 by
-// more than the three times' plausible error (timer and load) marks the row as doubtful.
+// clamped to 0–100 % as Intel's IMB does; base is min(t_pure, t_CPU) for IMB-IO (guide 4.2.5.2),
+// max(t_pure, t_CPU) for IMB-NBC (current IMB's IMB_output.c) and t_pure for OSU (its
+// 100 − 100 · (overall − compute) / pure, osu_util_mpi.c, never above 100 as overall ≥ compute).
+// A raw value outside 0–100 by more than the three times' plausible error (timer and load) marks
+// the row as doubtful.
 #pragma once
 
 namespace mpiscope::core {
 
-enum class OverlapBase { Smaller, Larger };  // min(t_pure, t_CPU) or max(t_pure, t_CPU)
+enum class OverlapBase { Smaller, Larger, Pure };  // min(t_pure, t_CPU), max(…) or t_pure
 
 struct OverlapFigure {
   double raw_percent = 0;    // the formula's value

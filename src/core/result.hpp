@@ -39,8 +39,9 @@ struct GroupTimes {
   std::optional<double> mbytes_per_sec;  // from t_max, when the benchmark defines a throughput
 };
 
-// Non-blocking I/O (guide 4.2.5.2) or collectives (IMB-NBC) overlapped with CPU work; t_ovrl is
-// the row's t_max (its median in accurate mode). core/overlap.hpp computes the figures.
+// Non-blocking I/O (guide 4.2.5.2) or collectives (IMB-NBC, OSU) overlapped with CPU work; t_ovrl
+// is the row's t_max (its median in accurate mode) unless t_ovrl_us says otherwise.
+// core/overlap.hpp computes the figures.
 struct OverlapTimes {
   double t_pure_us = 0, t_cpu_us = 0;
   double overlap_percent = 0;  // clamped to [0, 100], as printed
@@ -49,7 +50,8 @@ struct OverlapTimes {
   double error_percent = 0;    // the same in percent of the base
   double cpu_spread = 0;       // relative spread of the CPU_Exploit calls timed at this point
   bool doubtful = false;       // raw_percent outside [0, 100] by more than error_percent
-  OverlapBase base = OverlapBase::Smaller;  // IMB-IO: min(t_pure, t_CPU); IMB-NBC: max
+  OverlapBase base = OverlapBase::Smaller;  // IMB-IO: min(t_pure, t_CPU); IMB-NBC: max; OSU: t_pure
+  std::optional<double> t_ovrl_us = std::nullopt;  // OSU: the ranks' mean (the row's t_avg)
 };
 
 // A figure a suite defines beyond the IMB columns (b_eff's bandwidth of a pattern, PRESTA's

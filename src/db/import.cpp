@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/text.hpp"
+#include "suites/osu/osu.hpp"
 #include "suites/skampi/output_file.hpp"
 
 namespace mpiscope::db {
@@ -420,8 +421,17 @@ StoredRun parse_imb(LineReader& lines, const TableSink& sink) {
 
 // ---- OSU ----------------------------------------------------------------------------------
 
-// "# OSU MPI Allreduce Latency Test v7.3" -> osu_allreduce; the point-to-point tests keep the
-// names of their programs.
+// The words of an OSU title between "OSU MPI[-CUDA…]" and "Test": "# OSU MPI Allreduce Latency
+// Test v7.3" -> "Allreduce Latency".
+std::string osu_title_words(const std::string& title) {
+  static const std::regex head(R"(^(#\s*)?OSU\s+(MPI(-\w+)?\s+)?(.*?)\s+Test\b.*$)");
+  std::smatch m;
+  return std::regex_match(title, m, head) ? m[4].str() : title;
+}
+
+// "# OSU MPI Allreduce Latency Test v7.3" -> osu_allreduce: the program mpiscope runs under that
+// title (so "Non-Blocking Broadcast Latency" is osu_ibcast, as mpiscope's own run of it), else
+// the point-to-point tests' program names, else a name made from the title.
 std::string osu_program(const std::string& title) {
   static const std::vector<std::pair<std::string, std::string>> known = {
       {"Bi-Directional Bandwidth", "osu_bibw"},
@@ -430,10 +440,9 @@ std::string osu_program(const std::string& title) {
       {"Multiple Latency", "osu_multi_lat"},
       {"Bandwidth", "osu_bw"},
       {"Latency", "osu_latency"}};
-  std::string t = title;
-  static const std::regex head(R"(^#\s*OSU\s+(MPI(-\w+)?\s+)?(.*?)\s+Test\b.*$)");
-  std::smatch m;
-  if (std::regex_match(t, m, head)) t = m[3];
+  const std::string t = osu_title_words(title);
+  for (const auto& p : osu::programs())
+    if (core::to_lower(osu_title_words(p.title)) == core::to_lower(t)) return p.name;
   for (const auto& [words_of_title, program] : known)
     if (t == words_of_title) return program;
   // Collectives and one-sided tests: "Allreduce Latency" -> osu_allreduce, "Put Latency" ->
@@ -468,6 +477,13 @@ std::string unit_in(const std::string& col) {
   const std::string u = col.substr(open + 1, close - open - 1);
   return u == "us" ? "microseconds" : u;
 }
+
+// OSU's -f columns of the non-blocking collectives, under the names mpiscope's osu rows give them.
+const std::map<std::string, std::string> osu_overlap_values = {{"Coll. Init(us)", "coll_init_us"},
+                                                               {"MPI_Test(us)", "mpi_test_us"},
+                                                               {"MPI_Wait(us)", "mpi_wait_us"},
+                                                               {"Min Comm.(us)", "t_pure_min_us"},
+                                                               {"Max Comm.(us)", "t_pure_max_us"}};
 
 bool is_point_to_point(const std::string& program) {
   return program == "osu_latency" || program == "osu_bw" || program == "osu_bibw" ||
@@ -509,10 +525,12 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
     if (line.rfind('#', 0) == 0) {
       const std::string body = trim(line.substr(1));
       const auto colon = body.find(':');
+      // "# Overall(us)  Compute(us) …": osu_ibarrier's columns (not "# Overall = Coll. Init …").
       if (body.rfind("Size", 0) == 0 || body.find("Latency") != std::string::npos ||
-          body.find("MB/s") != std::string::npos) {
+          body.find("MB/s") != std::string::npos || body.rfind("Overall(us)", 0) == 0) {
         columns = osu_columns(line);
         current->sized = !columns.empty() && columns[0] == "Size";
+        current->overlap = std::find(columns.begin(), columns.end(), "Overlap(%)") != columns.end();
       } else if (colon != std::string::npos) {
         // "# Datatype: MPI_CHAR.", "# Window creation: MPI_Win_allocate", …
         std::string v = trim(body.substr(colon + 1));
@@ -525,6 +543,8 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
     const auto cells = words(line);
     if (cells.size() != columns.size()) continue;  // launcher chatter between the tables
     core::Measurement m = blank_row();
+    core::OverlapTimes overlap;  // the non-blocking collectives' figures
+    overlap.base = core::OverlapBase::Pure;
     bool numeric = true;
     for (std::size_t c = 0; c < cells.size() && numeric; ++c) {
       double v = 0;
@@ -535,7 +555,8 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       const std::string& col = columns[c];
       if (col == "Size")
         m.bytes = static_cast<std::size_t>(v);
-      else if (col == "Latency (us)" || col == "Avg Latency(us)" || col == "Latency(us)")
+      else if (col == "Latency (us)" || col == "Avg Latency(us)" || col == "Latency(us)" ||
+               col == "Overall(us)")
         m.t_avg_us = v;
       else if (col == "Min Latency(us)")
         m.t_min_us = v;
@@ -548,10 +569,22 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         m.values.push_back({"osu_bandwidth", v, "MB/s (10^6 bytes per second, as printed)"});
       } else if (col == "Messages/s")
         m.values.push_back({"message_rate", v, "messages/s"});
+      else if (col == "Pure Comm.(us)")
+        overlap.t_pure_us = v;
+      else if (col == "Compute(us)")
+        overlap.t_cpu_us = v;
+      else if (col == "Overlap(%)")
+        overlap.overlap_percent = overlap.raw_percent = v;
+      else if (const auto named = osu_overlap_values.find(col); named != osu_overlap_values.end())
+        m.values.push_back({named->second, v, "microseconds"});
       else
         m.values.push_back({col, v, unit_in(col)});
     }
     if (!numeric) continue;
+    if (current->overlap) {
+      overlap.t_ovrl_us = m.t_avg_us;
+      m.overlap = overlap;
+    }
     // A bandwidth-only table (osu_bw, osu_bibw, osu_mbw_mr) still compares: its time is the one
     // OSU's figure implies per message, X / bandwidth, as mpiscope's osu suite reports it.
     if (const auto* bw = m.value("osu_bandwidth");

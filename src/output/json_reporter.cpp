@@ -6,6 +6,19 @@ namespace mpiscope::output {
 
 using nlohmann::json;
 
+namespace {
+const char* base_name(core::OverlapBase base) {
+  switch (base) {
+    case core::OverlapBase::Smaller:
+      return "min(t_pure, t_CPU)";
+    case core::OverlapBase::Larger:
+      return "max(t_pure, t_CPU)";
+    default:
+      return "t_pure";
+  }
+}
+}  // namespace
+
 JsonReporter::JsonReporter(std::string path) : file_(std::move(path)) {}
 
 JsonReporter::~JsonReporter() = default;
@@ -24,7 +37,8 @@ json JsonReporter::units() {
           {"overlap.overlap_percent",
            "percent: 100 (t_pure + t_CPU - t_ovrl) / overlap.base, clamped to [0, 100]"},
           {"overlap.base",
-           "min(t_pure, t_CPU) (IMB-IO) or max(t_pure, t_CPU) (IMB-NBC): the overlap's divisor"},
+           "min(t_pure, t_CPU) (IMB-IO), max(t_pure, t_CPU) (IMB-NBC) or t_pure (OSU): the "
+           "overlap's divisor"},
           {"overlap.raw_overlap_percent", "percent: the same before clamping"},
           {"overlap.overlap_error_percent",
            "percent: plausible error of raw_overlap_percent (timer and CPU speed at the point)"},
@@ -64,7 +78,7 @@ json JsonReporter::measurement(const core::Measurement& m) {
   if (m.mbytes_per_sec) r["mbytes_per_sec"] = *m.mbytes_per_sec;
   if (m.defects) r["defects"] = *m.defects;
   if (m.overlap)
-    r["overlap"] = {{"t_ovrl_us", m.headline_us()},
+    r["overlap"] = {{"t_ovrl_us", m.overlap->t_ovrl_us.value_or(m.headline_us())},
                     {"t_pure_us", m.overlap->t_pure_us},
                     {"t_cpu_us", m.overlap->t_cpu_us},
                     {"overlap_percent", m.overlap->overlap_percent},
@@ -72,8 +86,7 @@ json JsonReporter::measurement(const core::Measurement& m) {
                     {"overlap_error_percent", m.overlap->error_percent},
                     {"t_cpu_spread", m.overlap->cpu_spread},
                     {"doubtful", m.overlap->doubtful},
-                    {"base", m.overlap->base == core::OverlapBase::Smaller ? "min(t_pure, t_CPU)"
-                                                                           : "max(t_pure, t_CPU)"}};
+                    {"base", base_name(m.overlap->base)}};
   if (!m.accurate) r["rank_times_us"] = m.rank_times_us;
   json groups = json::array();
   for (const auto& g : m.groups) {

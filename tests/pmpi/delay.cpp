@@ -10,7 +10,8 @@
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
 //    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
-//    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination.
+//    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination,
+//    MPI_Test (OSU's -t) without a size.
 #include <mpi.h>
 
 #include <cstdio>
@@ -106,6 +107,12 @@ extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int d
                          MPI_Comm comm, MPI_Request* request) {
   trace("MPI_Isend", count, dest, buffer);
   return PMPI_Isend(buffer, count, type, dest, tag, comm, request);
+}
+
+// OSU's non-blocking collectives: the MPI_Test calls (-t) during their CPU work.
+extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  trace("MPI_Test", 0, -1);
+  return PMPI_Test(request, flag, status);
 }
 
 // b_eff_io's writes (MPI_File_write, _write_all, _write_ordered): a slow disk whose reads are fast.

@@ -233,6 +233,52 @@ TEST(DbImport, OsuTablesConvertMegabytesAndKeepThePrintedValue) {
   EXPECT_DOUBLE_EQ(lat.benchmarks[0].rows[5].t_avg_us, 4.0);
 }
 
+// OSU 7.4's non-blocking collectives (captured from its binaries): the programs by their titles
+// (mpiscope's names: "Non-Blocking Broadcast" is osu_ibcast), Overall as the time, the overlap
+// figures, -f's phases as the named values mpiscope's rows carry, osu_ibarrier without a size.
+TEST(DbImport, OsuNonBlockingTablesKeepTheOverlapFigures) {
+  const auto r = db::import_file(sample("osu_nbc_7.4.txt"));
+  EXPECT_EQ(r.info.suite_title, "OSU Micro-Benchmarks 7.4");
+  ASSERT_EQ(r.benchmarks.size(), 4u);
+  const auto& ag = r.benchmarks[0];
+  EXPECT_EQ(ag.name, "osu_iallgather");
+  EXPECT_TRUE(ag.overlap);
+  EXPECT_EQ(ag.parameters.at("datatype"), "MPI_CHAR");
+  ASSERT_EQ(ag.rows.size(), 5u);
+  const auto& first = ag.rows[0];
+  EXPECT_DOUBLE_EQ(first.t_avg_us, 2.74);
+  ASSERT_TRUE(first.overlap.has_value());
+  EXPECT_DOUBLE_EQ(first.overlap->t_cpu_us, 2.21);
+  EXPECT_DOUBLE_EQ(first.overlap->t_pure_us, 1.85);
+  EXPECT_DOUBLE_EQ(first.overlap->overlap_percent, 71.66);
+  EXPECT_EQ(first.overlap->base, core::OverlapBase::Pure);
+  EXPECT_TRUE(first.values.empty());
+
+  const auto& bc = r.benchmarks[1];
+  EXPECT_EQ(bc.name, "osu_ibcast");
+  ASSERT_EQ(bc.rows.size(), 4u);
+  const auto& row = bc.rows[0];
+  EXPECT_DOUBLE_EQ(row.t_avg_us, 1.98);
+  EXPECT_DOUBLE_EQ(row.overlap->t_pure_us, 0.97);
+  EXPECT_DOUBLE_EQ(row.overlap->overlap_percent, 45.19);
+  ASSERT_NE(row.value("coll_init_us"), nullptr);
+  EXPECT_DOUBLE_EQ(row.value("coll_init_us")->value, 0.14);
+  EXPECT_DOUBLE_EQ(row.value("mpi_test_us")->value, 0.25);
+  EXPECT_DOUBLE_EQ(row.value("mpi_wait_us")->value, 0.03);
+  EXPECT_DOUBLE_EQ(row.value("t_pure_min_us")->value, 0.59);
+  EXPECT_DOUBLE_EQ(row.value("t_pure_max_us")->value, 1.34);
+
+  const auto& ib = r.benchmarks[2];
+  EXPECT_EQ(ib.name, "osu_ibarrier");
+  EXPECT_FALSE(ib.sized);
+  ASSERT_EQ(ib.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(ib.rows[0].t_avg_us, 3.35);
+  EXPECT_DOUBLE_EQ(ib.rows[0].overlap->overlap_percent, 57.14);
+
+  EXPECT_EQ(r.benchmarks[3].name, "osu_iallreduce");
+  EXPECT_EQ(r.benchmarks[3].parameters.at("datatype"), "MPI_FLOAT");
+}
+
 TEST(DbImport, SkampiResultsSplitByProcessCount) {
   const auto r = db::import_file(sample("skampi.txt"));
   EXPECT_EQ(r.source, "import:skampi");

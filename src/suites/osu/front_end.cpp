@@ -76,21 +76,24 @@ std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
   return out;
 }
 
-core::EngineSettings engine_settings(const Options& o, int world_size) {
+core::EngineSettings engine_settings(const Options& o, const Program& p, int world_size) {
   core::EngineSettings s;
-  s.repetitions_rule = [o](const core::RepetitionSettings&, std::size_t bytes, bool) {
-    return bytes > kLargeMessage ? o.iterations_large : o.iterations;
+  // osu_ibarrier runs OSU's large-message counts (osu_barrier its small ones).
+  const bool large = p.figure == Figure::kOverlap && !p.sized;
+  s.repetitions_rule = [o, large](const core::RepetitionSettings&, std::size_t bytes, bool) {
+    return large || bytes > kLargeMessage ? o.iterations_large : o.iterations;
   };
-  s.warm_up_rule = [o](std::size_t bytes, int) {
-    return bytes > kLargeMessage ? o.skip_large : o.skip;
+  s.warm_up_rule = [o, large](std::size_t bytes, int) {
+    return large || bytes > kLargeMessage ? o.skip_large : o.skip;
   };
   s.repetitions.warm_up = core::WarmUp::EveryLength;
   s.repetitions.n_barr = 1;  // OSU: one MPI_Barrier before each size's loop
   s.check = o.validate;
-  s.npmin = world_size;       // collectives on every rank only
-  s.root_shift = false;       // root 0
-  s.sync_collectives = true;  // each iteration timed alone, a barrier after it
-  s.window_size = o.window;   // -W: messages in flight per iteration of bw, bibw and mbw_mr
+  s.npmin = world_size;         // collectives on every rank only
+  s.root_shift = false;         // root 0
+  s.sync_collectives = true;    // each iteration timed alone, a barrier after it
+  s.window_size = o.window;     // -W: messages in flight per iteration of bw, bibw and mbw_mr
+  s.overlap_probes = o.probes;  // -t: MPI_Test calls in the CPU work of the overlap programs
   s.timeout_s = o.output.timeout_s;
   s.accurate = o.method.accurate();
   s.accurate_settings = o.method.settings();
@@ -104,7 +107,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   const core::Benchmark b = benchmark_for(p, o.window, world_size);
-  const auto settings = engine_settings(o, world_size);
+  const auto settings = engine_settings(o, p, world_size);
   core::SuitePlan plan;
   plan.suite = "osu";
   plan.benchmarks = {&b};
@@ -122,6 +125,12 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["window"] = std::to_string(o.window);
   if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
     info.settings["pairs"] = std::to_string(pairs);
+  if (p.figure == Figure::kOverlap) {
+    info.settings["mpi_test_calls"] = std::to_string(o.probes);
+    info.settings["overlap"] =
+        "CPU work computes for each rank's own pure communication time; overall, compute and pure "
+        "the means over the ranks; overlap = 100 (pure + compute - overall) / pure";
+  }
   info.settings["mem_limit_bytes"] = std::to_string(o.mem_limit);
   info.settings["megabyte"] = "10^6 bytes in the text's MB/s; 2^20 in mbytes_per_sec";
   info.settings["timer"] = "MPI_Wtime";
@@ -163,7 +172,7 @@ int osu_main(int argc, char** argv, const std::string& program,
 cli::SuiteEntry entry() {
   std::vector<cli::Alias> aliases;
   for (const auto& p : programs()) aliases.push_back({p.name, {p.name}});
-  return {"osu", "OSU micro-benchmarks 7.4: point-to-point and blocking collectives",
+  return {"osu", "OSU micro-benchmarks 7.4: point-to-point, blocking and non-blocking collectives",
           std::move(aliases), 50, osu_main};
 }
 

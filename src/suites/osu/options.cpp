@@ -45,7 +45,7 @@ void set_sizes(Options& o, const std::string& text) {
 // The program's defaults (osu_util.c process_options, osu_util.h).
 void set_defaults(Options& o, const Program& p) {
   o.min_size = p.name == "osu_latency" || p.name == "osu_multi_lat" ? 0 : 1;
-  o.max_size = p.figure == Figure::kCollective ? 1 << 20 : 1 << 22;
+  o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
   switch (p.figure) {
     case Figure::kBandwidth:
     case Figure::kRate:
@@ -55,6 +55,7 @@ void set_defaults(Options& o, const Program& p) {
       o.iterations = 10000, o.skip = 100, o.iterations_large = 1000, o.skip_large = 10;
       break;
     case Figure::kCollective:
+    case Figure::kOverlap:
       o.iterations = 1000, o.skip = 100, o.iterations_large = 100, o.skip_large = 10;
       break;
   }
@@ -63,7 +64,7 @@ void set_defaults(Options& o, const Program& p) {
 // check_mem_limit: collectives whose buffers grow with the process count get their largest
 // message cut to -M / nprocs, the others to -M, with OSU's warning.
 void apply_mem_limit(Options& o, const Program& p, int world_size) {
-  if (p.figure != Figure::kCollective) return;
+  if (!is_collective(p.figure)) return;
   const long long scale = p.per_process_buffers ? world_size : 1;
   if (o.max_size * scale <= o.mem_limit) return;
   o.max_size = o.mem_limit / scale;
@@ -110,7 +111,13 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   if (windowed)
     app.add_option("-W,--window-size", o.window, "messages in flight per iteration (default 64)")
         ->check(cli::integer_of<int>());
-  app.add_flag("-f,--full", o.full, "print min, max and the iteration count (latency figures)");
+  int probes = 0;
+  if (p->figure == Figure::kOverlap)
+    app.add_option("-t,--num-test-calls", probes,
+                   "MPI_Test calls during the CPU work of each iteration (default 0)")
+        ->check(cli::integer_of<int>());
+  app.add_flag("-f,--full", o.full,
+               "print min, max and the iteration count (latency figures); every phase (overlap)");
   app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
   app.add_option("-M,--mem-limit", mem_limit,
                  "memory per process in bytes, caps the largest collective message "
@@ -132,6 +139,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
         throw std::invalid_argument(
             fmt::format("Invalid Number of Warmup Iterations [-x {}]", skip));
       o.skip = o.skip_large = skip;
+    }
+    if (p->figure == Figure::kOverlap && app.count("-t") > 0) {
+      if (probes < 0)
+        throw std::invalid_argument(fmt::format("Invalid Number of Probes [-t {}]", probes));
+      o.probes = probes;
     }
     if (o.window < 1)
       throw std::invalid_argument(fmt::format("Invalid Window Size [-W {}]", o.window));

@@ -23,6 +23,7 @@ struct Options {
   int iterations = 0, iterations_large = 0;  // -i sets both
   int skip = 0, skip_large = 0;              // -x sets both
   int window = 64;                           // -W
+  int probes = 0;                            // -t: MPI_Test calls in the CPU work (overlap)
   bool full = false;                         // -f
   bool validate = false;                     // -c
   long long mem_limit = kDefaultMemLimit;    // -M, bytes per process
@@ -31,8 +32,8 @@ struct Options {
   cli::MethodOptions method;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
-                                   iterations_large, skip, skip_large, window, full, validate,
-                                   mem_limit, warnings, output, method)
+                                   iterations_large, skip, skip_large, window, probes, full,
+                                   validate, mem_limit, warnings, output, method)
 
 // args[0] is the program name. Help (-h) and -v give kHelp; bad input kError.
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,

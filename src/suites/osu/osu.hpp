@@ -12,11 +12,17 @@ namespace mpiscope::osu {
 
 // The figure a program prints, which also fixes OSU's iteration defaults (osu_util.c).
 enum class Figure {
-  kLatency,    // osu_latency, osu_multi_lat: Avg Latency(us), LAT_LOOP_* iterations
-  kBandwidth,  // osu_bw, osu_bibw: Bandwidth (MB/s), BW_LOOP_*
-  kRate,       // osu_mbw_mr: MB/s and Messages/s, BW_LOOP_*
-  kCollective  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
+  kLatency,     // osu_latency, osu_multi_lat: Avg Latency(us), LAT_LOOP_* iterations
+  kBandwidth,   // osu_bw, osu_bibw: Bandwidth (MB/s), BW_LOOP_*
+  kRate,        // osu_mbw_mr: MB/s and Messages/s, BW_LOOP_*
+  kCollective,  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
+  kOverlap      // non-blocking collectives: Overall, Compute, Pure Comm. and Overlap, COLL_LOOP_*
 };
+
+// The collectives (blocking or not): iteration defaults, sizes up to 1 MiB, -M.
+inline bool is_collective(Figure f) {
+  return f == Figure::kCollective || f == Figure::kOverlap;
+}
 
 struct Program {
   std::string name;   // "osu_bw", also the alias
@@ -44,5 +50,8 @@ core::Benchmark multi_pair_latency();    // osu_multi_lat
 core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
 core::Benchmark collective(const std::string& osu_name);
+// nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
+// with OSU's overlap rule.
+core::Benchmark nonblocking_collective(const std::string& osu_name);
 
 }  // namespace mpiscope::osu

@@ -1,74 +1,44 @@
 // OSU's point-to-point benchmarks (c/mpi/pt2pt/standard in OSU 7.4) as engine kernels: one
-// repetition is one of OSU's iterations. Windows of ctx.in_flight messages go to and from one
-// buffer each, as OSU's default single-buffer mode does.
+// repetition is one of OSU's iterations. The windowed ones run the windowed Isend/Irecv kernel
+// shared with current IMB's Uniband and Biband (imb/mpi1/windowed.hpp) with OSU's parameters:
+// windows of ctx.in_flight messages to and from one buffer each, as OSU's default single-buffer
+// mode does, and OSU's one-byte reply through the message buffers.
 #include <algorithm>
 #include <vector>
 
 #include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/imb/mpi1/windowed.hpp"
 #include "suites/osu/osu.hpp"
 
 namespace mpiscope::osu {
 namespace {
 using core::ExpectedBlock;
 using core::PointContext;
+using imb::mpi1::WindowAcknowledgement;
+using imb::mpi1::WindowedTransfer;
 
 constexpr int kWindowTag = 100, kReplyTag = 101;  // OSU's tags
 
-// Request handles of the current window; sized before timing, so the kernels allocate nothing.
-std::vector<MPI_Request>& requests() {
-  static std::vector<MPI_Request> r;
-  return r;
-}
-void size_requests(PointContext& c) {
-  requests().resize(2 * static_cast<std::size_t>(std::max(1, c.in_flight)));
-}
-
-// The first half of the ranks send, the second half receive; with an odd count the last rank
-// is left out by the layout.
-int pairs(const PointContext& c) {
-  return c.nprocs / 2;
-}
-bool sends(const PointContext& c) {
-  return c.rank < pairs(c);
-}
-int partner(const PointContext& c) {
-  return sends(c) ? c.rank + pairs(c) : c.rank - pairs(c);
-}
-
 // osu_bw and osu_mbw_mr: the sender posts a window of Isends and waits for them, then for the
 // receiver's one-byte reply, which says the whole window has arrived.
-void window_to_partner(PointContext& c, int i) {
-  MPI_Request* r = requests().data();
-  const int other = partner(c);
-  if (sends(c)) {
-    for (int j = 0; j < c.in_flight; ++j)
-      MPI_Isend(c.send(i), c.count, MPI_BYTE, other, kWindowTag, c.comm, &r[j]);
-    MPI_Waitall(c.in_flight, r, MPI_STATUSES_IGNORE);
-    MPI_Recv(c.recv(i), 1, MPI_BYTE, other, kReplyTag, c.comm, MPI_STATUS_IGNORE);
-  } else {
-    for (int j = 0; j < c.in_flight; ++j)
-      MPI_Irecv(c.recv(i), c.count, MPI_BYTE, other, kWindowTag, c.comm, &r[j]);
-    MPI_Waitall(c.in_flight, r, MPI_STATUSES_IGNORE);
-    MPI_Send(c.send(i), 1, MPI_BYTE, other, kReplyTag, c.comm);
-  }
-}
+constexpr WindowedTransfer kToPartner{.acknowledgement = WindowAcknowledgement::kBufferByte,
+                                      .data_tag = kWindowTag,
+                                      .ack_tag = kReplyTag};
+// osu_bibw: both ranks post a window of Irecvs, then a window of Isends, and wait for the sends,
+// then the receives; no reply.
+constexpr WindowedTransfer kBothWays{
+    .both_ways = true, .sends_completed_first = true, .data_tag = kWindowTag};
 
-// osu_bibw: both ranks post a window of Irecvs, then a window of Isends, and wait for both.
-void windows_both_ways(PointContext& c, int i) {
-  MPI_Request* r = requests().data();
-  const int other = 1 - c.rank;
-  for (int j = 0; j < c.in_flight; ++j)
-    MPI_Irecv(c.recv(i), c.count, MPI_BYTE, other, kWindowTag, c.comm, &r[c.in_flight + j]);
-  for (int j = 0; j < c.in_flight; ++j)
-    MPI_Isend(c.send(i), c.count, MPI_BYTE, other, kWindowTag, c.comm, &r[j]);
-  MPI_Waitall(c.in_flight, r, MPI_STATUSES_IGNORE);
-  MPI_Waitall(c.in_flight, r + c.in_flight, MPI_STATUSES_IGNORE);
+// The first half of the ranks is paired with the second; with an odd count the last rank is
+// left out by the layout.
+int partner(const PointContext& c) {
+  return imb::mpi1::window_partner(c);
 }
 
 // osu_multi_lat: every pair ping-pongs at once.
 void pair_ping_pong(PointContext& c, int i) {
   const int other = partner(c);
-  if (sends(c)) {
+  if (imb::mpi1::in_first_half(c)) {
     MPI_Send(c.send(i), c.count, MPI_BYTE, other, 1, c.comm);
     MPI_Recv(c.recv(i), c.count, MPI_BYTE, other, 1, c.comm, MPI_STATUS_IGNORE);
   } else {
@@ -77,51 +47,42 @@ void pair_ping_pong(PointContext& c, int i) {
   }
 }
 
-// -c: the receivers hold their partner's pattern (a sender's receive buffer holds the reply).
-std::vector<ExpectedBlock> at_receiver(const PointContext& c, int) {
-  if (sends(c)) return {};
-  return {{0, partner(c), 0, c.bytes}};
-}
+// -c: both ends hold their partner's pattern.
 std::vector<ExpectedBlock> from_partner(const PointContext& c, int) {
   return {{0, partner(c), 0, c.bytes}};
 }
 
-core::Benchmark point_to_point(const char* name, core::Family family, core::Kernel kernel) {
-  core::Benchmark b;
-  b.name = name;
+core::Benchmark in_family(core::Benchmark b, core::Family family) {
   b.family = family;
-  b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
-  b.kernel = kernel;
-  b.setup = size_requests;
-  b.expected = from_partner;
   return b;
 }
 }  // namespace
 
 core::Benchmark windowed_bandwidth() {
-  core::Benchmark b =
-      point_to_point("osu_bw", core::Family::SingleTransfer, core::kernel<window_to_partner>());
-  b.expected = at_receiver;
-  return b;
+  return in_family(imb::mpi1::windowed_benchmark<kToPartner>("osu_bw"),
+                   core::Family::SingleTransfer);
 }
 
 core::Benchmark windowed_bibandwidth() {
-  return point_to_point("osu_bibw", core::Family::SingleTransfer,
-                        core::kernel<windows_both_ways>());
+  return in_family(imb::mpi1::windowed_benchmark<kBothWays>("osu_bibw"),
+                   core::Family::SingleTransfer);
 }
 
 core::Benchmark multi_pair_bandwidth() {
-  core::Benchmark b = point_to_point("osu_mbw_mr", core::Family::ParallelTransfer,
-                                     core::kernel<window_to_partner>());
-  b.expected = at_receiver;
+  core::Benchmark b = in_family(imb::mpi1::windowed_benchmark<kToPartner>("osu_mbw_mr"),
+                                core::Family::ParallelTransfer);
   b.barrier_between_repetitions = true;  // OSU: a barrier before each iteration
   b.throughput_from_mean = true;         // OSU: the senders' mean time
   return b;
 }
 
 core::Benchmark multi_pair_latency() {
-  core::Benchmark b = point_to_point("osu_multi_lat", core::Family::ParallelTransfer,
-                                     core::kernel<pair_ping_pong>());
+  core::Benchmark b;
+  b.name = "osu_multi_lat";
+  b.family = core::Family::ParallelTransfer;
+  b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
+  b.kernel = core::kernel<pair_ping_pong>();
+  b.expected = from_partner;
   b.barrier_between_repetitions = true;
   b.time_factor = 0.5;
   return b;

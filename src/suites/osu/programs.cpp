@@ -27,7 +27,22 @@ const std::vector<Program>& programs() {
       {"osu_allgatherv", "OSU MPI Allgatherv Latency Test", F::kCollective, false, true},
       {"osu_gatherv", "OSU MPI Gatherv Latency Test", F::kCollective, false, true},
       {"osu_scatterv", "OSU MPI Scatterv Latency Test", F::kCollective, false, true},
-      {"osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", F::kCollective}};
+      {"osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", F::kCollective},
+      {"osu_iallreduce", "OSU MPI Non-blocking Allreduce Latency Test", F::kOverlap},
+      {"osu_ibcast", "OSU MPI Non-Blocking Broadcast Latency Test", F::kOverlap},
+      {"osu_ialltoall", "OSU MPI Non-blocking All-to-All Latency Test", F::kOverlap, false, true},
+      {"osu_iallgather", "OSU MPI Non-blocking Allgather Latency Test", F::kOverlap, false, true},
+      {"osu_ireduce", "OSU MPI Non-blocking Reduce Latency Test", F::kOverlap},
+      {"osu_igather", "OSU MPI Non-blocking Gather Latency Test", F::kOverlap, false, true},
+      {"osu_iscatter", "OSU MPI Non-blocking Scatter Latency Test", F::kOverlap, false, true},
+      {"osu_ibarrier", "OSU MPI Non-blocking Barrier Latency Test", F::kOverlap, false, false,
+       false},
+      {"osu_ialltoallv", "OSU MPI Non-blocking All-to-Allv Personalized Exchange Latency Test",
+       F::kOverlap, false, true},
+      {"osu_iallgatherv", "OSU MPI Non-blocking Allgatherv Latency Test", F::kOverlap, false, true},
+      {"osu_igatherv", "OSU MPI Non-blocking Gatherv Latency Test", F::kOverlap, false, true},
+      {"osu_iscatterv", "OSU MPI Non-blocking Scatterv Latency Test", F::kOverlap, false, true},
+      {"osu_ireduce_scatter", "OSU MPI Non-blocking Reduce_scatter Latency Test", F::kOverlap}};
   return list;
 }
 
@@ -53,6 +68,8 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
         window * (p.name == "osu_bibw" ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);
     b.turnover = 1;
     b.time_factor = 1.0 / messages;
+  } else if (p.figure == Figure::kOverlap) {
+    return nonblocking_collective(p.name);
   } else {
     return collective(p.name);
   }

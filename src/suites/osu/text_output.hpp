@@ -28,6 +28,7 @@ class TextReporter : public core::Reporter {
   bool latency_figure() const {
     return program_.figure == Figure::kLatency || program_.figure == Figure::kCollective;
   }
+  int field() const;  // FIELD_WIDTH of this program's columns
   std::FILE* out_;
   const Program& program_;
   const Options& options_;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/cpu_exploit.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
@@ -73,13 +74,20 @@ void started_then_waited(PointContext& c, int i) {
   MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
-// Start, CPU work (timed inside cpu_exploit::run(): t_CPU), then wait.
+// Start, CPU work (timed inside cpu_exploit::run(): t_CPU; OSU's MPI_Test calls on the request
+// inside it), then wait. For OSU's columns (cpu_exploit::times_phases()) the start and the wait
+// are timed as well; IMB-NBC reads no timer there.
 template <StartFn Start>
 void overlapped_with_cpu(PointContext& c, int i) {
   MPI_Request request = MPI_REQUEST_NULL;
+  const bool phases = core::cpu_exploit::times_phases();
+  const double start = phases ? MPI_Wtime() : 0;
   Start(c, i, &request);
-  core::cpu_exploit::run();
+  const double started = phases ? MPI_Wtime() : 0;
+  core::cpu_exploit::run(&request);
+  const double wait = phases ? MPI_Wtime() : 0;
   MPI_Wait(&request, MPI_STATUS_IGNORE);
+  if (phases) core::cpu_exploit::add_phase_times(started - start, MPI_Wtime() - wait);
 }
 
 const core::Benchmark& blocking(std::string_view name) {
@@ -91,22 +99,35 @@ const core::Benchmark& blocking(std::string_view name) {
   return *it;
 }
 
-// The operation as its overlapped benchmark and its _pure variant, on `like`'s definition
-// (shape, counts, roots, expected data); `counts_from` lends its counts set-up when `like` has
-// another one.
+// An operation's overlapped benchmark and its _pure variant on `definition` (shape, counts, roots,
+// expected data), running the two kernels.
+std::pair<core::Benchmark, core::Benchmark> pair_on(const core::Benchmark& definition,
+                                                    std::string name,
+                                                    core::Kernel overlapped_kernel,
+                                                    core::Kernel pure_kernel) {
+  core::Benchmark overlapped = definition;
+  overlapped.in_default_list = true;
+  overlapped.overlap_method = core::OverlapMethod::WorkSizedToPure;
+  overlapped.blocking_twin = nullptr;
+  core::Benchmark pure = overlapped;
+  overlapped.name = name;
+  overlapped.kernel = overlapped_kernel;
+  pure.name = name + "_pure";
+  pure.kernel = pure_kernel;
+  pure.in_default_list = false;  // IMB-NBC runs the _pure variants only when named
+  return {std::move(overlapped), std::move(pure)};
+}
+
+// The operation as its overlapped benchmark and its _pure variant, on `like`'s definition;
+// `counts_from` lends its counts set-up when `like` has another one.
 template <StartFn Start>
 void add_pair(std::vector<core::Benchmark>& list, std::string name, std::string_view like,
               std::string_view counts_from = {}) {
-  core::Benchmark overlapped = blocking(like);
-  if (!counts_from.empty()) overlapped.setup = blocking(counts_from).setup;
-  overlapped.in_default_list = true;
-  overlapped.overlap_method = core::OverlapMethod::WorkSizedToPure;
-  core::Benchmark pure = overlapped;
-  overlapped.name = name;
-  overlapped.kernel = core::kernel<overlapped_with_cpu<Start>>();
-  pure.name = name + "_pure";
-  pure.kernel = core::kernel<started_then_waited<Start>>();
-  pure.in_default_list = false;  // IMB-NBC runs the _pure variants only when named
+  core::Benchmark definition = blocking(like);
+  if (!counts_from.empty()) definition.setup = blocking(counts_from).setup;
+  auto [overlapped, pure] =
+      pair_on(definition, std::move(name), core::kernel<overlapped_with_cpu<Start>>(),
+              core::kernel<started_then_waited<Start>>());
   list.push_back(std::move(overlapped));
   list.push_back(std::move(pure));
 }
@@ -129,6 +150,21 @@ std::vector<core::Benchmark> collective_benchmarks() {
   add_pair<iallreduce>(list, "Iallreduce", "Allreduce");
   add_pair<ibarrier>(list, "Ibarrier", "Barrier");
   return list;
+}
+
+std::pair<core::Benchmark, core::Benchmark> overlapped_pair(std::string_view name,
+                                                            std::string_view definition) {
+  const auto& all = all_benchmarks();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const core::Benchmark& b) {
+    return b.name == name && b.blocking_twin != nullptr;
+  });
+  if (it == all.end()) throw std::logic_error("IMB-NBC has no " + std::string(name));
+  if (definition.empty()) {
+    std::pair<core::Benchmark, core::Benchmark> copies{*it, *it->blocking_twin};
+    copies.first.blocking_twin = nullptr;
+    return copies;
+  }
+  return pair_on(blocking(definition), it->name, it->kernel, it->blocking_twin->kernel);
 }
 
 }  // namespace mpiscope::imb::nbc

@@ -1,0 +1,72 @@
+// OSU's non-blocking collectives with overlap (c/mpi/collective/non_blocking in OSU 7.4). Each is
+// an IMB-NBC benchmark (the same MPI call: its overlapped kernel and its _pure twin, which gives
+// t_pure) under OSU's name; what OSU does differently is a parameter: the overlap rule
+// (core::OverlapMethod::WorkTimedToPure: CPU work that computes for each rank's own t_pure, with
+// -t MPI_Test calls inside, and means over the ranks) and its output (text_output.cpp). OSU's
+// timing (each iteration alone, an untimed barrier after it, root 0) comes from the front end's
+// engine settings, as for the blocking collectives.
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+
+#include "suites/imb/nbc/benchmarks.hpp"
+#include "suites/osu/osu.hpp"
+
+namespace mpiscope::osu {
+namespace {
+
+struct Source {
+  std::string_view osu, imb_nbc;
+  // The IMB-MPI1 definition when IMB-NBC's differs from what OSU's call moves.
+  std::string_view definition = {};
+};
+constexpr Source kSources[] = {
+    {"osu_ibcast", "Ibcast"},
+    {"osu_iallgather", "Iallgather"},
+    {"osu_iallgatherv", "Iallgatherv"},
+    {"osu_igather", "Igather"},
+    {"osu_igatherv", "Igatherv"},
+    {"osu_iscatter", "Iscatter"},
+    {"osu_iscatterv", "Iscatterv"},
+    {"osu_ialltoall", "Ialltoall"},
+    {"osu_ialltoallv", "Ialltoallv"},
+    {"osu_ireduce", "Ireduce"},
+    // OSU splits X over the ranks (recvcounts of X/P elements), as IMB 3.1's Reduce_scatter;
+    // IMB-NBC's Ireduce_scatter gives every rank X.
+    {"osu_ireduce_scatter", "Ireduce_scatter", "Reduce_scatter"},
+    {"osu_iallreduce", "Iallreduce"},
+    {"osu_ibarrier", "Ibarrier"}};
+
+// Every program's benchmark followed by its _pure twin, built once: the twins are pointed at.
+const std::vector<core::Benchmark>& pairs() {
+  static const std::vector<core::Benchmark> list = [] {
+    std::vector<core::Benchmark> all;
+    for (const Source& s : kSources) {
+      auto [overlapped, pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
+      overlapped.name = s.osu;
+      pure.name = std::string(s.osu) + "_pure";
+      overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
+      overlapped.turnover = pure.turnover = 0;  // OSU prints times only
+      // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
+      // after each iteration (the sized programs have the barrier in both: -sync).
+      if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
+      all.push_back(std::move(overlapped));
+      all.push_back(std::move(pure));
+    }
+    for (std::size_t k = 0; k + 1 < all.size(); k += 2) all[k].blocking_twin = &all[k + 1];
+    return all;
+  }();
+  return list;
+}
+
+}  // namespace
+
+core::Benchmark nonblocking_collective(const std::string& osu_name) {
+  const auto& all = pairs();
+  const auto it = std::find_if(all.begin(), all.end(),
+                               [&](const core::Benchmark& b) { return b.name == osu_name; });
+  if (it == all.end()) throw std::logic_error("no IMB-NBC kernel for " + osu_name);
+  return *it;
+}
+
+}  // namespace mpiscope::osu
