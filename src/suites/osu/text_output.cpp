@@ -6,11 +6,9 @@
 
 namespace mpiscope::osu {
 namespace {
-constexpr int kField = 20;  // FIELD_WIDTH as osu_util.h defaults it
-// FIELD_WIDTH as OSU 7.4's configure sets it (config.h: 18), which its binaries print; the
-// non-blocking collectives, added later, follow those binaries (their capture in
-// tests/data/import/osu_nbc_7.4.txt). The programs above still print 20.
-constexpr int kConfiguredField = 18;
+// FIELD_WIDTH as OSU 7.4's configure sets it (config.h: 18; osu_util.h's fallback is 20): what
+// its binaries print, e.g. "# Size       Avg Latency(us)" (captures in tests/data/import/).
+constexpr int kField = 18;
 constexpr int kSize = 10;  // the "# Size" column
 
 // The non-blocking collectives' columns after Overall(us) (print_only_header_nbc), with -f or
@@ -37,7 +35,7 @@ std::vector<double> overlap_figures(const core::Measurement& m, bool full) {
 }  // namespace
 
 int TextReporter::field() const {
-  return program_.figure == Figure::kOverlap ? kConfiguredField : kField;
+  return kField;
 }
 
 double osu_megabytes_per_second(const core::Measurement& m) {
@@ -75,7 +73,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
         h += fmt::format("{:>{}}{:>{}}", "MB/s", kField, "Messages/s", kField);
         break;
       case Figure::kOverlap:
-        h += fmt::format("{:>{}}", "Overall(us)", kConfiguredField);
+        h += fmt::format("{:>{}}", "Overall(us)", kField);
         break;
       default:
         h += fmt::format("{:>{}}", "Avg Latency(us)", kField);
@@ -86,7 +84,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
                      "Iterations");
   if (program_.figure == Figure::kOverlap)
     for (const char* column : overlap_columns(options_.full))
-      h += fmt::format("{:>{}}", column, kConfiguredField);
+      h += fmt::format("{:>{}}", column, kField);
   if (options_.validate) h += fmt::format("{:>{}}", "Validation", field());
   std::fputs((h + "\n").c_str(), out_);
   std::fflush(out_);
@@ -115,7 +113,7 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
       r += fmt::format("{:>{}.2f}", osu_latency_us(m), first_width);
       if (m.overlap)
         for (double v : overlap_figures(m, options_.full))
-          r += fmt::format("{:>{}.2f}", v, kConfiguredField);
+          r += fmt::format("{:>{}.2f}", v, kField);
       break;
     default:
       r += fmt::format("{:>{}.2f}", osu_latency_us(m), first_width);
