@@ -863,6 +863,7 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
                   "' ('mpiscope runs' lists them)");
   run.id = r.int64(0);
   read_columns(r, kRuns, run, schema_version_);
+  run.info.run_id = run.id;
   auto& i = run.info;
 
   auto hosts =

@@ -243,6 +243,7 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
                                          "ranks", "rows", "label", "MPI library"};
     if (long_listing) headings.insert(headings.end(), {"tables", "complete", "source"});
     output::TextTable t(headings);
+    bool unfinished = false;
     for (const auto& r : database.list_runs()) {
       const std::string date = run_date(r);
       if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
@@ -259,14 +260,15 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
                                         std::to_string(r.world_size),
                                         std::to_string(r.rows) + (r.complete ? "" : "*"),
                                         r.label.empty() ? "-" : cut(r.label, 16),
-                                        lib.empty() ? "-" : cut(lib, 14)};
+                                        lib.empty() ? "-" : cut(lib, 16)};
       if (long_listing)
         cells.insert(cells.end(), {std::to_string(r.tables), r.complete ? "yes" : "no",
                                    r.source + (r.source_file.empty() ? "" : ":" + r.source_file)});
       t.add_row(cells);
+      unfinished |= !r.complete;
     }
     std::printf("# %s\n%s", database.path().c_str(), core::printable(t.render()).c_str());
-    if (!long_listing) std::printf("# rows*: the run did not finish\n");
+    if (unfinished && !long_listing) std::printf("# rows*: the run did not finish\n");
     return static_cast<int>(cli::kOk);
   });
 }
