@@ -177,7 +177,7 @@ TEST(DataCli, RunsFitsOneHundredColumnsShowsMethodsAndFilters) {
   EXPECT_EQ(count_of(runs.out, " classic "), 1) << runs.out;
   EXPECT_EQ(count_of(runs.out, " accurate "), 1) << runs.out;
   EXPECT_EQ(count_of(runs.out, " imported "), 1) << runs.out;
-  EXPECT_EQ(count_of(runs.out, "a rather long l..."), 1) << runs.out;
+  EXPECT_EQ(count_of(runs.out, "a rather long..."), 1) << runs.out;
   // The imported file's own date (IMB's "Date" header line), not "-".
   const auto imported = lines_of(runs.out).at(5);
   EXPECT_NE(imported.find(" 2024-03-05 14:02 "), std::string::npos) << imported;
