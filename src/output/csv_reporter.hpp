@@ -33,7 +33,7 @@ class CsvReporter : public core::Reporter {
   std::FILE* file_;  // out_'s stream
   std::string metadata_;
   TidyRun run_;
-  std::vector<std::string> parameters_;  // the parameter columns, sorted
+  std::vector<std::string> parameters_;                    // the parameter columns, sorted
   std::deque<std::map<std::string, std::string>> tables_;  // each table's parameters, kept
   std::vector<TidyRow> lines_;  // every line written (their parameters point into tables_)
 };

@@ -187,8 +187,7 @@ TEST(DataCli, RunsFitsOneHundredColumnsShowsMethodsAndFilters) {
   EXPECT_EQ(count_of(long_listing.out, sample("imb_mpi1_openmpi.txt")), 1) << long_listing.out;
   const auto labelled =
       run_plain({"runs", "--db", db, "--label", "a rather long label that will not fit"});
-  EXPECT_EQ(lines_of(labelled.out).size(), 4u)
-      << labelled.out;  // path, headings, dashes, the run
+  EXPECT_EQ(lines_of(labelled.out).size(), 4u) << labelled.out;  // path, headings, dashes, the run
   EXPECT_EQ(lines_of(run_plain({"runs", "--db", db, "--suite", "osu"}).out).size(), 3u);
   EXPECT_EQ(lines_of(run_plain({"runs", "--db", db, "--since", "2999-01-01"}).out).size(), 3u);
   EXPECT_EQ(lines_of(run_plain({"runs", "--db", db, "--since", "2000-01-01"}).out).size(), 6u);
