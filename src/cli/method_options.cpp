@@ -68,41 +68,59 @@ std::string MethodOptions::describe() const {
       max_repetitions, budget_s, reps_per_sample);
 }
 
+const std::vector<OptionSpec<MethodOptions>>& method_option_table() {
+  using O = MethodOptions;
+  auto text = [](std::string O::*field) {
+    return [field](O& o, const std::string& v) { o.*field = v; };
+  };
+  auto shown_text = [](std::string O::*field) { return [field](const O& o) { return o.*field; }; };
+  static const std::vector<OptionSpec<O>> table = {
+      {"--method", "classic|accurate",
+       "classic (imb is the same): the suite's own methodology, comparable with the original "
+       "tool's tables; accurate: every repetition is started together and timed on its own, "
+       "until the 95% confidence interval of the median is within --target-ci (the table then "
+       "shows the median, its interval and the valid/invalid counts)",
+       text(&O::method), shown_text(&O::method)},
+      {"--sync", "window|own-barrier|mpi-barrier",
+       "accurate mode: how repetitions start together (window: at the same instant on clocks "
+       "synchronised by ping-pong; falls back to own-barrier, with a note, when too many "
+       "repetitions miss their window)",
+       text(&O::sync), shown_text(&O::sync)},
+      {"--time-def", "auto|max-local|global",
+       "accurate mode: a repetition's time is the slowest rank's (max-local) or last exit minus "
+       "first start on synchronised clocks (global); auto: global with window sync",
+       text(&O::time_def), shown_text(&O::time_def)},
+      {"--target-ci", "PERCENT",
+       "accurate mode: stop when the 95% CI of the median is within +-PERCENT",
+       [](O& o, const std::string& v) {
+         o.target_ci_percent = parse_number(v, "--target-ci", kTargetCiRange);
+       },
+       [](const O& o) { return number_text(o.target_ci_percent); }},
+      {"--min-reps", "N", "accurate mode: valid repetitions at least",
+       [](O& o, const std::string& v) {
+         o.min_repetitions = parse_integer<int>(v, "--min-reps", 1, INT_MAX);
+       },
+       [](const O& o) { return std::to_string(o.min_repetitions); }},
+      {"--max-reps", "N", "accurate mode: repetitions at most",
+       [](O& o, const std::string& v) {
+         o.max_repetitions = parse_integer<int>(v, "--max-reps", 1, INT_MAX);
+       },
+       [](const O& o) { return std::to_string(o.max_repetitions); }},
+      {"--budget", "SECONDS", "accurate mode: seconds of repetitions per point at most",
+       [](O& o, const std::string& v) {
+         o.budget_s = parse_number(v, "--budget", kPositiveSeconds);
+       },
+       [](const O& o) { return number_text(o.budget_s); }},
+      {"--reps-per-sample", "auto|N",
+       "accurate mode: repetitions timed back to back as one sample; auto: 1, or enough that a "
+       "sample lasts 100 timer resolutions (a note says so)",
+       text(&O::reps_per_sample), shown_text(&O::reps_per_sample)},
+  };
+  return table;
+}
+
 void add_method_options(CLI::App& app, MethodOptions& o) {
-  app.add_option("--method", o.method,
-                 "classic (alias imb): the suite's own methodology; accurate: synchronised "
-                 "repetitions timed one by one until the median is known to --target-ci")
-      ->check(CLI::IsMember({"classic", "imb", "accurate"}))
-      ->capture_default_str();
-  app.add_option("--sync", o.sync, "accurate mode: how repetitions start together")
-      ->check(CLI::IsMember({"mpi-barrier", "own-barrier", "window"}))
-      ->capture_default_str();
-  app.add_option("--time-def", o.time_def,
-                 "accurate mode: a repetition's time is the slowest rank's (max-local) or last "
-                 "exit minus first start on synchronised clocks (global); auto: global with "
-                 "window sync")
-      ->check(CLI::IsMember({"auto", "max-local", "global"}))
-      ->capture_default_str();
-  app.add_option("--target-ci", o.target_ci_percent,
-                 "accurate mode: stop when the 95% CI of the median is within +-PERCENT")
-      ->type_name("PERCENT")
-      ->capture_default_str()
-      ->check(number_in(kTargetCiRange));
-  app.add_option("--min-reps", o.min_repetitions, "accurate mode: valid repetitions at least")
-      ->capture_default_str()
-      ->check(integer_in(1, INT_MAX));
-  app.add_option("--max-reps", o.max_repetitions, "accurate mode: repetitions at most")
-      ->capture_default_str()
-      ->check(integer_in(1, INT_MAX));
-  app.add_option("--budget", o.budget_s, "accurate mode: seconds of repetitions per point at most")
-      ->type_name("SECONDS")
-      ->capture_default_str()
-      ->check(number_in(kPositiveSeconds));
-  app.add_option("--reps-per-sample", o.reps_per_sample,
-                 "accurate mode: repetitions timed back to back as one sample; auto: 1, or "
-                 "enough that a sample lasts 100 timer resolutions")
-      ->type_name("auto|N")
-      ->capture_default_str();
+  add_option_table(app, o, method_option_table());
 }
 
 std::map<std::string, std::string> method_settings(const MethodOptions& o,
@@ -123,29 +141,8 @@ std::map<std::string, std::string> method_settings(const MethodOptions& o,
   return s;
 }
 
-const char* method_options_help() {
-  return R"(  --method classic|accurate
-                classic (default; imb is the same): the suite's own methodology,
-                comparable with the original tool's tables.
-                accurate: every repetition is started together and timed on its own;
-                repetitions continue until the 95% confidence interval of the median is
-                within --target-ci; the table shows the median, its interval and the
-                valid/invalid counts
-  --sync window|own-barrier|mpi-barrier
-                accurate mode: how repetitions start together (default window: at the
-                same instant on clocks synchronised by ping-pong; falls back to
-                own-barrier, with a note, when too many repetitions miss their window)
-  --time-def auto|max-local|global
-                accurate mode: a repetition's time is the slowest rank's (max-local) or
-                last exit minus first start in global time (global; default with window)
-  --target-ci P relative half-width of the median's 95% CI to reach, in percent (default 2)
-  --min-reps N  valid repetitions at least (default 20)
-  --max-reps N  repetitions at most (default 100000)
-  --budget S    seconds of repetitions per point at most (default 1)
-  --reps-per-sample auto|N
-                repetitions timed back to back as one sample (default auto: 1, or
-                enough that a sample lasts 100 timer resolutions; a note says so)
-)";
+std::string method_options_help(const MethodOptions& defaults) {
+  return option_table_help(method_option_table(), defaults);
 }
 
 }  // namespace mpiscope::cli

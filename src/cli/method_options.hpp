@@ -1,5 +1,6 @@
-// The measurement-method switch every suite offers (--method imb|accurate and the accurate
-// mode's knobs), parsed and checked in one place and turned into the core's settings.
+// The measurement-method switch every suite offers (--method classic|accurate, imb being
+// classic's other name, and the accurate mode's knobs), declared once as an option table
+// (cli/option_table.hpp), checked in one place and turned into the core's settings.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/option_table.hpp"
 #include "core/accurate.hpp"
 
 namespace mpiscope::cli {
@@ -34,11 +36,11 @@ struct MethodOptions {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MethodOptions, method, sync, time_def, target_ci_percent,
                                    min_repetitions, max_repetitions, budget_s, reps_per_sample)
 
-// The options on a CLI11 command line (the IMB front ends parse the same names themselves).
+// The options as data: CLI11 (add_method_options), IMB's parser (take_option) and the
+// hand-written help screens (method_options_help) all read this table.
+const std::vector<OptionSpec<MethodOptions>>& method_option_table();
 void add_method_options(CLI::App& app, MethodOptions& o);
-
-// Help text of the options, for hand-written help screens.
-const char* method_options_help();
+std::string method_options_help(const MethodOptions& defaults = {});
 
 // What a run records of its method in its settings (JSON run.settings, CSV, database): `method`
 // and `method_description` (`describe()`, or `classic_description` in classic mode when given)

@@ -1,49 +1,66 @@
-// What the front ends after IMB share: a CLI11 command line parsed on rank 0, the output options
-// every suite has (--json, --csv, --timeout), and the reporters they select. The IMB front ends
-// keep IMB's own single-dash syntax (suites/imb/options.cpp).
+// What every suite's front end shares: the output options (a file per registered output format,
+// --db/--no-db, --label, --timeout) declared once as a table that drives CLI11, IMB's own parser,
+// the help screens, the hand-off to the other ranks (one JSON member) and the checks; a CLI11
+// command line parsed on rank 0; and the reporters the options select.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "cli/frontend.hpp"
+#include "cli/option_table.hpp"
 #include "core/reporter.hpp"
 
 namespace mpiscope::cli {
 
 struct OutputOptions {
-  std::string json_path;  // --json FILE: the mpiscope JSON, complete after every row
-  std::string csv_path;   // --csv FILE: one line per row, flushed as measured
-  double timeout_s = 0;   // --timeout SECONDS per measurement point (0: none)
-  std::string db_path;    // --db FILE: the results database (empty: the default location)
-  bool no_db = false;     // --no-db: record nothing in a database
+  // Output format (output/registry.hpp: "json", "csv", …) -> FILE of its --NAME FILE option.
+  std::map<std::string, std::string> files;
+  double timeout_s = 0;  // --timeout SECONDS per measurement point (0: none; 0 is not accepted)
+  std::string db_path;   // --db FILE: the results database (empty: the default location)
+  bool no_db = false;    // --no-db: record nothing in a database
+  std::string label;     // --label TEXT: stored with the run (database, JSON, CSV)
+
+  // The FILE of a format's option; empty when not asked for.
+  std::string file(const std::string& format) const;
+  // Everything that can be checked before the run (rank 0): the files are distinct and can be
+  // written (created and removed, nothing overwritten), --db and --no-db are not both given, the
+  // database can be opened or the default location exists. Throws std::invalid_argument or
+  // output::OutputError / db::DbError with a message naming the option or file.
+  void validate() const;
 };
 
-// For the suites' option serialization: `j["output"] = o.output` carries every field above.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputOptions, json_path, csv_path, timeout_s, db_path, no_db)
+// The rank hand-off: `j["output"] = o.output` carries every field above.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OutputOptions, files, timeout_s, db_path, no_db, label)
 
+// The table of the output options, one entry per registered format first.
+const std::vector<OptionSpec<OutputOptions>>& output_option_table();
 void add_output_options(CLI::App& app, OutputOptions& o);
+// Help lines and a synopsis for hand-written help screens (IMB, PRESTA).
+std::string output_options_help();
+std::string output_options_synopsis(const std::string& indent);
+
+// --label TEXT and `mpiscope label`: one line of text; throws std::invalid_argument.
+void check_label(const std::string& label);
 // --json/--csv FILE: an empty name is an error (not "no file"); throws std::invalid_argument.
 std::string output_path(const std::string& text, const std::string& option);
-// --json and --csv naming one file would interleave two formats: throws std::invalid_argument.
-void check_distinct_outputs(const std::string& json_path, const std::string& csv_path);
-// --db FILE must be usable; without --db the default location must exist (HOME or
-// XDG_DATA_HOME, db::default_db_path()). Nothing with --no-db. Throws.
-void check_database_choice(const std::string& db_path, bool no_db);
-// Creates the output files now, so that an unwritable path is an error before anything runs.
-void check_output_options(const OutputOptions& o);
+// Two outputs naming one file would interleave two formats: throws std::invalid_argument.
+void check_distinct_outputs(const std::map<std::string, std::string>& files);
 
-// Parses args (without the program name) into `app` on rank 0. Help becomes kHelp with the help
-// text; a CLI11 error becomes kError with its message; otherwise `serialize` (called after the
-// parse) gives the options to broadcast. Exceptions from `serialize` are the caller's errors.
+// Parses args (without the program name) into `app` on rank 0, with -h and --help as the help
+// flag. Help becomes kHelp with the help text; a CLI11 error becomes kError with its message;
+// otherwise `serialize` (called after the parse) gives the options to broadcast. Exceptions from
+// `serialize` are the caller's errors.
 ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
                                const std::function<std::string()>& serialize);
 
-// JSON, CSV and results-database reporters for the options (rank 0 only), added to `list`.
+// The file reporters of the options (rank 0 only), added to `list`: one per format asked for and
+// the results database (unless --no-db), all seeing the run's --label.
 void add_file_reporters(core::ReporterList& list, const OutputOptions& o);
 
 }  // namespace mpiscope::cli

@@ -37,6 +37,15 @@ void progress_message(const std::string& text) {
   }
 }
 
+std::string elapsed_and_left(double elapsed_s, long done, long total) {
+  std::string text = "elapsed " + clock_text(elapsed_s);
+  if (total > 0 && done > 0)  // the rate so far: an estimate, and marked as one
+    text += " | ~" +
+            clock_text(elapsed_s / static_cast<double>(done) * static_cast<double>(total - done)) +
+            " left";
+  return text;
+}
+
 ProgressDisplay::ProgressDisplay(std::string suite, long total_points)
     : suite_(std::move(suite)), total_(total_points), start_(Clock::now()), last_quiet_(start_) {
   if (mpi::world_rank() != 0 || !progress_wanted()) return;
@@ -67,12 +76,7 @@ std::string ProgressDisplay::line(const std::string& suite, const std::string& w
                                   long total, double elapsed_s) {
   std::string text = fmt::format("mpiscope {}: {}", suite, what);
   if (total > 0) text += fmt::format(" | point {}/{}", std::min(done + 1, total), total);
-  text += " | elapsed " + clock_text(elapsed_s);
-  if (total > 0 && done > 0)  // the rate so far: an estimate, and marked as one
-    text += " | ~" +
-            clock_text(elapsed_s / static_cast<double>(done) * static_cast<double>(total - done)) +
-            " left";
-  return text;
+  return text + " | " + elapsed_and_left(elapsed_s, done, total);
 }
 
 void ProgressDisplay::point_started(const std::string& what) {

@@ -23,6 +23,10 @@ namespace mpiscope::core {
 // MPISCOPE_PROGRESS=0.
 void progress_message(const std::string& text);
 
+// "elapsed 1:05 | ~2:10 left": the time so far and, once `done` of `total` steps are done, the
+// rest at the rate so far (an estimate, marked as one with '~').
+std::string elapsed_and_left(double elapsed_s, long done, long total);
+
 class ProgressDisplay {
  public:
   // Opens the terminal on world rank 0 only; `total_points` may be 0 when unknown.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,8 @@ struct RunInfo {
   std::size_t min_length = 0, max_length = 0;
   std::vector<std::string> benchmarks;  // as listed in the header
   bool multi = false;
+  std::string label;        // --label TEXT ('mpiscope label' changes it in the database)
+  std::int64_t run_id = 0;  // the run's id in the results database; 0: not recorded (yet)
 };
 
 struct GroupTimes {

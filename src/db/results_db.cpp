@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace mpiscope::db {
 
@@ -125,13 +126,17 @@ struct Column {
   void (*write)(FieldWriter&, const Model&) = nullptr;
   void (*read)(FieldReader&, Model&) = nullptr;  // nullptr: never read back
   Written written = Written::kAlways;
+  // The schema version that added the column: a newer one is added by ALTER TABLE when an older
+  // database is opened for writing (migrate), and left out of reads of a database not yet
+  // migrated (opened read-only).
+  int since_version = 1;
 };
 
 // `access` is a generic lambda `[](auto& io, auto& model) { io(model.field); }`.
 template <class Model, class Access>
 Column<Model> column(const char* name, const char* declaration, Access access,
-                     Written written = Written::kAlways) {
-  return {name, declaration, access, access, written};
+                     Written written = Written::kAlways, int since_version = 1) {
+  return {name, declaration, access, access, written, since_version};
 }
 
 // A table of one part of the model: its row id, then the columns that tie a row to its parent
@@ -205,6 +210,10 @@ const Table<StoredRun> kRuns{
         column<StoredRun>(
             "ok", "INTEGER NOT NULL DEFAULT 0", [](auto& io, auto& r) { io(r.ok); },
             Written::kElsewhere),
+        // Version 2: --label TEXT ('mpiscope label' changes it; imports have none).
+        column<StoredRun>(
+            "label", "TEXT NOT NULL DEFAULT ''", [](auto& io, auto& r) { io(r.info.label); },
+            Written::kOnInsert, 2),
     }};
 
 const char* const kRunDetailsV1 = R"sql(CREATE TABLE run_hosts (
@@ -369,12 +378,25 @@ INSERT INTO units VALUES
   ('measurement_values.value, run_summary.value', 'the unit stored beside the value');
 )sql";
 
+// Version 1's tables, exactly as released; later columns come from migration_sql, so that a new
+// database and a migrated one have the same schema.
 template <class Model>
 std::string create_table_sql(const Table<Model>& t) {
   std::string sql = "CREATE TABLE " + t.name + " (\n  id INTEGER PRIMARY KEY";
   for (const auto& [name, declaration] : t.parent_keys) sql += ",\n  " + name + " " + declaration;
-  for (const auto& c : t.columns) sql += ",\n  " + std::string(c.name) + " " + c.declaration;
+  for (const auto& c : t.columns)
+    if (c.since_version == 1) sql += ",\n  " + std::string(c.name) + " " + c.declaration;
   return sql + "\n);\n";
+}
+
+// The columns schema version `version` added to one table.
+template <class Model>
+std::string added_columns_sql(const Table<Model>& t, int version) {
+  std::string sql;
+  for (const auto& c : t.columns)
+    if (c.since_version == version)
+      sql += "ALTER TABLE " + t.name + " ADD COLUMN " + c.name + " " + c.declaration + ";\n";
+  return sql;
 }
 
 std::string schema_v1_sql() {
@@ -382,9 +404,25 @@ std::string schema_v1_sql() {
          kBenchmarkDetailsV1 + create_table_sql(kMeasurements) + kMeasurementDetailsV1;
 }
 
+// From version - 1 to version.
+std::string migration_sql(int version) {
+  return added_columns_sql(kRuns, version) + added_columns_sql(kBenchmarks, version) +
+         added_columns_sql(kMeasurements, version);
+}
+
+template <class Model>
+bool present(const Column<Model>& c, int schema_version) {
+  return c.since_version <= schema_version;
+}
+
 template <class Model>
 bool inserted(const Column<Model>& c) {
   return c.write && c.written != Written::kElsewhere;
+}
+
+template <class Model>
+bool readable(const Column<Model>& c, int schema_version) {
+  return c.read && present(c, schema_version);
 }
 
 // INSERT INTO t (parent keys, written columns) VALUES (:parent keys, :written columns).
@@ -413,10 +451,10 @@ std::string update_sql(const Table<Model>& t) {
 
 // SELECT id, readable columns FROM t: read_columns fills the model from the second on.
 template <class Model>
-std::string select_sql(const Table<Model>& t) {
+std::string select_sql(const Table<Model>& t, int schema_version) {
   std::string sql = "SELECT id";
   for (const auto& c : t.columns)
-    if (c.read) sql += ", " + std::string(c.name);
+    if (readable(c, schema_version)) sql += ", " + std::string(c.name);
   return sql + " FROM " + t.name;
 }
 
@@ -430,10 +468,10 @@ void write_columns(Statement& s, const Table<Model>& t, const Model& model, bool
 }
 
 template <class Model>
-void read_columns(const Statement& s, const Table<Model>& t, Model& model) {
+void read_columns(const Statement& s, const Table<Model>& t, Model& model, int schema_version) {
   int column = 1;  // 0 is the id
   for (const auto& c : t.columns) {
-    if (!c.read) continue;
+    if (!readable(c, schema_version)) continue;
     FieldReader r(s, column++);
     c.read(r, model);
   }
@@ -459,14 +497,23 @@ std::string env_or_empty(const char* name) {
 }  // namespace
 
 core::Measurement row_as_stored(const core::Measurement& m) {
-  if (!m.accurate || !m.measured) return m;
+  if (!m.measured || (!m.accurate && !m.overlap)) return m;
   core::Measurement out = m;
+  if (m.overlap) {  // the overlap's figures beyond its three columns
+    out.values.push_back({"overlap_raw_percent", m.overlap->raw_percent, "percent (not clamped)"});
+    out.values.push_back({"overlap_error_percent", m.overlap->error_percent, "percent"});
+    out.values.push_back({"overlap_doubtful", m.overlap->doubtful ? 1.0 : 0.0,
+                          "1: the raw figure is outside 0-100 by more than its error"});
+  }
+  if (!m.accurate) return out;
   const auto& a = *m.accurate;
   const auto& s = a.summary_us;
   const char* us = "microseconds";
   out.values.push_back({"median_us", s.median, us});
   out.values.push_back({"ci95_low_us", s.median_ci.lower, us});
   out.values.push_back({"ci95_high_us", s.median_ci.upper, us});
+  out.values.push_back(
+      {"ci_confidence", s.median_ci.confidence, "probability that the interval holds the median"});
   out.values.push_back({"p05_us", s.p05, us});
   out.values.push_back({"p95_us", s.p95, us});
   out.values.push_back({"valid_repetitions", static_cast<double>(a.valid), "repetitions"});
@@ -482,9 +529,15 @@ core::Measurement row_as_stored(const core::Measurement& m) {
   return out;
 }
 
+std::map<std::string, std::string> parameters_as_stored(const core::BenchmarkRun& b) {
+  auto parameters = b.parameters;
+  if (b.accurate) parameters["measurement"] = "accurate";  // rows carry the statistics
+  return parameters;
+}
+
 core::BenchmarkRun table_as_stored(const core::BenchmarkRun& b) {
   core::BenchmarkRun table = b;
-  if (b.accurate) table.parameters["measurement"] = "accurate";  // rows carry the statistics
+  table.parameters = parameters_as_stored(b);
   for (auto& m : table.rows) m = row_as_stored(m);
   return table;
 }
@@ -531,6 +584,7 @@ void ResultsDb::check_schema() {
   if (v > kSchemaVersion)
     throw DbError("'" + conn_.path() + "' has schema version " + std::to_string(v) +
                   "; this mpiscope reads up to version " + std::to_string(kSchemaVersion));
+  schema_version_ = static_cast<int>(v);
 }
 
 // Throws unless the file is empty (new) or an mpiscope database of a schema this build writes.
@@ -562,10 +616,18 @@ void ResultsDb::ensure_schema() {
   conn_.exec("PRAGMA synchronous = NORMAL");
   Transaction t(conn_);  // IMMEDIATE: two first writers do not both create the schema
   refuse_foreign();      // again under the write lock: another program may have been first
-  if (single_integer(conn_, "PRAGMA user_version") == 0) {
+  // refuse_foreign() left a version of at most kSchemaVersion.
+  auto version = static_cast<int>(single_integer(conn_, "PRAGMA user_version"));
+  if (version == 0) {
     conn_.exec(schema_v1_sql());
-    conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    version = 1;
   }
+  // An older database is brought up to this build's version, in the same transaction: a
+  // failure leaves it as it was.
+  for (auto next = version + 1; next <= kSchemaVersion; ++next) conn_.exec(migration_sql(next));
+  if (version != kSchemaVersion)
+    conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+  schema_version_ = kSchemaVersion;
   t.commit();
 }
 
@@ -726,7 +788,10 @@ std::vector<RunListing> ResultsDb::list_runs() {
       "SELECT r.id, r.date_iso, r.suite, r.mpi_library, r.source, r.source_file, r.machine, "
       "r.world_size, r.complete, (SELECT count(*) FROM benchmarks b WHERE b.run_id = r.id), "
       "(SELECT count(*) FROM measurements m JOIN benchmarks b ON m.benchmark_id = b.id WHERE "
-      "b.run_id = r.id) FROM runs r ORDER BY r.id");
+      "b.run_id = r.id), r.date, r.recorded_at, " +
+      std::string(schema_version_ >= 2 ? "r.label" : "''") +
+      ", coalesce((SELECT value FROM run_settings s WHERE s.run_id = r.id AND s.name = "
+      "'method'), '') FROM runs r ORDER BY r.id");
   std::vector<RunListing> out;
   while (s.step()) {
     RunListing l;
@@ -741,6 +806,10 @@ std::vector<RunListing> ResultsDb::list_runs() {
     l.complete = s.int64(8) != 0;
     l.tables = s.int64(9);
     l.rows = s.int64(10);
+    l.date = s.text(11);
+    l.recorded_at = s.text(12);
+    l.label = s.text(13);
+    l.method = s.text(14);
     out.push_back(l);
   }
   return out;
@@ -752,15 +821,49 @@ bool ResultsDb::has_run(std::int64_t id) {
   return s.step();
 }
 
+std::vector<std::string> ResultsDb::parameter_names(const std::vector<std::int64_t>& run_ids) {
+  std::set<std::string> names;
+  auto s = conn_.prepare(
+      "SELECT DISTINCT p.name FROM benchmark_parameters p JOIN benchmarks b ON p.benchmark_id = "
+      "b.id WHERE b.run_id = :run_id");
+  for (const auto id : run_ids) {
+    s.reset();
+    s.bind(":run_id", id);
+    while (s.step()) names.insert(s.text(0));
+  }
+  return {names.begin(), names.end()};
+}
+
+void ResultsDb::set_label(std::int64_t id, const std::string& label) {
+  Transaction t(conn_);
+  if (!has_run(id)) throw DbError("no run " + std::to_string(id) + " in '" + conn_.path() + "'");
+  conn_.prepare("UPDATE runs SET label = :label WHERE id = :id")
+      .bind(":label", label)
+      .bind(":id", id)
+      .run();
+  t.commit();
+}
+
+void ResultsDb::delete_runs(const std::vector<std::int64_t>& ids) {
+  Transaction t(conn_);
+  for (const auto id : ids) {
+    if (!has_run(id)) throw DbError("no run " + std::to_string(id) + " in '" + conn_.path() + "'");
+    // The tables of a run hang off it by ON DELETE CASCADE (foreign keys are on).
+    conn_.prepare("DELETE FROM runs WHERE id = :id").bind(":id", id).run();
+  }
+  t.commit();
+}
+
 StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
   StoredRun run;
-  auto r = conn_.prepare(select_sql(kRuns) + " WHERE id = :id");
+  auto r = conn_.prepare(select_sql(kRuns, schema_version_) + " WHERE id = :id");
   r.bind(":id", id);
   if (!r.step())
     throw DbError("no run " + std::to_string(id) + " in '" + conn_.path() +
                   "' ('mpiscope runs' lists them)");
   run.id = r.int64(0);
-  read_columns(r, kRuns, run);
+  read_columns(r, kRuns, run, schema_version_);
+  run.info.run_id = run.id;
   auto& i = run.info;
 
   auto hosts =
@@ -778,13 +881,14 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
   summary.bind(":run_id", id);
   while (summary.step()) run.summary.push_back({summary.text(0), summary.real(1), summary.text(2)});
 
-  auto b = conn_.prepare(select_sql(kBenchmarks) + " WHERE run_id = :run_id ORDER BY seq");
+  auto b = conn_.prepare(select_sql(kBenchmarks, schema_version_) +
+                         " WHERE run_id = :run_id ORDER BY seq");
   b.bind(":run_id", id);
   auto params = conn_.prepare(
       "SELECT name, value FROM benchmark_parameters WHERE benchmark_id = :benchmark_id ORDER BY "
       "name");
   // Every step-th row, and the last.
-  auto rows = conn_.prepare(select_sql(kMeasurements) +
+  auto rows = conn_.prepare(select_sql(kMeasurements, schema_version_) +
                             " WHERE benchmark_id = :benchmark_id AND (seq % :step = 0 OR seq = "
                             ":last) ORDER BY seq");
   auto row_count =
@@ -810,7 +914,7 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
     }
     points += kept;
     run.rows_left_out += n - kept;
-    read_columns(b, kBenchmarks, t);
+    read_columns(b, kBenchmarks, t, schema_version_);
     params.reset();
     params.bind(":benchmark_id", bid);
     while (params.step()) t.parameters[params.text(0)] = params.text(1);
@@ -820,7 +924,7 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
     while (rows.step()) {
       core::Measurement m;
       const auto mid = rows.int64(0);
-      read_columns(rows, kMeasurements, m);
+      read_columns(rows, kMeasurements, m, schema_version_);
       values.reset();
       values.bind(":measurement_id", mid);
       while (values.step()) m.values.push_back({values.text(0), values.real(1), values.text(2)});

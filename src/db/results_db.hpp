@@ -14,7 +14,8 @@
 
 namespace mpiscope::db {
 
-inline constexpr int kSchemaVersion = 1;
+// 1: the first release; 2: runs.label. Opening an older database for writing migrates it.
+inline constexpr int kSchemaVersion = 2;
 
 // A statistic the source did not record (an imported OSU table has only the average time):
 // NaN in memory, NULL in the database.
@@ -46,19 +47,26 @@ struct LoadLimits {
   std::size_t max_rows_per_table = static_cast<std::size_t>(-1);
 };
 
-// A row as the database holds it: accurate mode's statistics over repetitions become named
-// values (median_us, ci95_low_us, ci95_high_us, …; schema version 1 has no columns of their own),
-// from which compare and report take the median and its interval.
+// A row as the database holds it: accurate mode's statistics over repetitions and the overlap's
+// raw figure and error become named values (median_us, ci95_low_us, ci95_high_us,
+// ci_confidence, overlap_raw_percent, …; the schema has no columns of their own), from which
+// compare and report take the median and its interval, and export its quantities.
 core::Measurement row_as_stored(const core::Measurement& m);
 // A table as the database holds it: an accurate table gets the parameter measurement=accurate,
 // its rows as row_as_stored. The live recorder (output::DbReporter) and the import of
 // mpiscope's own SKaMPI output files store through these two, so that both give the same table.
 core::BenchmarkRun table_as_stored(const core::BenchmarkRun& b);
+// Its parameters alone (without copying the rows).
+std::map<std::string, std::string> parameters_as_stored(const core::BenchmarkRun& b);
 
 // One line of `mpiscope runs`.
 struct RunListing {
   std::int64_t id = 0;
   std::string date_iso, suite, mpi_library, source, source_file, machine;
+  std::string date;         // as the source printed it (imports may lack date_iso)
+  std::string recorded_at;  // when the database received it (UTC, ISO 8601)
+  std::string label;        // --label / 'mpiscope label'; empty: none
+  std::string method;       // the run's `method` setting (classic, imb, accurate); empty: unknown
   int world_size = 0;
   bool complete = false;
   std::int64_t tables = 0, rows = 0;
@@ -99,6 +107,13 @@ class ResultsDb {
 
   std::vector<RunListing> list_runs();
   bool has_run(std::int64_t id);
+  // The names of the table parameters of these runs, sorted (`mpiscope export`'s columns).
+  std::vector<std::string> parameter_names(const std::vector<std::int64_t>& run_ids);
+  // 'mpiscope label': replaces the run's label (empty: none). DbError for an unknown run.
+  void set_label(std::int64_t id, const std::string& label);
+  // 'mpiscope delete': removes the runs with everything they hold, all or none (one
+  // transaction). DbError, with nothing removed, when one of them is not in the database.
+  void delete_runs(const std::vector<std::int64_t>& ids);
   StoredRun load_run(std::int64_t id, const LoadLimits& limits = {});  // DbError: no such run
 
   Connection& connection() { return conn_; }
@@ -117,6 +132,7 @@ class ResultsDb {
   void insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
 
   Connection conn_;
+  int schema_version_ = kSchemaVersion;  // of the file (a read-only one may be older)
 };
 
 }  // namespace mpiscope::db

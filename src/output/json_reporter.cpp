@@ -2,6 +2,8 @@
 
 #include <cerrno>
 
+#include "output/registry.hpp"
+
 namespace mpiscope::output {
 
 using nlohmann::json;
@@ -49,6 +51,7 @@ json JsonReporter::units() {
 
 json JsonReporter::run_info(const core::RunInfo& i) {
   return {{"suite", i.suite},
+          {"label", i.label},
           {"date", i.date},
           {"date_iso", i.date_iso},
           {"machine", i.machine},
@@ -232,5 +235,9 @@ void JsonReporter::append(const std::string& body) {
   if (!file_.truncate(body_end_ + static_cast<long>(tail.size()))) file_.fail(errno);
   file_.commit();  // the first complete document replaces the file; later ones update it
 }
+
+MPISCOPE_REGISTER_OUTPUT_FORMAT(OutputFormat{
+    "json", "Write the results as mpiscope JSON to FILE (a complete document after every row)", 10,
+    [](const std::string& path) { return std::make_unique<JsonReporter>(path); }});
 
 }  // namespace mpiscope::output

@@ -1,8 +1,10 @@
-// The subcommands that work on the results database: import, runs, report, compare. None of
-// them measures anything, so none starts MPI: they run directly, without a launcher.
+// The subcommands that work on the results database: import, runs, export, label, delete,
+// report, compare. None of them measures anything, so none starts MPI: they run directly,
+// without a launcher.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <new>
 #include <string>
@@ -11,11 +13,13 @@
 #include "cli/frontend.hpp"
 #include "cli/numbers.hpp"
 #include "cli/registry.hpp"
+#include "cli/suite_cli.hpp"
 #include "core/text.hpp"
 #include "db/import.hpp"
 #include "db/results_db.hpp"
 #include "output/files.hpp"
 #include "output/text_table.hpp"
+#include "output/tidy.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
 
@@ -183,24 +187,201 @@ int import_main(int argc, char** argv, const std::string& program,
   });
 }
 
+// A cell cut to `width` characters, "..." marking the cut (`mpiscope runs` fits 100 columns).
+std::string cut(const std::string& text, std::size_t width) {
+  return text.size() <= width ? text : text.substr(0, width - 3) + "...";
+}
+
+// When the run was made, as "YYYY-MM-DD HH:MM": its ISO date, else the date its file printed
+// (IMB: "Mon Nov 23 12:00:00 2026"), else (a file without a date) when it was imported.
+std::string run_date(const db::RunListing& r) {
+  if (r.date_iso.size() >= 16) return r.date_iso.substr(0, 10) + " " + r.date_iso.substr(11, 5);
+  std::tm t{};
+  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%Y-%m-%d %H:%M:%S", "%a %d %b %Y %H:%M:%S"})
+    if (const char* end = strptime(r.date.c_str(), format, &t); end && *end == '\0') {
+      char text[32];
+      std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &t);
+      return text;
+    }
+  if (r.recorded_at.size() >= 16)
+    return r.recorded_at.substr(0, 10) + " " + r.recorded_at.substr(11, 5);
+  return "-";
+}
+
+// classic (IMB's "imb" is the same), accurate, or imported for files of other tools.
+std::string run_method(const db::RunListing& r) {
+  if (r.source.rfind("import", 0) == 0 && r.method.empty()) return "imported";
+  if (r.method.empty() || r.method == "imb") return "classic";
+  return r.method;
+}
+
 int runs_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
-  CLI::App app("Lists the runs stored in the results database.", program);
-  std::string db_path;
+  CLI::App app(
+      "Lists the runs stored in the results database, one line each within 100 columns (--long "
+      "adds the table count, completion and where each run came from).",
+      program);
+  std::string db_path, suite, label, since;
+  bool long_listing = false;
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("--suite", suite, "Only runs of this suite (presta: every presta-* test)")
+      ->type_name("SUITE");
+  app.add_option("--label", label, "Only runs with this label")->type_name("TEXT");
+  app.add_option("--since", since, "Only runs made on or after this day (or time)")
+      ->type_name("YYYY-MM-DD[THH:MM]");
+  app.add_flag("--long", long_listing, "Add tables, completion and the source (file) columns");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    if (!since.empty()) {
+      std::tm t{};
+      const char* end =
+          strptime(since.c_str(), since.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
+      if (!end || *end != '\0')
+        throw CommandError("--since takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + since + "'");
+    }
+    auto database = open_for_reading(db_path);
+    std::vector<std::string> headings = {"run",   "date", "suite", "method",
+                                         "ranks", "rows", "label", "MPI library"};
+    if (long_listing) headings.insert(headings.end(), {"tables", "complete", "source"});
+    output::TextTable t(headings);
+    bool unfinished = false;
+    for (const auto& r : database.list_runs()) {
+      const std::string date = run_date(r);
+      if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
+      if (!label.empty() && r.label != label) continue;
+      // "2026-11-23 12:00" against "2026-11-23" or "2026-11-23T12:00": text order is time order.
+      std::string from = since;
+      if (from.size() > 10) from[10] = ' ';
+      if (!since.empty() && date.compare(0, from.size(), from) < 0) continue;
+      const std::string lib = short_library_name(r.mpi_library);
+      std::vector<std::string> cells = {std::to_string(r.id),
+                                        date,
+                                        cut(r.suite, 15),
+                                        run_method(r),
+                                        std::to_string(r.world_size),
+                                        std::to_string(r.rows) + (r.complete ? "" : "*"),
+                                        r.label.empty() ? "-" : cut(r.label, 16),
+                                        lib.empty() ? "-" : cut(lib, 16)};
+      if (long_listing)
+        cells.insert(cells.end(), {std::to_string(r.tables), r.complete ? "yes" : "no",
+                                   r.source + (r.source_file.empty() ? "" : ":" + r.source_file)});
+      t.add_row(cells);
+      unfinished |= !r.complete;
+    }
+    std::printf("# %s\n%s", database.path().c_str(), core::printable(t.render()).c_str());
+    if (unfinished && !long_listing) std::printf("# rows*: the run did not finish\n");
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+// An existing database opened for writing (label, delete): never created by a typo in --db.
+db::ResultsDb open_for_writing(const std::string& chosen) {
+  const std::string path = chosen.empty() ? db::default_db_path() : chosen;
+  if (!std::filesystem::exists(path)) throw CommandError("no results database at '" + path + "'");
+  return db::ResultsDb(path);
+}
+
+int label_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
+  CLI::App app("Sets the label of a stored run (an empty TEXT removes it).", program);
+  std::string db_path, run, label;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("RUN", run, "The run: an id ('mpiscope runs' lists them), last or last-N")
+      ->required();
+  app.add_option("TEXT", label, "The label")->required();
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    try {
+      cli::check_label(label);
+    } catch (const std::invalid_argument& e) {
+      throw CommandError(e.what());
+    }
+    auto database = open_for_writing(db_path);
+    const auto id = resolve_run(database, run);
+    database.set_label(id, label);
+    std::printf("%s: run %lld labelled '%s'\n", database.path().c_str(), static_cast<long long>(id),
+                core::printable(label).c_str());
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+int delete_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>&) {
+  CLI::App app(
+      "Deletes stored runs with all their tables and rows, in one transaction: when one RUN is "
+      "unknown, nothing is deleted (exit 2).",
+      program);
+  std::string db_path;
+  std::vector<std::string> runs;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("RUN", runs, "Runs: ids ('mpiscope runs' lists them), last or last-N")->required();
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    auto database = open_for_writing(db_path);
+    std::vector<std::int64_t> ids;
+    for (const auto& spec : runs) {  // every name resolved before anything is deleted
+      const auto id = resolve_run(database, spec);
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+    database.delete_runs(ids);
+    std::string list;
+    for (auto id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+    std::printf("%s: deleted run%s %s\n", database.path().c_str(), ids.size() > 1 ? "s" : "",
+                list.c_str());
+    return static_cast<int>(cli::kOk);
+  });
+}
+
+int export_main(int argc, char** argv, const std::string& program,
+                const std::vector<std::string>&) {
+  CLI::App app(
+      "Writes stored runs in the long (tidy) layout: one measured quantity per row with its run, "
+      "suite, benchmark, mode, processes, bytes, quantity, value and unit, and every table "
+      "parameter in a column of its own (docs/results-db.md shows how to load it with pandas).",
+      program);
+  std::string db_path, format = "csv", out;
+  std::vector<std::string> run_specs;
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("--format", format, "csv (a header line, then rows) or json (an array of objects)")
+      ->check(CLI::IsMember({"csv", "json"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", out, "Write to FILE instead of standard output")->type_name("FILE");
+  app.add_option("RUN", run_specs, "Runs: ids, last or last-N (default: every run)");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(db_path);
-    output::TextTable t(
-        {"run", "date", "suite", "ranks", "tables", "rows", "complete", "source", "MPI library"});
-    for (const auto& r : database.list_runs()) {
-      const std::string lib = short_library_name(r.mpi_library);
-      t.add_row({std::to_string(r.id), r.date_iso.empty() ? "-" : r.date_iso, r.suite,
-                 std::to_string(r.world_size), std::to_string(r.tables), std::to_string(r.rows),
-                 r.complete ? "yes" : "no",
-                 r.source + (r.source_file.empty() ? "" : ":" + r.source_file),
-                 lib.empty() ? "-" : lib});
+    std::vector<std::int64_t> ids;
+    for (const auto& spec : run_specs) ids.push_back(resolve_run(database, spec));
+    if (run_specs.empty())
+      for (const auto& r : database.list_runs()) ids.push_back(r.id);
+    // Written run by run, never held whole: stdout, or a file replaced only when complete.
+    std::unique_ptr<output::ReplacementFile> file;
+    if (!out.empty()) file = std::make_unique<output::ReplacementFile>(out);
+    auto write = [&](const std::string& text) {
+      if (file)
+        file->write(text);
+      else
+        std::fputs(text.c_str(), stdout);
+    };
+    const bool csv = format == "csv";
+    const auto parameters = csv ? database.parameter_names(ids) : std::vector<std::string>{};
+    bool first = true;
+    auto emit = [&](const output::TidyRun& run, const output::TidyRow& row) {
+      if (csv)
+        write(output::tidy_csv_line(run, row, parameters));
+      else
+        write((first ? "\n" : ",\n") + output::tidy_json(run, row).dump());
+      first = false;
+    };
+    write(csv ? output::tidy_csv_header(parameters) : "[");
+    for (auto id : ids) {
+      const auto run = database.load_run(id);
+      const auto context = output::tidy_run(run.info);
+      for (const auto& b : run.benchmarks)
+        for (const auto& m : b.rows)
+          for (const auto& row : output::tidy_rows(b, m)) emit(context, row);
+      for (const auto& v : run.summary) emit(context, output::tidy_summary(v));
     }
-    std::printf("# %s\n%s", database.path().c_str(), core::printable(t.render()).c_str());
+    if (!csv) write("\n]\n");
+    if (file) file->close();
     return static_cast<int>(cli::kOk);
   });
 }
@@ -346,6 +527,11 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     import_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "runs", "List the runs in the results database", {}, 62, runs_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "export", "Write stored runs as tidy CSV or JSON (one quantity per row)", {}, 63, export_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "label", "Set the label of a stored run", {}, 64, label_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"delete", "Delete stored runs", {}, 64, delete_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "report", "Write an HTML page of plots of the stored runs", {}, 65, report_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{

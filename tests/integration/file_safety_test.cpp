@@ -248,7 +248,7 @@ TEST(FileSafety, ReadOnlyDatabaseCanBeReadAndIsAUsageErrorToWrite) {
   const auto db = database_with_a_run(fs.path);
   ASSERT_EQ(run_plain({"import", "--db", db, sample("imb_mpi1_mpich.txt")}).exit_code, 0);
   ASSERT_TRUE(fs.remount_read_only()) << fs.error;
-  const auto runs = run_plain({"runs", "--db", db});
+  const auto runs = run_plain({"runs", "--db", db, "--long"});
   EXPECT_EQ(runs.exit_code, 0) << runs.err;
   EXPECT_EQ(count_of(runs.out, "import:imb"), 2) << runs.out;
   const auto report_path = temp_dir() + "/r.html";

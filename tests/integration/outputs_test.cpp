@@ -86,29 +86,42 @@ TEST(Outputs, JsonAndCsvCarryMetadataAndTheSameNumbersAsTheTables) {
     }
   }
 
+  // CSV: the long layout (one quantity per line, docs/output.md), t_max_us as in the JSON.
   std::vector<std::string> comments;
   const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
   ASSERT_FALSE(csv.empty());
-  EXPECT_EQ(csv[0][0], "suite");
-  EXPECT_EQ(csv[0].size(), 29u);
-  bool has_units = false, has_library = false;
-  for (const auto& c : comments) {
-    has_units |= c.find("# units:") == 0;
-    has_library |= c.find("# mpi_library:") == 0;
-  }
-  EXPECT_TRUE(has_units);
+  EXPECT_EQ(csv[0][0], "run");
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < csv[0].size(); ++c) column[csv[0][c]] = c;
+  for (const char* name :
+       {"suite", "benchmark", "method", "processes", "bytes", "quantity", "value", "unit"})
+    ASSERT_TRUE(column.count(name)) << name;
+  bool has_library = false;
+  for (const auto& c : comments) has_library |= c.find("# mpi_library:") == 0;
   EXPECT_TRUE(has_library);
   std::size_t table_rows = 0;
   for (const auto& t : tables) table_rows += t.cells.size();
-  EXPECT_EQ(csv.size() - 1, table_rows);
+  std::size_t t_max_lines = 0;
+  std::map<std::string, std::size_t> row_of;  // benchmark and processes -> t_max lines seen
   for (std::size_t i = 1; i < csv.size(); ++i) {
-    EXPECT_EQ(csv[i].size(), 29u);
-    EXPECT_EQ(csv[i][0], "imb-mpi1");
-    EXPECT_EQ(csv[i][14], "1");
-    EXPECT_EQ(csv[i][21], "classic");
-    EXPECT_EQ(csv[i][22], "");  // no median: classic rows have no per-repetition statistics
-    EXPECT_LE(std::stod(csv[i][9]), std::stod(csv[i][10]));
+    const auto& line = csv[i];
+    ASSERT_EQ(line.size(), csv[0].size());
+    EXPECT_EQ(line[column["suite"]], "imb-mpi1");
+    EXPECT_EQ(line[column["method"]], "classic");
+    if (line[column["quantity"]] != "t_max_us") continue;
+    ++t_max_lines;
+    const auto& name = line[column["benchmark"]];
+    const auto& processes = line[column["processes"]];
+    std::size_t b = 0;
+    while (b < tables.size() &&
+           (tables[b].name != name || std::to_string(tables[b].nprocs) != processes))
+      ++b;
+    ASSERT_LT(b, tables.size()) << name;
+    const double tmax = j["benchmarks"][b]["rows"][row_of[name + processes]++]["t_max_us"];
+    EXPECT_NEAR(std::stod(line[column["value"]]), tmax, 1e-5 * tmax + 1e-9) << name;
+    EXPECT_EQ(line[column["unit"]], "microseconds");
   }
+  EXPECT_EQ(t_max_lines, table_rows);
 }
 
 // Accurate rows: t_max_us is the slowest repetition, so the CSV carries the median and its
@@ -121,22 +134,28 @@ TEST(Outputs, AccurateCsvRowsCarryTheMedianAndItsInterval) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> comments;
   const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
-  ASSERT_EQ(csv.size(), 3u);
+  ASSERT_GT(csv.size(), 1u);
   std::map<std::string, std::size_t> column;
   for (std::size_t c = 0; c < csv[0].size(); ++c) column[csv[0][c]] = c;
-  for (const char* name : {"method", "median_us", "ci95_low_us", "ci95_high_us", "ci_confidence"})
-    ASSERT_TRUE(column.count(name)) << name;
+  // bytes -> quantity -> value, from the long layout's lines.
+  std::map<std::string, std::map<std::string, std::string>> value;
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    EXPECT_EQ(csv[i][column["method"]], "accurate");
+    value[csv[i][column["bytes"]]][csv[i][column["quantity"]]] = csv[i][column["value"]];
+  }
   const json j = json::parse(read_file(dir + "/r.json"));
   const auto& rows = j["benchmarks"][0]["rows"];
   ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(value.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    const auto& line = csv[i + 1];
+    auto& line = value[std::to_string(rows[i]["bytes"].get<int>())];
     const auto& a = rows[i]["accurate"];
     SCOPED_TRACE(rows[i].dump());
-    EXPECT_EQ(line[column["method"]], "accurate");
-    const double median = std::stod(line[column["median_us"]]);
-    const double low = std::stod(line[column["ci95_low_us"]]);
-    const double high = std::stod(line[column["ci95_high_us"]]);
+    for (const char* name : {"median_us", "ci95_low_us", "ci95_high_us", "ci_confidence"})
+      ASSERT_TRUE(line.count(name)) << name;
+    const double median = std::stod(line["median_us"]);
+    const double low = std::stod(line["ci95_low_us"]);
+    const double high = std::stod(line["ci95_high_us"]);
     // %.6g in the CSV, full precision in the JSON.
     EXPECT_NEAR(median, a["median_us"].get<double>(), 1e-5 * median + 1e-9);
     EXPECT_NEAR(low, a["ci95_low_us"].get<double>(), 1e-5 * low + 1e-9);
@@ -145,7 +164,7 @@ TEST(Outputs, AccurateCsvRowsCarryTheMedianAndItsInterval) {
     EXPECT_LE(median, high);
     // The interval's coverage: >= 0.95, or 0 with fewer than 6 valid repetitions (the
     // interval is then min..max).
-    EXPECT_NEAR(std::stod(line[column["ci_confidence"]]), a["ci_confidence"].get<double>(), 1e-5);
+    EXPECT_NEAR(std::stod(line["ci_confidence"]), a["ci_confidence"].get<double>(), 1e-5);
   }
 }
 
@@ -180,11 +199,20 @@ TEST(Outputs, SkippedRowsAreRecordedWithoutNumbers) {
   EXPECT_EQ(rows[1]["measured"], false);
   EXPECT_FALSE(rows[1].contains("t_max_us"));
   EXPECT_NE(rows[1]["note"].get<std::string>().find("memory limit"), std::string::npos);
+  // CSV: the skipped length is one line without quantity or value, with the note.
   std::vector<std::string> comments;
   const auto csv = read_csv(read_file(dir + "/r.csv"), comments);
-  ASSERT_EQ(csv.size(), 3u);
-  EXPECT_EQ(csv[2][14], "0");
-  EXPECT_EQ(csv[2][10], "");
+  std::map<std::string, std::size_t> column;
+  for (std::size_t c = 0; c < csv[0].size(); ++c) column[csv[0][c]] = c;
+  std::size_t skipped = 0;
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    if (csv[i][column["bytes"]] != "4194304") continue;
+    ++skipped;
+    EXPECT_EQ(csv[i][column["quantity"]], "");
+    EXPECT_EQ(csv[i][column["value"]], "");
+    EXPECT_NE(csv[i][column["note"]].find("memory limit"), std::string::npos);
+  }
+  EXPECT_EQ(skipped, 1u);
 }
 
 }  // namespace

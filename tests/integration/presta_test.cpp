@@ -585,9 +585,13 @@ TEST(PrestaOutputs, CsvAndTimeout) {
   const auto csv = temp_dir() + "/r.csv";
   const auto r = run_mpi(2, {"-o", "3", "-e", "64", "--csv", csv}, "", 60, "com");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The long layout: one t_max_us line per row.
   const auto lines = lines_of(read_file(csv));
   EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                          [](const std::string& l) { return l.rfind("presta-com,", 0) == 0; }),
+                          [](const std::string& l) {
+                            return l.find(",\"presta-com\",") != std::string::npos &&
+                                   l.find(",\"t_max_us\",") != std::string::npos;
+                          }),
             4);  // 2 sizes x 2 directions, 1 process count
   const auto slow =
       run_mpi(2, {"presta", "globalop", "--iterations", "2000000000", "--timeout", "1"}, "", 60);

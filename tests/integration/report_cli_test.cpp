@@ -78,7 +78,7 @@ TEST(ReportCli, ImportStoresEachFileAndRefusesGarbageWithoutStoringAnything) {
   EXPECT_EQ(count_of(ok.out, "run 1 (import:imb, 4 tables, 13 rows)"), 1) << ok.out;
   EXPECT_EQ(count_of(ok.out, "run 2 (import:osu, 3 tables, 6 rows)"), 1) << ok.out;
   EXPECT_EQ(count_of(ok.out, "run 3 (import:skampi, 5 tables, 9 rows)"), 1) << ok.out;
-  const auto runs = run_plain({"runs", "--db", db});
+  const auto runs = run_plain({"runs", "--db", db, "--long"});
   ASSERT_EQ(runs.exit_code, 0) << runs.err;
   EXPECT_EQ(count_of(runs.out, "import:"), 3) << runs.out;
 }

@@ -279,21 +279,122 @@ TEST(DbSchema, DefaultLocationFollowsTheEnvironment) {
   if (!saved.empty()) setenv("MPISCOPE_DB", saved.c_str(), 1);
 }
 
-// Databases written by earlier builds keep opening only while version 1's tables stay as they
-// were released: a change of any table needs a new schema version (and a migration).
-TEST(DbSchema, Version1TablesAreAsReleased) {
-  const auto path = fresh_path("s.sqlite");
-  db::ResultsDb d(path);
+namespace {
+
+std::string golden_text(const std::string& name) {
+  const auto path =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "golden" / name;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string schema_of(db::ResultsDb& d) {
   auto tables =
       d.connection().prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid");
   std::string schema;
   while (tables.step()) schema += tables.text(0) + ";\n";
-  const auto golden = std::filesystem::path(__FILE__).parent_path().parent_path() / "data" /
-                      "golden" / "results_db_v1.sql";
-  std::ifstream in(golden);
-  ASSERT_TRUE(in) << golden;
-  const std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(schema, want);
+  return schema;
+}
+
+// A database as a build of schema version 1 left it: version 1's tables exactly as released
+// (tests/data/golden/results_db_v1.sql, never edited), holding one run.
+std::string version_1_database() {
+  const auto path = fresh_path("v1.sqlite");
+  {
+    db::Connection c(path, db::Connection::Mode::kReadWrite);
+    c.exec(golden_text("results_db_v1.sql"));
+    c.exec("PRAGMA user_version = 1");
+    c.exec(
+        "INSERT INTO runs (source, suite, date_iso, world_size) VALUES ('mpiscope', 'imb-mpi1', "
+        "'2025-01-02T03:04:05Z', 2)");
+    c.exec("INSERT INTO benchmarks (run_id, seq, name, nprocs) VALUES (1, 0, 'PingPong', 2)");
+    c.exec(
+        "INSERT INTO measurements (benchmark_id, seq, bytes, measured, t_max_us) VALUES (1, 0, 8, "
+        "1, 2.5)");
+  }
+  return path;
+}
+
+}  // namespace
+
+// The schema of a new database is tests/data/golden/results_db_v2.sql: a change of any table needs
+// a new schema version and a migration (Column::since_version), and this file is then rewritten.
+TEST(DbSchema, TablesAreAsReleased) {
+  db::ResultsDb d(fresh_path("s.sqlite"));
+  EXPECT_EQ(schema_of(d), golden_text("results_db_v2.sql"));
+}
+
+// A version 1 database opened for writing gains the label column, keeps its runs, and ends with
+// the schema of a new database; opened read-only it is read as it is (without labels).
+TEST(DbSchema, Version1DatabasesAreMigratedAndKeepTheirRuns) {
+  const auto path = version_1_database();
+  {
+    db::ResultsDb reader(path, db::ResultsDb::Open::kRead);
+    const auto runs = reader.list_runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].label, "");
+    EXPECT_EQ(reader.load_run(1).benchmarks.at(0).rows.at(0).t_max_us, 2.5);
+  }
+  db::ResultsDb d(path);
+  auto v = d.connection().prepare("PRAGMA user_version");
+  ASSERT_TRUE(v.step());
+  EXPECT_EQ(v.int64(0), db::kSchemaVersion);
+  db::ResultsDb fresh(fresh_path("new.sqlite"));
+  EXPECT_EQ(schema_of(d), schema_of(fresh));
+  d.set_label(1, "before the upgrade");
+  const auto run = d.load_run(1);
+  EXPECT_EQ(run.info.label, "before the upgrade");
+  EXPECT_EQ(run.info.date_iso, "2025-01-02T03:04:05Z");
+  EXPECT_EQ(run.benchmarks.at(0).rows.at(0).t_max_us, 2.5);
+}
+
+TEST(DbSchema, LabelsAreStoredChangedAndListed) {
+  db::ResultsDb d(fresh_path("l.sqlite"));
+  auto info = sample_info();
+  info.label = "baseline";
+  const auto id = d.begin_run(info);
+  EXPECT_EQ(d.load_run(id).info.label, "baseline");
+  EXPECT_EQ(d.list_runs().at(0).label, "baseline");
+  EXPECT_EQ(d.list_runs().at(0).method, "");
+  d.set_label(id, "after the fix");
+  EXPECT_EQ(d.list_runs().at(0).label, "after the fix");
+  EXPECT_THROW(d.set_label(id + 1, "x"), db::DbError);
+}
+
+// Deleting is all or nothing: an unknown id among known ones deletes none of them; a deleted
+// run leaves no table, row, value, parameter, setting or host behind.
+TEST(DbSchema, DeleteRemovesEverythingOfTheRunsOrNothing) {
+  db::ResultsDb d(fresh_path("d.sqlite"));
+  db::StoredRun run;
+  run.info = sample_info();
+  run.benchmarks.push_back(sample_table());
+  run.notes = {"a note"};
+  run.summary = {{"b_eff", 1.5, "MB/s"}};
+  const auto first = d.store(run);
+  const auto second = d.store(run);
+  EXPECT_THROW(d.delete_runs({first, second + 10}), db::DbError);
+  EXPECT_EQ(d.list_runs().size(), 2u);
+  d.delete_runs({first});
+  ASSERT_EQ(d.list_runs().size(), 1u);
+  EXPECT_EQ(d.list_runs()[0].id, second);
+  auto count = [&](const std::string& table) {
+    auto s = d.connection().prepare("SELECT count(*) FROM " + table);
+    s.step();
+    return s.int64(0);
+  };
+  const auto rows_per_run = static_cast<std::int64_t>(run.benchmarks[0].rows.size());
+  EXPECT_EQ(count("benchmarks"), 1);
+  EXPECT_EQ(count("measurements"), rows_per_run);
+  EXPECT_EQ(count("run_notes"), 1);
+  EXPECT_EQ(count("run_summary"), 1);
+  EXPECT_EQ(count("run_hosts"), 2);
+  EXPECT_EQ(count("run_settings"), static_cast<std::int64_t>(run.info.settings.size()));
+  d.delete_runs({second});
+  for (const char* table :
+       {"runs", "benchmarks", "benchmark_parameters", "measurements", "measurement_values",
+        "run_notes", "run_summary", "run_hosts", "run_settings"})
+    EXPECT_EQ(count(table), 0) << table;
 }
 
 TEST(DbSchema, AParameterTheStatementLacksIsAnError) {

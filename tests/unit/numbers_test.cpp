@@ -103,9 +103,10 @@ TEST(Numbers, SharedCli11OptionsRejectWhatJsonCannotCarry) {
 TEST(Numbers, OutputPathsMustBeNamedAndDistinct) {
   EXPECT_NE(cli_error({"--json", ""}).find("needs a file name"), std::string::npos);
   EXPECT_NE(cli_error({"--csv", ""}).find("needs a file name"), std::string::npos);
-  EXPECT_THROW(cli::check_distinct_outputs("/tmp/r", "/tmp/./r"), std::invalid_argument);
-  EXPECT_NO_THROW(cli::check_distinct_outputs("/tmp/r.json", "/tmp/r.csv"));
-  EXPECT_NO_THROW(cli::check_distinct_outputs("", "/tmp/r.csv"));
+  EXPECT_THROW(cli::check_distinct_outputs({{"json", "/tmp/r"}, {"csv", "/tmp/./r"}}),
+               std::invalid_argument);
+  EXPECT_NO_THROW(cli::check_distinct_outputs({{"json", "/tmp/r.json"}, {"csv", "/tmp/r.csv"}}));
+  EXPECT_NO_THROW(cli::check_distinct_outputs({{"csv", "/tmp/r.csv"}}));
 }
 
 TEST(Printable, ControlCharactersAreEscaped) {

@@ -176,12 +176,16 @@ TEST(SelectionFile, OneNamePerLine) {
 }
 
 TEST(Options, SerializationRoundTrip) {
-  const auto o = parse_options(
-      {"-iter", "10,2,3", "-time", "0.5", "-check", "--json", "x.json", "pingpong"}, kNames, 2);
+  const auto o = parse_options({"-iter", "10,2,3", "-time", "0.5", "-check", "--json", "x.json",
+                                "--db", "x.db", "--label", "l", "pingpong"},
+                               kNames, 2);
   const Options back = nlohmann::json(o).get<Options>();
   EXPECT_EQ(nlohmann::json(back), nlohmann::json(o));
   EXPECT_TRUE(back.check);
-  EXPECT_EQ(back.json_path, "x.json");
+  // The shared output options travel as one unit, the database choice with them.
+  EXPECT_EQ(back.output.file("json"), "x.json");
+  EXPECT_EQ(back.output.db_path, "x.db");
+  EXPECT_EQ(back.output.label, "l");
 }
 
 // Current IMB's -iter_policy, -imb_barrier, -thread_level and -window_size; IMB 3.1's behaviour

@@ -45,11 +45,14 @@ struct Options {
 };
 
 std::string serialize(const Options& o) {
-  return nlohmann::json{{"memory_mib", o.memory_mib},           {"seed", o.seed},
-                        {"random_patterns", o.random_patterns}, {"repetitions", o.repetitions},
-                        {"loop_time_ms", o.loop_time_ms},       {"rmax_gflop_s", o.rmax_gflop_s},
-                        {"json", o.output.json_path},           {"csv", o.output.csv_path},
-                        {"timeout", o.output.timeout_s},        {"method", o.method}}
+  return nlohmann::json{{"memory_mib", o.memory_mib},
+                        {"seed", o.seed},
+                        {"random_patterns", o.random_patterns},
+                        {"repetitions", o.repetitions},
+                        {"loop_time_ms", o.loop_time_ms},
+                        {"rmax_gflop_s", o.rmax_gflop_s},
+                        {"output", o.output},
+                        {"method", o.method}}
       .dump();
 }
 
@@ -62,9 +65,7 @@ Options deserialize(const std::string& text) {
   o.repetitions = j.at("repetitions").get<int>();
   o.loop_time_ms = j.at("loop_time_ms").get<double>();
   o.rmax_gflop_s = j.at("rmax_gflop_s").get<double>();
-  o.output.json_path = j.at("json").get<std::string>();
-  o.output.csv_path = j.at("csv").get<std::string>();
-  o.output.timeout_s = j.at("timeout").get<double>();
+  j.at("output").get_to(o.output);
   j.at("method").get_to(o.method);
   return o;
 }
@@ -79,7 +80,6 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       "b_eff is the logarithmic average of the ring and random patterns' averages over the "
       "lengths. Bandwidths in MB/s = 1e6 bytes/s.",
       program};
-  app.set_help_flag("--help", "Print this help and exit");
   app.add_option("--memory-per-process", o.memory_mib,
                  "Memory per process in MiB; L_max = min(128 MiB, memory/128) (default: the "
                  "node's physical memory divided by the processes on the node)")
@@ -123,7 +123,7 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
     if (world_size < 2)
       throw std::runtime_error("b_eff needs at least 2 processes; " + std::to_string(world_size) +
                                " is running");
-    cli::check_output_options(o.output);
+    o.output.validate();
     o.method.validate();
     if (o.method.accurate())
       for (const char* classic_only : {"--repetitions", "--loop-time"})

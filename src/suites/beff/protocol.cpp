@@ -44,8 +44,10 @@ void measure_accurately(Protocol& p, core::AccurateMeter& meter, core::Watchdog&
   for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
     const Pattern& pattern = p.patterns[pat];
     if (rank == 0) {
-      core::progress_message(fmt::format("b_eff: pattern {}/{} ({}), {:.1f} s", pat + 1,
-                                         p.patterns.size(), pattern.name, MPI_Wtime() - start));
+      const auto patterns = static_cast<long>(p.patterns.size());
+      core::progress_message(fmt::format(
+          "b_eff: pattern {}/{} ({}), {}", pat + 1, patterns, pattern.name,
+          core::elapsed_and_left(MPI_Wtime() - start, static_cast<long>(pat), patterns)));
     }
     meter.new_table();
     for (std::size_t m = 0; m < p.methods[pat].size(); ++m) {
@@ -115,9 +117,12 @@ Protocol measure(const Settings& s) {
   for (int rep = 0; !meter && rep < p.repetitions; ++rep) {
     for (std::size_t li = 0; li < p.lengths.size(); ++li) {
       if (rank == 0) {
+        const auto lengths = static_cast<long>(p.lengths.size());
         core::progress_message(fmt::format(
-            "b_eff: repetition {}/{}, length {}/{} ({} bytes), {:.1f} s", rep + 1, p.repetitions,
-            li + 1, p.lengths.size(), p.lengths[li], MPI_Wtime() - start));
+            "b_eff: repetition {}/{}, length {}/{} ({} bytes), {}", rep + 1, p.repetitions, li + 1,
+            lengths, p.lengths[li],
+            core::elapsed_and_left(MPI_Wtime() - start, rep * lengths + static_cast<long>(li),
+                                   p.repetitions * lengths)));
       }
       for (std::size_t pat = 0; pat < p.patterns.size(); ++pat) {
         const Pattern& pattern = p.patterns[pat];

@@ -55,9 +55,7 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"disk_limit", o.disk_limit},
        {"disk_limit_default", o.disk_limit_default},
        {"run_tag", o.run_tag},
-       {"json", o.output.json_path},
-       {"csv", o.output.csv_path},
-       {"timeout", o.output.timeout_s},
+       {"output", o.output},
        {"method", o.method}};
 }
 
@@ -71,9 +69,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("disk_limit").get_to(o.disk_limit);
   j.at("disk_limit_default").get_to(o.disk_limit_default);
   j.at("run_tag").get_to(o.run_tag);
-  j.at("json").get_to(o.output.json_path);
-  j.at("csv").get_to(o.output.csv_path);
-  j.at("timeout").get_to(o.output.timeout_s);
+  j.at("output").get_to(o.output);
   j.at("method").get_to(o.method);
 }
 
@@ -136,7 +132,6 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       "sections 5 and 6). Every pattern type of Table 2 is written, rewritten and read "
       "through MPI-IO; the single number weights the types and the access methods.",
       program};
-  app.set_help_flag("--help", "Print this help and exit");
   app.add_option("-T,--time", seconds,
                  "Scheduled time T for one partition in seconds; each pattern gets T/3 * U/64 "
                  "(default 900: the paper's minimum for a system's b_eff_io)")
@@ -197,7 +192,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       o.disk_limit = free_bytes(o.io_dir) / 2;
     }
     check_disk_limit(o);
-    cli::check_output_options(o.output);
+    o.output.validate();
     o.run_tag = core::scratch_files::unique_run_tag();
     return nlohmann::json(o).dump();
   });

@@ -33,8 +33,11 @@
 #include <memory>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "core/buffers.hpp"
 #include "core/mpi.hpp"
+#include "core/progress.hpp"
 #include "core/scratch_files.hpp"
 #include "suites/beffio/access.hpp"
 
@@ -90,10 +93,18 @@ class PartitionRun {
   }
 
   double run() {
+    const double start = MPI_Wtime();
+    const long steps = static_cast<long>(std::size(kMethods)) * kPatternTypes;
+    long done = 0;
     for (Method m : kMethods) {
       for (int t = 0; t < kPatternTypes; ++t) {
         if (m == Method::Write && t == 3) plan_segments();
+        if (rank_ == 0 && mpi::world_rank() == 0)  // on a terminal only (core/progress.hpp)
+          core::progress_message(fmt::format(
+              "b_eff_io: {} processes, {} pattern type {} ({}/{}), {}", nprocs_, method_title(m), t,
+              done + 1, steps, core::elapsed_and_left(MPI_Wtime() - start, done, steps)));
         run_type(m, t);
+        ++done;
       }
       finish_method(m);
     }

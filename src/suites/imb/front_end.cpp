@@ -16,11 +16,8 @@
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/scratch_files.hpp"
-#include "output/csv_reporter.hpp"
-#include "output/db_reporter.hpp"
 #include "output/files.hpp"
 #include "output/imb_text.hpp"
-#include "output/json_reporter.hpp"
 #include "suites/imb/imb.hpp"
 #include "suites/imb/options.hpp"
 
@@ -96,7 +93,7 @@ core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   s.sync_collectives = o.sync;
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
-  s.timeout_s = o.timeout_s;
+  s.timeout_s = o.output.timeout_s;
   s.scratch_prefix = o.io_dir + "/IMB_out_" + o.run_tag;
   s.cpu_target_s = o.cpu_target_s;
   s.accurate = o.method.accurate();
@@ -270,10 +267,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   const bool root = mpi::world_rank() == 0;
   if (root) {
     reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part, suite.imb_version));
-    if (!o.json_path.empty()) reporters.add(std::make_unique<output::JsonReporter>(o.json_path));
-    if (!o.csv_path.empty()) reporters.add(std::make_unique<output::CsvReporter>(o.csv_path));
-    if (const auto db = output::db_path_for(o.db_path, o.no_db); !db.empty())
-      reporters.add(std::make_unique<output::DbReporter>(db));
+    cli::add_file_reporters(reporters, o.output);  // JSON, CSV, … and the results database
     reporters.run_started(info);
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
@@ -299,11 +293,7 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
       throw UsageError(
           "-root_shift off and -sync on apply to IMB-MPI1's collectives only (and IMB-NBC's)");
     if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
-    cli::check_distinct_outputs(o.json_path, o.csv_path);
-    if (!o.json_path.empty()) output::check_writable(o.json_path);
-    if (!o.csv_path.empty()) output::check_writable(o.csv_path);
-    if (o.no_db && !o.db_path.empty()) throw UsageError("--db and --no-db exclude each other");
-    cli::check_database_choice(o.db_path, o.no_db);
+    o.output.validate();
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };
   fe.thread_level = requested_thread_level;

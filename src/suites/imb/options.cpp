@@ -257,36 +257,15 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       o.check = true;
     } else if (a == "--samples") {
       o.samples = true;
-    } else if (a == "--json") {
-      o.json_path = checked([&] { return cli::output_path(value(), "--json"); });
-    } else if (a == "--csv") {
-      o.csv_path = checked([&] { return cli::output_path(value(), "--csv"); });
-    } else if (a == "--db") {
-      o.db_path = value();
-    } else if (a == "--no-db") {
-      o.no_db = true;
     } else if (a == "--cpu-target") {
       o.cpu_target_s = number(value(), "--cpu-target", kCpuTargetRange);
     } else if (a == "--io-dir") {
       o.io_dir = value();
-    } else if (a == "--timeout") {
-      o.timeout_s = number(value(), "--timeout", cli::kPositiveSeconds);
-    } else if (a == "--method") {
-      o.method.method = value();
-    } else if (a == "--sync") {
-      o.method.sync = value();
-    } else if (a == "--time-def") {
-      o.method.time_def = value();
-    } else if (a == "--target-ci") {
-      o.method.target_ci_percent = number(value(), "--target-ci", cli::kAnyNumber);
-    } else if (a == "--min-reps") {
-      o.method.min_repetitions = positive_int(value(), "--min-reps");
-    } else if (a == "--max-reps") {
-      o.method.max_repetitions = positive_int(value(), "--max-reps");
-    } else if (a == "--budget") {
-      o.method.budget_s = number(value(), "--budget", cli::kAnyNumber);
-    } else if (a == "--reps-per-sample") {
-      o.method.reps_per_sample = value();
+    } else if (checked([&] {
+                 return cli::take_option(cli::output_option_table(), args, i, o.output) ||
+                        cli::take_option(cli::method_option_table(), args, i, o.method);
+               })) {
+      // a shared option, stored
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
@@ -353,11 +332,7 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"map_cols", o.map_cols},
        {"check", o.check},
        {"samples", o.samples},
-       {"json_path", o.json_path},
-       {"csv_path", o.csv_path},
-       {"db_path", o.db_path},
-       {"no_db", o.no_db},
-       {"timeout_s", o.timeout_s},
+       {"output", o.output},
        {"io_dir", o.io_dir},
        {"run_tag", o.run_tag},
        {"cpu_target_s", o.cpu_target_s},
@@ -391,11 +366,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("map_cols").get_to(o.map_cols);
   j.at("check").get_to(o.check);
   j.at("samples").get_to(o.samples);
-  j.at("json_path").get_to(o.json_path);
-  j.at("csv_path").get_to(o.csv_path);
-  j.at("db_path").get_to(o.db_path);
-  j.at("no_db").get_to(o.no_db);
-  j.at("timeout_s").get_to(o.timeout_s);
+  j.at("output").get_to(o.output);
   j.at("io_dir").get_to(o.io_dir);
   j.at("run_tag").get_to(o.run_tag);
   j.at("cpu_target_s").get_to(o.cpu_target_s);
@@ -425,12 +396,10 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-include b1[,b2...]]  [-exclude b1[,b2...]]
           [-map       <PxQ>]
           [-input     <filename>]
-          [-check]  [--json FILE]  [--csv FILE]  [--timeout SECONDS]  [--samples]
-          [--db FILE | --no-db]
-          [--io-dir DIR]  [--cpu-target SECONDS]
-          [--method imb|accurate] [--sync METHOD] [--time-def DEF] [--target-ci PERCENT]
-          [--min-reps N] [--max-reps N] [--budget SECONDS] [--reps-per-sample auto|N]
-          [benchmark1 [,benchmark2 [,...]]]
+          [-check]  [--samples]  [--io-dir DIR]  [--cpu-target SECONDS]
+)" + cli::output_options_synopsis("          ") +
+      cli::option_table_synopsis(cli::method_option_table(), "          ") +
+      R"(          [benchmark1 [,benchmark2 [,...]]]
 
 where
   -npmin N      run on N, 2N, 4N, ... processes and on all of them (default N = {npmin})
@@ -493,13 +462,6 @@ where
   -input FILE   benchmark names, one per line; '#' starts a comment
   -check        verify every received buffer against what was sent (outside the timed
                 loop) and add a 'defects' column: the count of wrong bytes
-  --json FILE   write every result with the run's metadata as JSON
-  --csv FILE    write the table rows as CSV ('#' lines carry the metadata)
-  --db FILE     record the run in the results database FILE (default: $MPISCOPE_DB,
-                else ~/.local/share/mpiscope/results.sqlite; see 'mpiscope report')
-  --no-db       record nothing in a results database
-  --timeout S   abort, naming the benchmark, length and process count, when one
-                measurement takes longer than S seconds
   --samples     time every repetition separately and keep the samples in the JSON
                 (adds a timer read per repetition to the timed loop)
   --io-dir DIR  IMB-IO: where the benchmark files go (default: the current directory);
@@ -507,7 +469,8 @@ where
   --cpu-target S
                 IMB-IO non-blocking flavours: CPU work overlapped with each transfer
                 (TARGET_CPU_SECS, default 0.1 s)
-)" + std::string(cli::method_options_help()) +
+)" + cli::output_options_help() +
+      cli::method_options_help(d.method) +
       R"(
 Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
 Benchmark names are case-insensitive:)";

@@ -1,5 +1,6 @@
 // The IMB command line (guide 5.1.2), shared by the IMB-MPI1, IMB-EXT and IMB-IO front ends,
-// plus mpiscope's own options (-check, --json, --csv, --timeout, --samples).
+// plus mpiscope's own options (-check, --samples, --io-dir, --cpu-target) and the output and
+// method options every suite shares (cli/suite_cli.hpp, cli/method_options.hpp).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/method_options.hpp"
+#include "cli/suite_cli.hpp"
 
 namespace mpiscope::imb {
 
@@ -42,10 +44,7 @@ struct Options {
   bool zero_size = true;                // -zero_size: include the length 0
   int map_rows = 0, map_cols = 0;
   bool check = false, samples = false;
-  std::string json_path, csv_path;
-  std::string db_path;  // --db FILE (empty: the default results database)
-  bool no_db = false;   // --no-db
-  double timeout_s = 0;
+  cli::OutputOptions output;                   // --json, --csv, --db, --no-db, --label, --timeout
   std::string io_dir = ".";                    // --io-dir: where IMB-IO puts its files
   std::string run_tag;                         // makes this run's file names unique (set by rank 0)
   double cpu_target_s = 0.1;                   // --cpu-target: IMB-IO's TARGET_CPU_SECS

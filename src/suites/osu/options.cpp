@@ -164,7 +164,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       throw std::invalid_argument("This test requires at least two processes");
     o.method.validate();
     apply_mem_limit(o, *p, world_size);
-    cli::check_output_options(o.output);
+    o.output.validate();
     return nlohmann::json(o).dump();
   });
   if (result.kind == cli::ParseResult::kRun && version)

@@ -86,7 +86,7 @@ std::string read_text(const std::string& path, const char* what) {
 
 // Checks what CLI11 cannot know and fills the process counts; throws UsageError.
 void validate(Options& o, const std::string& name, int world_size, bool smp_given) {
-  cli::check_output_options(o.output);
+  o.output.validate();
   try {
     o.method.validate();
   } catch (const std::invalid_argument& e) {
@@ -223,9 +223,7 @@ std::string serialize(const Options& o) {
                       {"samples", o.samples},
                       {"loop_iterations", o.loop_iterations},
                       {"loop_compute_iterations", o.loop_compute_iterations},
-                      {"json", o.output.json_path},
-                      {"csv", o.output.csv_path},
-                      {"timeout", o.output.timeout_s},
+                      {"output", o.output},
                       {"method", o.method}};
   return j.dump();
 }
@@ -251,9 +249,7 @@ Options deserialize(const std::string& text) {
   j.at("samples").get_to(o.samples);
   j.at("loop_iterations").get_to(o.loop_iterations);
   j.at("loop_compute_iterations").get_to(o.loop_compute_iterations);
-  j.at("json").get_to(o.output.json_path);
-  j.at("csv").get_to(o.output.csv_path);
-  j.at("timeout").get_to(o.output.timeout_s);
+  j.at("output").get_to(o.output);
   j.at("method").get_to(o.method);
   return o;
 }

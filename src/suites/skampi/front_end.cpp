@@ -70,7 +70,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
     resolve_limits(c, world_size);
     if (app.count("--method") == 0 && !c.method.empty()) method.method = c.method;
     method.validate();
-    cli::check_output_options(output);
+    output.validate();
     // An existing output file is an interrupted run to resume or a finished one to keep: it must
     // be SKaMPI's, else restarting would abort every rank (or overwrite someone's file).
     std::error_code ignored;
@@ -85,9 +85,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
     for (const auto& path : {c.outfile, c.logfile}) output::check_writable(path);
     return nlohmann::json{{"mode", "run"},
                           {"config", nlohmann::json::parse(to_json(c))},
-                          {"json", output.json_path},
-                          {"csv", output.csv_path},
-                          {"timeout", output.timeout_s},
+                          {"output", output},
                           {"method", method}}
         .dump();
   });
@@ -108,9 +106,7 @@ int skampi_main(int argc, char** argv, const std::string& program,
     }
     RunOptions o;
     o.config = config_from_json(j["config"].dump());
-    o.output.json_path = j["json"];
-    o.output.csv_path = j["csv"];
-    o.output.timeout_s = j["timeout"];
+    j.at("output").get_to(o.output);
     j.at("method").get_to(o.method);
     o.command_line = command_line;
     return run_skampi(o, thread_level);

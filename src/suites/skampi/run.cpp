@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
+#include <fmt/format.h>
+
 #include "cli/frontend.hpp"
 #include "core/accurate.hpp"
 #include "core/fault_injection.hpp"
@@ -476,13 +478,19 @@ int run_skampi(const RunOptions& o, int thread_level) {
   }
   core::Watchdog watchdog(o.output.timeout_s, me);
   long defects = 0;
+  const double start = MPI_Wtime();
+  long suites_done = 0;
   for (int i : to_run) {
     const auto& spec = c.suites[static_cast<std::size_t>(i)];
     if (me == 0) {
       log->line("START " + spec.name);
       append(c.outfile, "@BEGIN_SUITE " + spec.name + "\n");  // torn if this suite crashes
-      core::progress_message("skampi: suite " + spec.name);
+      core::progress_message(fmt::format("skampi: suite {} ({}/{}), {}", spec.name, suites_done + 1,
+                                         to_run.size(),
+                                         core::elapsed_and_left(MPI_Wtime() - start, suites_done,
+                                                                static_cast<long>(to_run.size()))));
     }
+    ++suites_done;
     SuiteRunner runner(c, spec, pair, watchdog, o.method);
     const SuiteResult result = runner.run();
     if (me == 0) {
