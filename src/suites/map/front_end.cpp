@@ -70,7 +70,6 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       "hosts, ranks and links that are slow outliers. Launch one rank per node to map nodes, "
       "several to include the links within nodes.",
       program};
-  app.set_help_flag("-h,--help", "Print this help and exit");
   app.add_option("--small", m.small_bytes, "Message length of the latency ping-pong, bytes")
       ->type_name("BYTES")
       ->capture_default_str()
@@ -124,7 +123,7 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
     if (world_size < 2)
       throw std::runtime_error("map needs at least 2 processes; " + std::to_string(world_size) +
                                " is running");
-    cli::check_output_options(o.output);
+    o.output.validate();
     return serialize(o);
   });
 }
