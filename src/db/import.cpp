@@ -162,6 +162,7 @@ bool is_io_read(const std::string& name) {
 
 std::string imb_suite_of(const std::string& title) {
   if (title.find("NBC") != std::string::npos) return "imb-nbc";
+  if (title.find("RMA") != std::string::npos) return "imb-rma";
   if (title.find("MPI-1") != std::string::npos || title.find("MPI1") != std::string::npos)
     return "imb-mpi1";
   if (title.find("EXT") != std::string::npos || title.find("MPI-2") != std::string::npos)
@@ -341,6 +342,9 @@ core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
   b.has_throughput = std::find(columns.begin(), columns.end(), "Mbytes/sec") != columns.end();
   b.message_rate = std::find(columns.begin(), columns.end(), "Msg/sec") != columns.end();
   b.overlap = std::find(columns.begin(), columns.end(), "t_ovrl[usec]") != columns.end();
+  // IMB-RMA's Truly_passive_put: t_pure and t_ovrl without CPU time or overlap.
+  b.pure_and_ovrl_only =
+      b.overlap && std::find(columns.begin(), columns.end(), "t_CPU[usec]") == columns.end();
   b.check = std::find(columns.begin(), columns.end(), "defects") != columns.end();
   std::map<std::size_t, std::size_t> row_of_bytes;  // Multi rows: one row per length
   for (std::string line; lines.next(line);) {
