@@ -83,26 +83,27 @@ void transfer(core::PointContext& c, int i) {
   }
 }
 
-// Assures completion of the origin's calls to its peers.
+// Assures completion of the origin's calls to one target, or to all of them.
+template <Flush F>
+void flush_one(core::PointContext& c, int target) {
+  if constexpr (F == Flush::Remote)
+    MPI_Win_flush(target, c.window);
+  else
+    MPI_Win_flush_local(target, c.window);
+}
 template <Origins O, Peers P, Flush F>
 void flush(core::PointContext& c) {
   if (!is_origin<O>(c)) return;
-  auto one = [&](int target) {
-    if constexpr (F == Flush::Remote)
-      MPI_Win_flush(target, c.window);
-    else
-      MPI_Win_flush_local(target, c.window);
-  };
   if constexpr (P == Peers::Partner) {
-    one(partner(c));
+    flush_one<F>(c, partner(c));
   } else if constexpr (P == Peers::AllOthers) {
     if constexpr (F == Flush::Remote)
       MPI_Win_flush_all(c.window);
     else
       MPI_Win_flush_local_all(c.window);
   } else {
-    one(c.left());
-    if (c.right() != c.left()) one(c.right());
+    flush_one<F>(c, c.left());
+    if (c.right() != c.left()) flush_one<F>(c, c.right());
   }
 }
 
