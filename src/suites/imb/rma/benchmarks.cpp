@@ -139,18 +139,18 @@ std::vector<core::Benchmark> one_sided_benchmarks() {
   using F = Flush;
   std::vector<core::Benchmark> list = {
       rma<A::Put, O::RankZero, P::Partner>("Unidir_put", rank_one_has_rank_zeros),
-      rma<A::Get, O::RankZero, P::Partner>("Unidir_get", rank_zero_has_rank_ones),
       rma<A::Put, O::Every, P::Partner>("Bidir_put", each_has_the_others),
+      rma<A::Get, O::RankZero, P::Partner>("Unidir_get", rank_zero_has_rank_ones),
       rma<A::Get, O::Every, P::Partner>("Bidir_get", each_has_the_others),
-      rma<A::Put, O::RankZero, P::AllOthers>("One_put_all", others_have_rank_zeros),
-      rma<A::Get, O::RankZero, P::AllOthers>("One_get_all", none),  // every get, one buffer
-      rma<A::Put, O::Every, P::AllOthers>("All_put_all", none),     // every put, one slot
-      rma<A::Get, O::Every, P::AllOthers>("All_get_all", none),
       // Local completion says nothing about the target: nothing to check there.
       rma<A::Put, O::RankZero, P::Partner, F::Local>("Put_local", none),
       rma<A::Get, O::RankZero, P::Partner, F::Local>("Get_local", rank_zero_has_rank_ones),
       rma<A::Put, O::RankZero, P::AllOthers, F::Local>("Put_all_local", none),
       rma<A::Get, O::RankZero, P::AllOthers, F::Local>("Get_all_local", none),
+      rma<A::Put, O::RankZero, P::AllOthers>("One_put_all", others_have_rank_zeros),
+      rma<A::Put, O::Every, P::AllOthers>("All_put_all", none),     // every put, one slot
+      rma<A::Get, O::RankZero, P::AllOthers>("One_get_all", none),  // every get, one buffer
+      rma<A::Get, O::Every, P::AllOthers>("All_get_all", none),
       rma<A::Put, O::Every, P::Neighbours>("Exchange_put", both_neighbours),
       rma<A::Get, O::Every, P::Neighbours>("Exchange_get", both_neighbours),
       rma<A::Accumulate, O::RankZero, P::Partner>("Accumulate", rank_one_has_rank_zeros),

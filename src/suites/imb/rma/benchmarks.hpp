@@ -13,7 +13,8 @@ namespace mpiscope::imb::rma {
 // The info passed to every MPI_Win_create (IMB's IMB_user_set_info): MPI_INFO_NULL.
 MPI_Info user_window_info();
 
-// In IMB-RMA's order (benchmarks.cpp); Get_local and Get_all_local run only when named.
+// In Intel's IMB-RMA order (its src_cpp/RMA registration); Get_local and Get_all_local run
+// only when named.
 std::vector<core::Benchmark> one_sided_benchmarks();
 
 // Truly_passive_put's loop without the target's CPU work: its t_pure (benchmarks.cpp).
