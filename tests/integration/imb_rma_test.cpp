@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,9 +21,9 @@ namespace {
 
 // Intel's order (its src_cpp/RMA registration), Get_local and Get_all_local left out.
 const std::vector<std::string> kRmaDefault = {
-    "Unidir_put",    "Bidir_put",    "Unidir_get",     "Bidir_get",        "Put_local",
-    "Put_all_local", "One_put_all",  "All_put_all",    "One_get_all",      "All_get_all",
-    "Exchange_put",  "Exchange_get", "Accumulate",     "Get_accumulate",   "Fetch_and_op",
+    "Unidir_put",       "Bidir_put",        "Unidir_get",  "Bidir_get",      "Put_local",
+    "Put_all_local",    "One_put_all",      "All_put_all", "One_get_all",    "All_get_all",
+    "Exchange_put",     "Exchange_get",     "Accumulate",  "Get_accumulate", "Fetch_and_op",
     "Compare_and_swap", "Truly_passive_put"};
 
 std::string intel_output() {
@@ -193,6 +194,34 @@ TEST(ImbRma, CheckVerifiesReceivesAndFindsAPlantedCorruption) {
     EXPECT_NE(t.cells[1].back(), "0.00");
   }
   EXPECT_EQ(count_of(corrupt.out, "!!!!  4  BENCHMARKS FAILED"), 1) << corrupt.out;
+}
+
+// The calls the modes issue, from a PMPI trace: per non-aggregate repetition a put and a flush,
+// per aggregate sample n puts and one flush; one epoch per point, not per repetition; the
+// one-to-all benchmark one put per target and repetition and one MPI_Win_flush_all per sample;
+// the targets issue nothing.
+TEST(ImbRma, ModesFlushPerRepetitionOrPerSampleInAPmpiTrace) {
+  const auto dir = temp_dir();
+  const auto trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r =
+      run_mpi(3,
+              {"imb-rma", "Unidir_put", "One_put_all", "-npmin", "3", "-msglen",
+               write_file(dir, "l", "1024\n"), "-iter", "10,40,5", "-warm_up", "off", "--no-db"},
+              "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto origin = read_file(trace + "/trace.0");
+  EXPECT_EQ(count_of(origin, "MPI_Put 1024 root 1 "), 5 + 10 + 10) << origin;
+  EXPECT_EQ(count_of(origin, "MPI_Put 1024 root 2 "), 10) << origin;
+  EXPECT_EQ(count_of(origin, "MPI_Win_flush 0 root 1 "), 5 + 1) << origin;
+  EXPECT_EQ(count_of(origin, "MPI_Win_flush_all "), 1) << origin;
+  EXPECT_EQ(count_of(origin, "MPI_Win_lock 0 root 1 "), 2) << origin;  // one per table
+  EXPECT_EQ(count_of(origin, "MPI_Win_lock_all "), 1) << origin;
+  for (const char* target : {"/trace.1", "/trace.2"}) {
+    const auto t = read_file(trace + target);
+    EXPECT_EQ(count_of(t, "MPI_Put"), 0) << t;
+    EXPECT_EQ(count_of(t, "MPI_Win_"), 0) << t;
+  }
 }
 
 // --method accurate times a passive-target put and a one-to-all put repetition by repetition.
