@@ -243,6 +243,7 @@ TEST(ImbRma, IntelsOutputImportsAndComparesWithARun) {
   const auto imported = run_plain(
       {"import", "--db", db, std::string(MPISCOPE_TEST_DATA) + "/import/imb_rma_2021.txt"});
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(count_of(imported.out, "run 1 (import:imb, 29 tables, 121 rows)"), 1) << imported.out;
   const auto runs = run_plain({"runs", "--db", db});
   EXPECT_EQ(count_of(runs.out, "imb-rma"), 1) << runs.out;
   const auto r = run_mpi(2, {"imb-rma", "Unidir_put", "All_get_all", "Truly_passive_put", "-msglog",
