@@ -435,9 +435,10 @@ std::string osu_program(const std::string& title) {
       {"Bandwidth", "osu_bw"},
       {"Latency", "osu_latency"}};
   std::string t = title;
-  static const std::regex head(R"(^#\s*OSU\s+(MPI(-\w+)?\s+)?(.*?)\s+Test\b.*$)");
+  // "OSU MPI_Put Latency Test": the one-sided tests join MPI to the call with an underscore.
+  static const std::regex head(R"(^#\s*OSU\s+(MPI(-\w+)?(\s+|_))?(.*?)\s+Test\b.*$)");
   std::smatch m;
-  if (std::regex_match(t, m, head)) t = m[3];
+  if (std::regex_match(t, m, head)) t = m[4];
   for (const auto& [words_of_title, program] : known)
     if (t == words_of_title) return program;
   // Collectives and one-sided tests: "Allreduce Latency" -> osu_allreduce, "Put Latency" ->

@@ -106,10 +106,8 @@ TEST_P(RmaProcesses, DefaultListPrintsImbTablesInImbOrder) {
     EXPECT_EQ(t.columns, rma_columns(t.name, false));
     expect_imb_layout(t);
     EXPECT_EQ(t.nprocs, pairwise(t.name) || t.name == "Truly_passive_put" ? 2 : np);
-    if (pairwise(t.name))
-      EXPECT_EQ(t.mode, k > 0 && tables[k - 1].name == t.name ? "AGGREGATE" : "NON-AGGREGATE");
-    else
-      EXPECT_EQ(t.mode, "");
+    const bool second = k > 0 && tables[k - 1].name == t.name;
+    EXPECT_EQ(t.mode, !pairwise(t.name) ? "" : second ? "AGGREGATE" : "NON-AGGREGATE");
     const bool element = t.name == "Fetch_and_op" || t.name == "Compare_and_swap";
     const bool floats = element || t.name.ends_with("ccumulate");
     EXPECT_EQ(lengths_of(t), element ? "4" : floats ? "0 4" : "0 1 2 4");
@@ -131,7 +129,9 @@ TEST_P(RmaProcesses, DefaultListPrintsImbTablesInImbOrder) {
                                  name == "Fetch_and_op" || name == "Compare_and_swap";
       for (std::size_t k = 1; k < ranks.size(); ++k)
         EXPECT_EQ(ranks[k].get<double>() < 0, single_origin) << name << " rank " << k;
-      if (single_origin) EXPECT_DOUBLE_EQ(ranks[0].get<double>(), row["t_max_us"].get<double>());
+      if (single_origin) {
+        EXPECT_DOUBLE_EQ(ranks[0].get<double>(), row["t_max_us"].get<double>());
+      }
     }
   }
 }

@@ -27,7 +27,9 @@ const std::vector<Program>& programs() {
       {"osu_allgatherv", "OSU MPI Allgatherv Latency Test", F::kCollective, false, true},
       {"osu_gatherv", "OSU MPI Gatherv Latency Test", F::kCollective, false, true},
       {"osu_scatterv", "OSU MPI Scatterv Latency Test", F::kCollective, false, true},
-      {"osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", F::kCollective}};
+      {"osu_reduce_scatter", "OSU MPI Reduce_scatter Latency Test", F::kCollective},
+      {"osu_put_latency", "OSU MPI_Put Latency Test", F::kOneSided, true},
+      {"osu_get_latency", "OSU MPI_Get latency Test", F::kOneSided, true}};
   return list;
 }
 
@@ -40,6 +42,7 @@ const Program* find_program(const std::string& name) {
 
 core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
   core::Benchmark b;
+  if (p.figure == Figure::kOneSided) return one_sided(p.name);
   if (p.name == "osu_latency") {
     b = ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {

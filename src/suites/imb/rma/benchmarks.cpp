@@ -10,16 +10,20 @@
 
 namespace mpiscope::imb::rma {
 
-bool create_window(core::PointContext& c, bool on_send) {
+bool create_window(core::PointContext& c, bool on_send, Window kind) {
   std::byte* base = on_send ? c.send(0) : c.recv(0);
-  const std::size_t size = on_send ? c.buffers->send_region() : c.buffers->recv_region();
+  const auto size =
+      static_cast<MPI_Aint>(on_send ? c.buffers->send_region() : c.buffers->recv_region());
   // A window the library cannot create is a finding (a "not run" row), not a crash.
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-  const int rc =
-      MPI_Win_create(base, static_cast<MPI_Aint>(size), 1, user_window_info(), c.comm, &c.window);
+  void* allocated = nullptr;
+  const int rc = kind == Window::Allocate
+                     ? MPI_Win_allocate(size, 1, user_window_info(), c.comm, &allocated, &c.window)
+                     : MPI_Win_create(base, size, 1, user_window_info(), c.comm, &c.window);
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_ARE_FATAL);
   if (rc == MPI_SUCCESS) return true;
-  c.setup_error = "MPI_Win_create failed: " + mpi::error_string(rc);
+  c.setup_error = std::string(kind == Window::Allocate ? "MPI_Win_allocate" : "MPI_Win_create") +
+                  " failed: " + mpi::error_string(rc);
   c.window = MPI_WIN_NULL;
   return false;
 }

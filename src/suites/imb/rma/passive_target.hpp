@@ -20,6 +20,9 @@ enum class Origins { RankZero, Every };
 // Whom an origin addresses: its partner in a pair (the other of ranks 0 and 1), every other
 // rank (starting after itself, as IMB does to spread the load), or its two neighbours in a ring.
 enum class Peers { Partner, AllOthers, Neighbours };
+// Where the window's memory comes from: the point's message buffers (MPI_Win_create, IMB's),
+// or the library (MPI_Win_allocate, OSU's default; -check cannot see into it).
+enum class Window { Create, Allocate };
 // How completion is assured: at the target (MPI_Win_flush*) or at the origin only
 // (MPI_Win_flush_local*: the origin's buffer may be reused; the target may not have the data).
 enum class Flush { Remote, Local };
@@ -110,10 +113,10 @@ void flush(core::PointContext& c) {
 // Set-up: MPI_Win_create over the region the access needs (a failure becomes the point's
 // set-up error), then the origins open their epoch: MPI_Win_lock(MPI_LOCK_SHARED) on each peer,
 // or MPI_Win_lock_all for all of them. Release closes the epoch and frees the window.
-bool create_window(core::PointContext& c, bool on_send);
-template <Access A, Origins O, Peers P>
+bool create_window(core::PointContext& c, bool on_send, Window kind);
+template <Access A, Origins O, Peers P, Window W = Window::Create>
 void open_window(core::PointContext& c) {
-  if (!create_window(c, window_on_send(A)) || !is_origin<O>(c)) return;
+  if (!create_window(c, window_on_send(A), W) || !is_origin<O>(c)) return;
   if constexpr (P == Peers::Partner) {
     MPI_Win_lock(MPI_LOCK_SHARED, partner(c), 0, c.window);
   } else if constexpr (P == Peers::AllOthers) {
