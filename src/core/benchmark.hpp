@@ -213,6 +213,21 @@ struct Benchmark {
   bool message_rate = false;
   // The first half of the processes paired with the second: even process counts only.
   bool pairs = false;
+  // Passive-target one-sided benchmarks (IMB-RMA): only the origins' times make the row, as
+  // Intel's IMB leaves the targets' out (nullptr: every active rank's time counts).
+  bool (*timed_rank)(const PointContext&) = nullptr;
+  // The throughput counts X once for each of the Q - 1 other processes (IMB-RMA's One_put_all,
+  // One_get_all, Put_all_local, Get_all_local: one origin addresses every other process).
+  bool turnover_per_peer = false;
+  // A single unnamed mode whose completion (a flush) comes once after the sample's transfers,
+  // as in the aggregate mode (IMB-RMA's One_/All_put_all, One_/All_get_all, *_all_local).
+  bool complete_once_per_sample = false;
+  // Runs at this one length only, whatever the length options (IMB-RMA's Fetch_and_op and
+  // Compare_and_swap: one element); 0: the suite's lengths.
+  std::size_t only_length = 0;
+  // Overlap tables print t_pure and t_ovrl only (IMB-RMA's Truly_passive_put, where the target
+  // computes while the origin puts).
+  bool pure_and_ovrl_only = false;
 };
 
 }  // namespace mpiscope::core

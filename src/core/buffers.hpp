@@ -73,6 +73,9 @@ class MessageBuffers {
   std::byte* send(int iteration) const { return at(send_, send_stride_, send_slots_, iteration); }
   std::byte* recv(int iteration) const { return at(recv_, recv_stride_, recv_slots_, iteration); }
   const BufferShape& shape() const { return shape_; }
+  // Whole regions, every slot included (what a window over them must cover).
+  std::size_t send_region() const { return send_.size(); }
+  std::size_t recv_region() const { return recv_.size(); }
   void clear_recv(int iteration, std::byte value) const;
 
  private:

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -49,6 +50,7 @@ namespace {
 
 constexpr std::size_t kWarmupBytes = sizeof(float);  // IMB 5.2.6: sizeof(assign_type)
 constexpr std::byte kSentinel{0xA5};                 // receive buffers before a -check pass
+constexpr double kUntimed = -1;  // a rank's time when it does not time (Benchmark::timed_rank)
 
 std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   std::string s = b.name;
@@ -123,11 +125,10 @@ double verify(const Benchmark& b, PointContext& ctx) {
   const std::byte fill = b.datatype == Datatype::FloatSum ? std::byte{0} : kSentinel;
   for (int i = 0; i < passes; ++i) {
     if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, fill);
-    // Orders the clearing before any transfer: a fence for one-sided benchmarks.
-    if (b.kernel.complete == &already_complete)
-      MPI_Barrier(ctx.comm);
-    else
-      b.kernel.complete(ctx);
+    // Orders the clearing before any transfer; a one-sided benchmark's completion step (a fence)
+    // then opens its epoch too. Passive-target flushes order nothing, hence the barrier always.
+    MPI_Barrier(ctx.comm);
+    if (b.kernel.complete != &already_complete) b.kernel.complete(ctx);
     b.kernel.iterate(ctx, i);
     if (b.fetch_for_check) b.fetch_for_check(ctx);
     if (fault::corrupt_received_data() && ctx.buffers->shape().recv > 0 && ctx.bytes > 0)
@@ -208,7 +209,8 @@ std::vector<int> process_series(const Benchmark& b, int npmin, int world_size) {
 
 // Messages of X bytes one repetition moves, as the throughput counts them (nmsg).
 double messages_per_repetition(const Benchmark& b, int nprocs, int window) {
-  return b.turnover * (b.turnover_per_process ? nprocs : 1) * (b.message_rate ? window : 1);
+  const int receivers = b.turnover_per_process ? nprocs : b.turnover_per_peer ? nprocs - 1 : 1;
+  return b.turnover * receivers * (b.message_rate ? window : 1);
 }
 
 // Points the plan will measure (for the progress display's estimate).
@@ -351,6 +353,7 @@ class SuiteRunner {
     run.message_rate = b.message_rate;
     run.has_throughput = b.turnover > 0 && !b.blocking_twin;
     run.overlap = b.blocking_twin != nullptr;
+    run.pure_and_ovrl_only = run.overlap && b.pure_and_ovrl_only;
     run.multi_outflag = settings_.multi_outflag;
     run.nprocs = layout.active_size;
     run.groups = layout.groups;
@@ -420,7 +423,8 @@ class SuiteRunner {
     ctx.rank = ps.group.rank();
     ctx.nprocs = q;
     ctx.buffers = &*buffers;
-    ctx.aggregation = mode;
+    ctx.aggregation =
+        mode == Aggregation::None && b.complete_once_per_sample ? Aggregation::Aggregate : mode;
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
     ctx.root_shift = settings_.root_shift;
@@ -673,6 +677,7 @@ class SuiteRunner {
       elapsed = b.kernel.loop(ctx, p.repetitions, rs.n_barr);
     }
     p.seconds = elapsed / p.repetitions * b.time_factor;
+    if (b.timed_rank && !b.timed_rank(ctx)) p.seconds = kUntimed;
     return p;
   }
 
@@ -723,7 +728,7 @@ class SuiteRunner {
     MPI_Comm active = ps.active.get();
     const auto nactive = static_cast<std::size_t>(ps.layout.active_ranks());
     std::vector<double> times(world_rank_ == 0 ? nactive : 0);
-    double t_us = local.seconds * 1e6;
+    double t_us = local.seconds < 0 ? kUntimed : local.seconds * 1e6;  // rank_times_us: -1
     MPI_Gather(&t_us, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, active);
     double defects = 0;
     MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, active);
@@ -739,12 +744,17 @@ class SuiteRunner {
       if (b.turnover <= 0) return std::nullopt;
       return megabytes_per_second(messages * static_cast<double>(m.bytes), t_max_us);
     };
+    // Over the ranks that time (a passive target's kUntimed is left out, as Intel's IMB does).
     auto times_of = [&](std::vector<double>::const_iterator first,
                         std::vector<double>::const_iterator last) {
-      const double t_max = *std::max_element(first, last);
-      return GroupTimes{*std::min_element(first, last), t_max,
-                        std::accumulate(first, last, 0.0) / static_cast<double>(last - first),
-                        throughput(t_max)};
+      std::vector<double> timed;
+      std::copy_if(first, last, std::back_inserter(timed), [](double t) { return t >= 0; });
+      if (timed.empty()) timed.push_back(0);
+      const double t_max = *std::max_element(timed.begin(), timed.end());
+      return GroupTimes{
+          *std::min_element(timed.begin(), timed.end()), t_max,
+          std::accumulate(timed.begin(), timed.end(), 0.0) / static_cast<double>(timed.size()),
+          throughput(t_max)};
     };
     for (std::size_t g = 0; g < ps.layout.groups.size(); ++g) {
       const auto first = times.cbegin() + static_cast<std::ptrdiff_t>(g * q);

@@ -112,11 +112,12 @@ struct Measurement {
 };
 
 struct BenchmarkRun {
-  std::string name;       // e.g. "PingPong" or "Multi-PingPong"
-  std::string family;     // single_transfer | parallel_transfer | collective
-  std::string mode;       // "", "non-aggregate" or "aggregate"
-  bool overlap = false;   // non-blocking I/O: t_ovrl, t_pure, t_CPU, overlap columns
-  bool accurate = false;  // --method accurate: rows carry AccurateStats
+  std::string name;                 // e.g. "PingPong" or "Multi-PingPong"
+  std::string family;               // single_transfer | parallel_transfer | collective
+  std::string mode;                 // "", "non-aggregate" or "aggregate"
+  bool overlap = false;             // non-blocking I/O: t_ovrl, t_pure, t_CPU, overlap columns
+  bool pure_and_ovrl_only = false;  // overlap table printing t_pure, t_ovrl (IMB-RMA)
+  bool accurate = false;            // --method accurate: rows carry AccurateStats
   bool sized = true;
   bool has_throughput = false;
   bool message_rate = false;  // windowed bandwidth: rows carry "message_rate" (messages/s)

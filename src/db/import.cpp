@@ -163,6 +163,7 @@ bool is_io_read(const std::string& name) {
 
 std::string imb_suite_of(const std::string& title) {
   if (title.find("NBC") != std::string::npos) return "imb-nbc";
+  if (title.find("RMA") != std::string::npos) return "imb-rma";
   if (title.find("MPI-1") != std::string::npos || title.find("MPI1") != std::string::npos)
     return "imb-mpi1";
   if (title.find("EXT") != std::string::npos || title.find("MPI-2") != std::string::npos)
@@ -342,6 +343,9 @@ core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
   b.has_throughput = std::find(columns.begin(), columns.end(), "Mbytes/sec") != columns.end();
   b.message_rate = std::find(columns.begin(), columns.end(), "Msg/sec") != columns.end();
   b.overlap = std::find(columns.begin(), columns.end(), "t_ovrl[usec]") != columns.end();
+  // IMB-RMA's Truly_passive_put: t_pure and t_ovrl without CPU time or overlap.
+  b.pure_and_ovrl_only =
+      b.overlap && std::find(columns.begin(), columns.end(), "t_CPU[usec]") == columns.end();
   b.check = std::find(columns.begin(), columns.end(), "defects") != columns.end();
   std::map<std::size_t, std::size_t> row_of_bytes;  // Multi rows: one row per length
   for (std::string line; lines.next(line);) {
@@ -422,11 +426,12 @@ StoredRun parse_imb(LineReader& lines, const TableSink& sink) {
 // ---- OSU ----------------------------------------------------------------------------------
 
 // The words of an OSU title between "OSU MPI[-CUDA…]" and "Test": "# OSU MPI Allreduce Latency
-// Test v7.3" -> "Allreduce Latency".
+// Test v7.3" -> "Allreduce Latency"; the one-sided tests join MPI to the call with an underscore
+// ("OSU MPI_Put Latency Test" -> "Put Latency").
 std::string osu_title_words(const std::string& title) {
-  static const std::regex head(R"(^(#\s*)?OSU\s+(MPI(-\w+)?\s+)?(.*?)\s+Test\b.*$)");
+  static const std::regex head(R"(^(#\s*)?OSU\s+(MPI(-\w+)?(\s+|_))?(.*?)\s+Test\b.*$)");
   std::smatch m;
-  return std::regex_match(title, m, head) ? m[4].str() : title;
+  return std::regex_match(title, m, head) ? m[5].str() : title;
 }
 
 // "# OSU MPI Allreduce Latency Test v7.3" -> osu_allreduce: the program mpiscope runs under that

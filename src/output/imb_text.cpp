@@ -50,6 +50,11 @@ std::vector<std::string> headings(const core::BenchmarkRun& b) {
     if (b.check && b.sized) h.push_back("defects");
     return h;
   }
+  if (b.overlap && b.pure_and_ovrl_only) {  // IMB-RMA's Truly_passive_put
+    h.insert(h.end(), {"t_pure[usec]", "t_ovrl[usec]"});
+    if (b.check && b.sized) h.push_back("defects");
+    return h;
+  }
   if (b.overlap) {  // IMB 3.2.4 non-blocking I/O, IMB-NBC
     h.insert(h.end(), {"t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"});
     if (b.check && b.sized) h.push_back("defects");
@@ -187,6 +192,12 @@ void ImbTextReporter::row(const core::BenchmarkRun& b, const core::Measurement& 
       // The overlap of this row's t_ovrl (a group's under -multi 1), clamped as Intel prints it.
       const auto& o = *m.overlap;
       const double t_ovrl = m.accurate ? m.headline_us() : t.t_max_us;
+      if (b.pure_and_ovrl_only) {
+        fmt::print(out_, "{:13.2f}{:13.2f}", o.t_pure_us, t_ovrl);
+        if (m.defects && b.sized) fmt::print(out_, "{:13.2f}", *m.defects);
+        fmt::print(out_, "\n");
+        return;
+      }
       const auto f = core::overlap_figure(o.t_pure_us, o.t_cpu_us, t_ovrl, o.error_us, o.base);
       fmt::print(out_, "{:13.2f}{:13.2f}{:13.2f}{:13.2f}", t_ovrl, o.t_pure_us, o.t_cpu_us,
                  f.percent);

@@ -11,7 +11,8 @@
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
 //    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
 //    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination,
-//    MPI_Test (OSU's -t) without a size.
+//    MPI_Test (OSU's -t) without a size, MPI_Put, MPI_Win_flush and MPI_Win_lock with their
+//    target (-1 for the _all variants).
 #include <mpi.h>
 
 #include <cstdio>
@@ -113,6 +114,31 @@ extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int d
 extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   trace("MPI_Test", 0, -1);
   return PMPI_Test(request, flag, status);
+}
+
+// IMB-RMA's passive-target calls: puts per repetition, flushes per repetition or per sample,
+// epochs per point (the target rank in the root column).
+extern "C" int MPI_Put(const void* buffer, int count, MPI_Datatype type, int target,
+                       MPI_Aint displacement, int target_count, MPI_Datatype target_type,
+                       MPI_Win win) {
+  trace("MPI_Put", count, target, buffer);
+  return PMPI_Put(buffer, count, type, target, displacement, target_count, target_type, win);
+}
+extern "C" int MPI_Win_flush(int target, MPI_Win win) {
+  trace("MPI_Win_flush", 0, target);
+  return PMPI_Win_flush(target, win);
+}
+extern "C" int MPI_Win_flush_all(MPI_Win win) {
+  trace("MPI_Win_flush_all", 0, -1);
+  return PMPI_Win_flush_all(win);
+}
+extern "C" int MPI_Win_lock(int type, int target, int assertion, MPI_Win win) {
+  trace("MPI_Win_lock", 0, target);
+  return PMPI_Win_lock(type, target, assertion, win);
+}
+extern "C" int MPI_Win_lock_all(int assertion, MPI_Win win) {
+  trace("MPI_Win_lock_all", 0, -1);
+  return PMPI_Win_lock_all(assertion, win);
 }
 
 // b_eff_io's writes (MPI_File_write, _write_all, _write_ordered): a slow disk whose reads are fast.

@@ -37,6 +37,7 @@ std::vector<std::string> benchmark_names(const ImbSuite& suite, bool default_lis
 // -msglog [min:]max (current IMB): 0, then max(unit, 2^min) doubling up to 2^max. -zero_size off
 // leaves out the 0 (Barrier, which has no length, still runs).
 std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o, int max_msg_log) {
+  if (b.only_length > 0) return {b.only_length};  // one element (IMB-RMA's atomics)
   const std::size_t unit = b.unit;
   std::vector<std::size_t> out;
   if (!o.lengths.empty()) {

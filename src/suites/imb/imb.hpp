@@ -27,6 +27,7 @@ const ImbSuite& imb_mpi1_suite();
 const ImbSuite& imb_ext_suite();
 const ImbSuite& imb_io_suite();
 const ImbSuite& imb_nbc_suite();
+const ImbSuite& imb_rma_suite();
 
 // argv[0] is the program name as called; command_line is what the output repeats.
 int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,

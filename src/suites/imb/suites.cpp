@@ -4,6 +4,7 @@
 #include "suites/imb/io/benchmarks.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/imb/nbc/benchmarks.hpp"
+#include "suites/imb/rma/benchmarks.hpp"
 
 namespace mpiscope::imb {
 
@@ -45,6 +46,14 @@ const ImbSuite& imb_nbc_suite() {
   return suite;
 }
 
+// Current IMB's IMB-RMA (MPI-3 passive-target one-sided) has no IMB 3.1 ancestor either; its
+// benchmarks are no collectives, so IMB-MPI1's settings apply as they are.
+const ImbSuite& imb_rma_suite() {
+  static const ImbSuite suite{"imb-rma", "IMB-RMA", "MPI-RMA", &rma::all_benchmarks, Options{}, 22,
+                              false,     false,     "2021"};
+  return suite;
+}
+
 }  // namespace mpiscope::imb
 
 namespace mpiscope::imb {
@@ -72,5 +81,8 @@ MPISCOPE_REGISTER_SUITE(entry(imb_io_suite,
 MPISCOPE_REGISTER_SUITE(entry(imb_nbc_suite,
                               "Intel MPI Benchmarks IMB-NBC: non-blocking collectives, overlap",
                               13));
+MPISCOPE_REGISTER_SUITE(entry(imb_rma_suite,
+                              "Intel MPI Benchmarks IMB-RMA: passive-target one-sided (MPI-3)",
+                              14));
 
 }  // namespace mpiscope::imb

@@ -57,6 +57,10 @@ class OsuFigures : public core::Reporter {
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
     copy.parameters["datatype"] = datatype_;
+    if (program_.figure == Figure::kOneSided) {  // as an imported file's header lines give them
+      copy.parameters["window creation"] = kOneSidedWindow;
+      copy.parameters["synchronization"] = kOneSidedSync;
+    }
     return copy;
   }
   core::Reporter& inner_;

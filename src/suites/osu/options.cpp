@@ -52,6 +52,7 @@ void set_defaults(Options& o, const Program& p) {
       o.iterations = 100, o.skip = 10, o.iterations_large = 20, o.skip_large = 2;
       break;
     case Figure::kLatency:
+    case Figure::kOneSided:
       o.iterations = 10000, o.skip = 100, o.iterations_large = 1000, o.skip_large = 10;
       break;
     case Figure::kCollective:
@@ -158,6 +159,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (o.min_size > o.max_size && p->sized)
       throw std::invalid_argument(fmt::format(
           "Invalid Message Size: the minimum {} exceeds the maximum {}", o.min_size, o.max_size));
+    if (o.validate && p->figure == Figure::kOneSided)
+      throw std::invalid_argument("Benchmark does not support validation");
     if (p->exactly_two && world_size != 2)
       throw std::invalid_argument("This test requires exactly two processes");
     if (!p->exactly_two && world_size < 2)

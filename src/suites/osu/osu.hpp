@@ -16,7 +16,8 @@ enum class Figure {
   kBandwidth,   // osu_bw, osu_bibw: Bandwidth (MB/s), BW_LOOP_*
   kRate,        // osu_mbw_mr: MB/s and Messages/s, BW_LOOP_*
   kCollective,  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
-  kOverlap      // non-blocking collectives: Overall, Compute, Pure Comm. and Overlap, COLL_LOOP_*
+  kOverlap,     // non-blocking collectives: Overall, Compute, Pure Comm. and Overlap, COLL_LOOP_*
+  kOneSided     // osu_put_latency, osu_get_latency: Latency (us) of rank 0, LAT_LOOP_*
 };
 
 // The collectives (blocking or not): iteration defaults, sizes up to 1 MiB, -M.
@@ -34,6 +35,11 @@ struct Program {
   bool sized = true;  // false: osu_barrier
 };
 
+// OSU's one-sided defaults as its header names them (osu_util_mpi.c's win_info and sync_info);
+// -w and -s, which choose others, are not implemented.
+inline constexpr const char* kOneSidedWindow = "MPI_Win_allocate";
+inline constexpr const char* kOneSidedSync = "MPI_Win_flush";
+
 const std::vector<Program>& programs();
 const Program* find_program(const std::string& name);  // nullptr if unknown
 
@@ -49,6 +55,8 @@ core::Benchmark multi_pair_bandwidth();  // osu_mbw_mr
 core::Benchmark multi_pair_latency();    // osu_multi_lat
 core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
+// one_sided.cpp: OSU's defaults, MPI_Win_allocate and MPI_Win_flush, on IMB-RMA's kernels.
+core::Benchmark one_sided(const std::string& osu_name);
 core::Benchmark collective(const std::string& osu_name);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.

@@ -42,7 +42,9 @@ const std::vector<Program>& programs() {
       {"osu_iallgatherv", "OSU MPI Non-blocking Allgatherv Latency Test", F::kOverlap, false, true},
       {"osu_igatherv", "OSU MPI Non-blocking Gatherv Latency Test", F::kOverlap, false, true},
       {"osu_iscatterv", "OSU MPI Non-blocking Scatterv Latency Test", F::kOverlap, false, true},
-      {"osu_ireduce_scatter", "OSU MPI Non-blocking Reduce_scatter Latency Test", F::kOverlap}};
+      {"osu_ireduce_scatter", "OSU MPI Non-blocking Reduce_scatter Latency Test", F::kOverlap},
+      {"osu_put_latency", "OSU MPI_Put Latency Test", F::kOneSided, true},
+      {"osu_get_latency", "OSU MPI_Get latency Test", F::kOneSided, true}};
   return list;
 }
 
@@ -55,6 +57,7 @@ const Program* find_program(const std::string& name) {
 
 core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
   core::Benchmark b;
+  if (p.figure == Figure::kOneSided) return one_sided(p.name);
   if (p.name == "osu_latency") {
     b = ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {

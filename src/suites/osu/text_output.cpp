@@ -55,6 +55,9 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
              Figure::kRate) {  // osu_mbw_mr prints its header without a blank line
     h = fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
                     options_.window);
+  } else if (program_.figure == Figure::kOneSided) {  // print_header_one_sided: no blank line
+    h = fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
+                    kOneSidedWindow, kOneSidedSync);
   } else {
     h = fmt::format("\n# {} v7.4\n", program_.title);
   }
@@ -74,6 +77,9 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
         break;
       case Figure::kOverlap:
         h += fmt::format("{:>{}}", "Overall(us)", kField);
+        break;
+      case Figure::kOneSided:
+        h += fmt::format("{:>{}}", "Latency (us)", kField);
         break;
       default:
         h += fmt::format("{:>{}}", "Avg Latency(us)", kField);
