@@ -115,10 +115,11 @@ function vegaSpec(o, width) {
   for (const s of o.series) {
     if (state.hidden.has(s.key)) continue;
     for (const p of s.points)
-      if (p.x > 0 && p.y > 0) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, tip: s.name + '\n' + p.tip});
+      if (p.x > 0 && (o.yLinear ? Number.isFinite(p.y) : p.y > 0)) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, tip: s.name + '\n' + p.tip});
   }
   const xs = points.map(p => p.x), ys = points.flatMap(p => [p.y, p.lo, p.hi].filter(v => v > 0));
-  const xdom = extent(xs, 1.15), ydom = extent(ys, 1.3);
+  const xdom = extent(xs, 1.15);
+  const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
   const keys = o.series.map(s => s.key);
   const floor = o.floor && points.length ? Math.min(...points.map(p => p.y)) : null;
   const xBase = o.xAxis === 'bytes' || o.xAxis === 'processes' ? 2 : 10;
@@ -136,17 +137,18 @@ function vegaSpec(o, width) {
       {name: 'delta', value: [0, 0], on: [{events: [{source: 'window', type: 'mousemove', consume: true, between: [{type: 'mousedown'}, {source: 'window', type: 'mouseup'}]}],
                                            update: 'down ? [down[0] - x(), y() - down[1]] : [0, 0]'}]},
       {name: 'anchor', value: [1, 1], on: [{events: 'wheel', update: "[invert('x', x()), invert('y', y())]"}]},
-      {name: 'zoom', value: 1, on: [{events: 'wheel[event.shiftKey]!', force: true, update: 'pow(1.002, (event.deltaY || event.deltaX) * pow(16, event.deltaMode))'}]},
+      {name: 'zoom', value: 1, on: [{events: {type: 'wheel', consume: true, filter: 'event.shiftKey'}, force: true, update: 'pow(1.002, (event.deltaY || event.deltaX) * pow(16, event.deltaMode))'}]},
       {name: 'xdom', value: xdom, on: [{events: {signal: 'delta'}, update: `xcur ? ${logPan('xdom', 'xcur', 'delta[0]', 'width')} : xdom`},
                                        {events: {signal: 'zoom'}, update: logZoom('xdom', 'anchor[0]')},
                                        {events: 'dblclick', update: JSON.stringify(xdom)}]},
-      {name: 'ydom', value: ydom, on: [{events: {signal: 'delta'}, update: `ycur ? ${logPan('ydom', 'ycur', 'delta[1]', 'height')} : ydom`},
-                                       {events: {signal: 'zoom'}, update: logZoom('ydom', 'anchor[1]')},
+      {name: 'ydom', value: ydom, on: [{events: {signal: 'delta'}, update: `ycur ? ${o.yLinear ? '[ycur[0] + span(ycur) * delta[1] / height, ycur[1] + span(ycur) * delta[1] / height]' : logPan('ydom', 'ycur', 'delta[1]', 'height')} : ydom`},
+                                       {events: {signal: 'zoom'}, update: o.yLinear ? '[anchor[1] + (ydom[0] - anchor[1]) * zoom, anchor[1] + (ydom[1] - anchor[1]) * zoom]' : logZoom('ydom', 'anchor[1]')},
                                        {events: 'dblclick', update: JSON.stringify(ydom)}]},
     ],
     scales: [
       {name: 'x', type: 'log', base: xBase, domain: {signal: 'xdom'}, range: 'width', nice: false, zero: false},
-      {name: 'y', type: 'log', base: 10, domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false},
+      o.yLinear ? {name: 'y', type: 'linear', domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false}
+                : {name: 'y', type: 'log', base: 10, domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false},
       {name: 'color', type: 'ordinal', domain: keys, range: o.series.map(s => s.color)},
       {name: 'shape', type: 'ordinal', domain: keys, range: o.series.map(s => s.shape[1])},
       {name: 'dash', type: 'ordinal', domain: keys, range: o.series.map(s => s.dash.length ? s.dash : [1, 0])},
@@ -155,14 +157,15 @@ function vegaSpec(o, width) {
       {orient: 'bottom', scale: 'x', title: o.xTitle, grid: true, gridOpacity: 0.25, labelOverlap: 'parity', labelFlush: true,
        tickCount: xBase === 2 ? 24 : 8,
        encode: {labels: {update: {text: {signal: o.xAxis === 'bytes' ? BYTES_LABEL : "format(datum.value, '~r')"}}}}},
-      {orient: 'left', scale: 'y', title: o.yTitle, grid: true, tickCount: 10, titleLimit: 240,
-       encode: {labels: {update: {text: {signal: yLabelExpr()}}},
-                grid: {update: {strokeOpacity: {signal: `${DECADE} ? 0.35 : 0.1`}}}}},
+      o.yLinear ? {orient: 'left', scale: 'y', title: o.yTitle, grid: true, gridOpacity: 0.25, titleLimit: 240}
+                : {orient: 'left', scale: 'y', title: o.yTitle, grid: true, tickCount: 10, titleLimit: 240,
+                   encode: {labels: {update: {text: {signal: yLabelExpr()}}},
+                            grid: {update: {strokeOpacity: {signal: `${DECADE} ? 0.35 : 0.1`}}}}},
     ],
     marks: [
       {type: 'group', clip: true, encode: {enter: {width: {signal: 'width'}, height: {signal: 'height'}}},
        marks: [
-         {type: 'rule', name: 'interval', from: {data: 'intervals'},
+         {type: 'rule', interactive: false, name: 'interval', from: {data: 'intervals'},
           encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'lo'}, y2: {scale: 'y', field: 'hi'},
                             stroke: {scale: 'color', field: 's'}, strokeWidth: {value: 1.5}, opacity: {value: 0.8}}}},
          {type: 'group', from: {facet: {name: 'one', data: 'points', groupby: 's'}},
@@ -178,9 +181,9 @@ function vegaSpec(o, width) {
   };
   if (floor !== null) {
     spec.marks.push(
-      {type: 'rule', name: 'floor', encode: {update: {x: {value: 0}, x2: {signal: 'width'}, y: {scale: 'y', value: floor}, stroke: {value: '#888'}, strokeDash: {value: [3, 3]},
+      {type: 'rule', interactive: false, name: 'floor', encode: {update: {x: {value: 0}, x2: {signal: 'width'}, y: {scale: 'y', value: floor}, stroke: {value: '#888'}, strokeDash: {value: [3, 3]},
                                                       opacity: {signal: `${floor} >= ydom[0] && ${floor} <= ydom[1] ? 1 : 0`}}}},
-      {type: 'text', name: 'floor-label', encode: {update: {x: {signal: 'width - 4'}, y: {scale: 'y', value: floor, offset: -4}, align: {value: 'right'}, fill: {value: '#555'}, fontSize: {value: 10},
+      {type: 'text', interactive: false, name: 'floor-label', encode: {update: {x: {signal: 'width - 4'}, y: {scale: 'y', value: floor, offset: -4}, align: {value: 'right'}, fill: {value: '#555'}, fontSize: {value: 10},
                                                             text: {value: 'lowest ' + fmt(floor) + ' ' + o.yUnit},
                                                             opacity: {signal: `${floor} >= ydom[0] && ${floor} <= ydom[1] ? 1 : 0`}}}});
   }
@@ -206,7 +209,12 @@ function plot(o) {
   box.draw = () => {
     const width = Math.max(260, drawing.clientWidth);
     const {spec, points} = vegaSpec(o, width);
-    if (!points.length) { drawing.append(el('div', {class: 'muted empty'}, 'no data for the chosen runs and series')); return; }
+    if (!points.length) {
+      const any = o.series.some(s => s.points.length);
+      drawing.append(any ? el('div', {class: 'muted empty no-positive'}, 'no value above 0 to place on a log axis (see the numbers)')
+                         : el('div', {class: 'muted empty'}, 'no data for the chosen runs and series'));
+      return;
+    }
     const view = new vega.View(vega.parse(spec), {renderer: 'svg', container: drawing, hover: true});
     views.push(view);
     view.runAsync().catch(e => console.error(e));
@@ -240,13 +248,14 @@ function cardKey(t) {
   return k;
 }
 function isBeff(run, t) { return run.suite === 'beff' && t.params.pattern && t.params.kind; }
+function isBeffIo(run, t) { return run.suite === 'beffio' && t.params.access_method && t.params.pattern_type; }
 function isHeatmap(t) { return t.rows.length && t.rows.every(r => r.values.row && r.values.col); }
 
 // Every benchmark of the chosen runs (b_eff's and heat-map tables apart), with its tables.
 function benchmarks() {
   const map = new Map();
   for (const r of selectedRuns()) for (const t of r.tables) {
-    if (isBeff(r, t) || isHeatmap(t)) continue;
+    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t)) continue;
     const k = cardKey(t);
     if (!map.has(k)) map.set(k, []);
     map.get(k).push({run: r, table: t});
@@ -323,6 +332,10 @@ function benchmarkCard(key, entries) {
     if (tables.some(t => t.rows.some(r => r.bw !== null)))
       plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xAxis: axis, xTitle, yTitle: `bandwidth [${BW}]`, yUnit: BW,
                          series: series(r => r.bw, BW, false)}));
+    // IMB-IO's non-blocking and IMB-NBC's overlap with CPU work, in percent on a linear axis.
+    if (tables.some(t => t.rows.some(r => r.values.overlap)))
+      plots.append(plot({id: key + ' overlap', title: 'overlap with CPU work over message size', xAxis: axis, xTitle, yTitle: 'overlap [percent]', yUnit: 'percent', yLinear: true,
+                         series: series(r => (r.values.overlap ? r.values.overlap[0] : null), 'percent', false)}));
   }
   if (axis !== 'processes' && (nprocsAll.length > 1 || !hasX)) plots.append(scalingPlot(key, entries, metric, axis));
   card.append(plots, numbersTable(entries, xTitle));
@@ -336,6 +349,8 @@ function scalingPlot(key, entries, metric, axis) {
   const lengths = [...new Set(entries.flatMap(e => e.table.rows.map(r => r.bytes)))].sort((a, b) => a - b);
   const sized = axis === 'bytes' && entries.some(e => e.table.sized) && lengths.length > 1;
   const chosen = lengths.includes(state.length[key]) ? state.length[key] : (lengths.find(b => b > 0) ?? lengths[0]);
+  // Tables that do not know their process count (OSU's imported collectives) are placed by run.
+  const byRun = entries.every(e => !(e.table.nprocs > 0));
   const groups = new Map();
   for (const {run, table} of entries) {
     const row = table.rows.find(r => r.bytes === chosen) || (sized ? null : table.rows[0]);
@@ -343,21 +358,22 @@ function scalingPlot(key, entries, metric, axis) {
     const g = [run.library || run.source, table.method, run.label].filter(x => x).join(' \u00b7 ');
     if (!groups.has(g)) groups.set(g, new Map());
     const at = groups.get(g);
-    if (!at.has(table.nprocs)) at.set(table.nprocs, []);
-    at.get(table.nprocs).push({v: metric.get(row), run: run.id, row});
+    const x = byRun ? run.id : table.nprocs;
+    if (!at.has(x)) at.set(x, []);
+    at.get(x).push({v: metric.get(row), run: run.id, row});
   }
   const series = [...groups].map(([g, at]) => ({
     key: key + '|scaling|' + g, name: g,
     points: [...at].map(([n, vs]) => {
       const v = vs.map(x => x.v).sort((a, b) => a - b);
       const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      const p = {x: n, y: median, tip: `${n} processes: ${fmt(median)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
+      const p = {x: n, y: median, tip: `${n} ${byRun ? '(run)' : 'processes'}: ${fmt(median)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
       if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
       else if (metric.interval && vs[0].row.lo !== undefined) { p.lo = vs[0].row.lo; p.hi = vs[0].row.hi; }
       return p;
     })}));
-  const box = plot({id: key + ' scaling ' + metric.id, title: `${metric.name} over process count` + (sized ? ` at ${fmtBytes(chosen)}` : ''), xAxis: 'processes',
-                    xTitle: 'processes', yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, series,
+  const box = plot({id: key + ' scaling ' + metric.id, title: `${metric.name} over ${byRun ? 'runs (process count unknown)' : 'process count'}` + (sized ? ` at ${fmtBytes(chosen)}` : ''),
+                    xAxis: byRun ? 'run' : 'processes', xTitle: byRun ? 'run' : 'processes', yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, series,
                     intervalNote: 'bars: lowest to highest of the runs at a count'});
   if (sized) {
     const pick = el('select', {'aria-label': 'message size of the scaling plot'});
@@ -405,6 +421,32 @@ function beffCard(run) {
                        yTitle: `bandwidth [${BW}]`, yUnit: BW,
                        series: [...pats].map(([p, best]) => ({key: `beff|${run.id}|${p}`, name: p,
                          points: [...best].map(([b, v]) => ({x: b, y: v.bw, tip: `${fmtBytes(b)}: ${fmt(v.bw)} ${BW} (${v.method})`}))}))}));
+  card.append(plots);
+  return card;
+}
+
+// b_eff_io: one card per run: for each access method, each pattern type's bandwidth over the
+// pattern's disk chunk (one point per pattern), with the run's b_eff_io.
+function beffIoCard(run) {
+  const card = el('section', {class: 'card', 'data-benchmark': `b_eff_io run ${run.id}`, 'data-card': 'beffio'});
+  const headline = run.summary.find(s => s.name === 'b_eff_io');
+  card.append(el('h2', {}, `b_eff_io \u00b7 ${runName(run)}` + (headline ? ` \u00b7 b_eff_io = ${fmt(headline.value)} ${headline.unit}` : '')));
+  const methods = new Map();
+  for (const t of run.tables) {
+    if (!isBeffIo(run, t)) continue;
+    const m = t.params.access_method;
+    if (!methods.has(m)) methods.set(m, new Map());
+    const types = methods.get(m);
+    const type = 'type ' + t.params.pattern_type;
+    if (!types.has(type)) types.set(type, []);
+    for (const r of t.rows) if (r.bw !== null && r.bytes > 0)
+      types.get(type).push({x: r.bytes, y: r.bw, tip: `pattern ${t.params.pattern}, chunk ${fmtBytes(r.bytes)}: ${fmt(r.bw)} ${BW}`});
+  }
+  const plots = el('div', {class: 'plots'});
+  for (const [m, types] of methods)
+    plots.append(plot({id: `beffio ${run.id} ${m}`, title: `${m}: bandwidth per pattern type`, xAxis: 'bytes', xTitle: 'disk chunk [bytes]',
+                       yTitle: `bandwidth [${BW}]`, yUnit: BW,
+                       series: [...types].sort((a, b) => a[0].localeCompare(b[0])).map(([type, points]) => ({key: `beffio|${run.id}|${m}|${type}`, name: type, points}))}));
   card.append(plots);
   return card;
 }
@@ -468,8 +510,8 @@ function renderSide() {
   const filter = el('input', {type: 'search', placeholder: 'filter: suite, library, label, date ...', 'aria-label': 'filter the runs', value: state.filter});
   const matching = () => DATA.runs.filter(r => !state.filter || runName(r).toLowerCase().includes(state.filter.toLowerCase()) || r.suite.includes(state.filter));
   filter.addEventListener('change', () => { state.filter = filter.value; render(); });
-  const all = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.add(r.id)); render(); }}, 'tick these');
-  const none = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.delete(r.id)); render(); }}, 'untick these');
+  const all = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.add(r.id)); render(); }}, 'show these');
+  const none = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.delete(r.id)); render(); }}, 'hide these');
   picker.append(filter, el('div', {class: 'buttons'}, all, ' ', none));
   // Grouped by label, then by suite; newest first in each group.
   const groups = new Map();
@@ -531,6 +573,7 @@ function render() {
     renderSummary(main);
     for (const r of selectedRuns()) {
       if (r.tables.some(t => isBeff(r, t))) main.append(beffCard(r));
+      if (r.tables.some(t => isBeffIo(r, t))) main.append(beffIoCard(r));
       for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
     }
     for (const [key, entries] of benchmarks()) main.append(benchmarkCard(key, entries));
