@@ -35,7 +35,7 @@ TEST(ReportHtml, PageIsSelfContainedAndCarriesTheStoredNumbers) {
   ASSERT_EQ(row.size(), 1u);  // a skipped row has nothing to plot
   EXPECT_EQ(row[0]["bytes"], 1024);
   EXPECT_DOUBLE_EQ(row[0]["t_us"].get<double>(), 2.75);  // t_max, IMB's figure
-  EXPECT_DOUBLE_EQ(row[0]["mbytes_per_sec"].get<double>(), 355.11);
+  EXPECT_DOUBLE_EQ(row[0]["bw"].get<double>(), 355.11);  // MiB/s, the default unit
   EXPECT_EQ(data["runs"][0]["summary"][0]["unit"], "MB/s");
 
   const auto html = report::render_html({r}, "/x/results.sqlite");
