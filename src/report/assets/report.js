@@ -51,7 +51,7 @@ function fmtBytes(b) {
   if (b >= 1024 && b % 1024 === 0) return (b / 1024) + ' KiB';
   return b + ' B';
 }
-function shortDate(d) { return (d || '').replace('T', ' ').replace(/:\d\d(\.\d+)?([+-]\d\d:?\d\d|Z)?$/, ''); }
+function shortDate(d) { return (d || '').replace(/(\d)T(\d)/, '$1 $2').replace(/:\d\d(\.\d+)?([+-]\d\d:?\d\d|Z)?$/, ''); }
 function fileName(s) { return s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80); }
 function download(name, blob) {
   const a = el('a', {href: URL.createObjectURL(blob), download: name});
