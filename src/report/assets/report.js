@@ -315,11 +315,13 @@ function benchmarkCard(key, entries) {
   const xTitle = AXES[axis];
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
   const methods = new Set(tables.map(t => t.method));
-  const variantName = t => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '', methods.size > 1 ? t.method : ''].filter(x => x).join(', ');
+  // The run's name carries its method unless the run has both.
+  const variantName = (run, t) => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '',
+                                   methods.size > 1 && run.method !== t.method ? t.method : ''].filter(x => x).join(', ');
   const series = (get, unit, withInterval) => entries.map(({run, table}, i) => ({
     key: key + '|' + run.id + '|' + table.nprocs + '|' + table.method + '|' + i,
     run, variant: nprocsAll.indexOf(table.nprocs),
-    name: runName(run) + (variantName(table) ? ` (${variantName(table)})` : ''),
+    name: runName(run) + (variantName(run, table) ? ` (${variantName(run, table)})` : ''),
     points: table.rows.filter(r => get(r) !== null && get(r) !== undefined).map(r =>
       point(xOf(table, r), get(r), r, unit, axis === 'bytes' ? fmtBytes(xOf(table, r)) : `${xOf(table, r)} ${axis}`, withInterval))}));
   const plots = el('div', {class: 'plots'});
