@@ -386,13 +386,33 @@ int export_main(int argc, char** argv, const std::string& program,
   });
 }
 
+// "3,4,5", "last-2,last-1,last": the runs of one side of a comparison, each once.
+std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs) {
+  std::vector<std::int64_t> ids;
+  for (const auto& spec : core::split(specs, ',')) {
+    const auto id = resolve_run(database, core::trim(spec));
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      throw CommandError("run " + std::to_string(id) + " is given twice in '" + specs + "'");
+    ids.push_back(id);
+  }
+  // The rank test's exact distribution grows with the square of the number of runs.
+  constexpr std::size_t kMostRuns = 100;
+  if (ids.size() > kMostRuns)
+    throw CommandError("'" + specs + "': at most " + std::to_string(kMostRuns) + " runs per side");
+  std::vector<db::StoredRun> runs;
+  for (auto id : ids) runs.push_back(database.load_run(id));
+  return runs;
+}
+
 int report_main(int argc, char** argv, const std::string& program,
                 const std::vector<std::string>&) {
   CLI::App app(
-      "Writes one self-contained HTML page (no network needed) with log-log plots of "
-      "the stored runs: time and bandwidth over message size and time over process "
-      "count for every benchmark, runs overlaid, with a run picker, series toggles, "
-      "zoom, SVG download, each run's metadata and its summary figures.",
+      "Writes one self-contained HTML page (no network needed; the plotting library Vega is "
+      "inside it) with log-scale plots of the stored runs: time and bandwidth over message "
+      "size (or SKaMPI's process count or chunks) with accurate mode's intervals and "
+      "SKaMPI's standard errors, time over process count across launches, b_eff as one card "
+      "per run, runs overlaid, a run picker, series toggles, zoom, SVG, PNG and CSV export, "
+      "each run's metadata and its summary figures; with --compare, compare's verdicts.",
       program);
   std::string db_path, out = "mpiscope-report.html";
   std::vector<std::string> run_specs;
@@ -411,12 +431,36 @@ int report_main(int argc, char** argv, const std::string& program,
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}))
       ->type_name("N");
+  std::string units = "mib";
+  app.add_option("--units", units,
+                 "The page's one bandwidth unit: mib (MiB/s, 2^20 bytes per second) or mb (MB/s, "
+                 "10^6 bytes per second); every bandwidth is converted to it")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"mib", "mb"}))
+      ->type_name("mib|mb");
+  std::string compare_spec;
+  app.add_option("--compare", compare_spec,
+                 "Add a comparison of two runs or sets of runs, as 'mpiscope compare' makes it: "
+                 "B/A per benchmark and length, marked where beyond the noise")
+      ->type_name("RUNS_A:RUNS_B");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     // Checked without touching it: the report it replaces stays as it is until the new one is
     // whole.
     output::check_writable(out);
     auto database = open_for_reading(db_path);
+    ReportOptions options;
+    options.units = units == "mb" ? BandwidthUnit::kMB : BandwidthUnit::kMiB;
+    if (!compare_spec.empty()) {
+      const auto colon = compare_spec.find(':');
+      if (colon == std::string::npos)
+        throw CommandError("--compare '" + compare_spec + "': use RUNS_A:RUNS_B, e.g. 1,2:3,4");
+      PageComparison c;
+      c.a = load_side(database, compare_spec.substr(0, colon));
+      c.b = load_side(database, compare_spec.substr(colon + 1));
+      c.result = compare_runs(c.a, c.b, CompareSettings{});
+      options.comparison = std::move(c);
+    }
     std::vector<std::int64_t> ids;
     for (const auto& s : run_specs) ids.push_back(resolve_run(database, s));
     if (run_specs.empty())
@@ -438,29 +482,11 @@ int report_main(int argc, char** argv, const std::string& program,
       }
       runs.push_back(std::move(run));
     }
-    output::replace_file(out, render_html(runs, database.path()));
+    output::replace_file(out, render_html(runs, database.path(), options));
     std::printf("%s: wrote %s (%zu runs from %s)\n", program.c_str(), out.c_str(), runs.size(),
                 database.path().c_str());
     return static_cast<int>(cli::kOk);
   });
-}
-
-// "3,4,5", "last-2,last-1,last": the runs of one side of a comparison, each once.
-std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs) {
-  std::vector<std::int64_t> ids;
-  for (const auto& spec : core::split(specs, ',')) {
-    const auto id = resolve_run(database, core::trim(spec));
-    if (std::find(ids.begin(), ids.end(), id) != ids.end())
-      throw CommandError("run " + std::to_string(id) + " is given twice in '" + specs + "'");
-    ids.push_back(id);
-  }
-  // The rank test's exact distribution grows with the square of the number of runs.
-  constexpr std::size_t kMostRuns = 100;
-  if (ids.size() > kMostRuns)
-    throw CommandError("'" + specs + "': at most " + std::to_string(kMostRuns) + " runs per side");
-  std::vector<db::StoredRun> runs;
-  for (auto id : ids) runs.push_back(database.load_run(id));
-  return runs;
 }
 
 std::string ids_of(const std::vector<db::StoredRun>& runs) {

@@ -1,6 +1,7 @@
 #include "html_report.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "report/compare.hpp"
 #include "report_assets.hpp"
@@ -9,10 +10,38 @@ namespace mpiscope::report {
 
 using nlohmann::json;
 
+std::optional<double> bytes_per_second_of(const std::string& unit) {
+  const auto has = [&](const char* s) { return unit.find(s) != std::string::npos; };
+  const bool per_second = has("/s");
+  if (!per_second) return std::nullopt;
+  if (unit.rfind("MiB/s", 0) == 0 || unit.rfind("Mbytes/sec", 0) == 0 || has("2^20"))
+    return 1048576.0;
+  if (unit.rfind("MB/s", 0) == 0 && (has("1e6") || has("10^6"))) return 1e6;
+  return std::nullopt;
+}
+
 namespace {
 
 json number_or_null(double v) {
   return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+struct Units {
+  double bytes_per_second;
+  const char* name;
+  const char* definition;
+};
+
+Units units_of(BandwidthUnit u) {
+  return u == BandwidthUnit::kMB ? Units{1e6, "MB/s", "MB/s = 10^6 bytes per second"}
+                                 : Units{1048576.0, "MiB/s", "MiB/s = 2^20 bytes per second"};
+}
+
+// A value and its unit in the page's bandwidth unit when it is a bandwidth, else as stored.
+json value_in(double value, const std::string& unit, const Units& page) {
+  if (const auto bps = bytes_per_second_of(unit))
+    return json::array({value * *bps / page.bytes_per_second, page.name});
+  return json::array({value, unit});
 }
 
 json run_meta(const db::StoredRun& r) {
@@ -46,54 +75,153 @@ json run_meta(const db::StoredRun& r) {
   return meta;
 }
 
+// "2 hosts x 4 ranks" (ranks per host) when every host runs as many, else "3 hosts, 7 ranks";
+// empty when the run does not say (imports).
+std::string hosts_by_ranks(const core::RunInfo& i) {
+  const auto hosts = i.ranks_per_host.size();
+  if (hosts == 0) return i.world_size ? std::to_string(i.world_size) + " ranks" : "";
+  std::set<int> per_host;
+  for (const auto& [h, n] : i.ranks_per_host) per_host.insert(n);
+  const std::string h = std::to_string(hosts) + (hosts == 1 ? " host" : " hosts");
+  if (per_host.size() == 1) return h + " \u00d7 " + std::to_string(*per_host.begin()) + " ranks";
+  return h + ", " + std::to_string(i.world_size) + " ranks";
+}
+
+bool is_accurate(const core::BenchmarkRun& b) {
+  const auto m = b.parameters.find("measurement");
+  return b.accurate || (m != b.parameters.end() && m->second == "accurate");
+}
+
+// The interval a row records about its time: accurate mode's 95 % interval of the median, or
+// SKaMPI's standard error around its mean.
+void add_interval(const core::Measurement& m, double t_us, json& row) {
+  if (const auto ci = median_interval(m)) {
+    row["lo"] = number_or_null(ci->low);
+    row["hi"] = number_or_null(ci->high);
+    row["interval"] = "95% interval of the median";
+  } else if (const auto* se = m.value("standard_error"); se && std::isfinite(t_us)) {
+    row["lo"] = number_or_null(t_us - se->value);
+    row["hi"] = number_or_null(t_us + se->value);
+    row["interval"] = "mean \u00b1 standard error";
+  }
+}
+
+json table_data(const core::BenchmarkRun& b, const Units& units) {
+  std::string key = b.name;
+  if (!b.mode.empty()) key += " (" + b.mode + ")";
+  for (const auto& [k, v] : b.parameters)
+    if (!is_outcome_parameter(k)) key += ", " + k + "=" + v;
+  json params = json::object();
+  for (const auto& [k, v] : b.parameters) params[k] = v;
+  // SKaMPI's rows carry their own argument (bytes, processes or chunks): the natural axis.
+  const auto argument_unit = b.parameters.find("argument_unit");
+  json jt = {{"key", key},
+             {"name", b.name},
+             {"mode", b.mode},
+             {"nprocs", b.nprocs},
+             {"sized", b.sized},
+             {"method", is_accurate(b) ? "accurate" : "classic"},
+             {"params", params},
+             {"axis", argument_unit == b.parameters.end() ? "bytes" : argument_unit->second},
+             {"rows", json::array()}};
+  for (const auto& m : b.rows) {
+    if (!m.measured) continue;
+    const double t = reported_time_us(m);
+    json row = {{"bytes", m.bytes},
+                {"repetitions", m.repetitions},
+                {"t_us", number_or_null(t)},
+                {"t_min_us", number_or_null(m.t_min_us)},
+                {"t_max_us", number_or_null(m.t_max_us)},
+                {"t_avg_us", number_or_null(m.t_avg_us)},
+                {"bw", nullptr}};
+    if (const auto* argument = m.value("argument")) row["x"] = argument->value;
+    add_interval(m, t, row);
+    json values = json::object();
+    for (const auto& v : m.values) values[v.name] = value_in(v.value, v.unit, units);
+    if (m.samples_us) {
+      values["samples median"] = {m.samples_us->median, "microseconds"};
+      values["samples p95"] = {m.samples_us->p95, "microseconds"};
+    }
+    if (m.overlap) values["overlap"] = {m.overlap->overlap_percent, "percent"};
+    // The row's bandwidth: IMB's throughput (MiB/s, from t_max) or a suite's own figure.
+    if (m.mbytes_per_sec)
+      row["bw"] = *m.mbytes_per_sec * 1048576.0 / units.bytes_per_second;
+    else if (values.contains("bandwidth") && values["bandwidth"][1] == units.name)
+      row["bw"] = values["bandwidth"][0];
+    row["values"] = values;
+    jt["rows"].push_back(row);
+  }
+  return jt;
+}
+
+json comparison_data(const PageComparison& c) {
+  json ids_a = json::array(), ids_b = json::array();
+  for (const auto& r : c.a) ids_a.push_back(r.id);
+  for (const auto& r : c.b) ids_b.push_back(r.id);
+  json rows = json::array();
+  for (const auto& r : c.result.rows) {
+    const char* basis = r.basis == NoiseBasis::kRankTest    ? "rank test"
+                        : r.basis == NoiseBasis::kIntervals ? "95% intervals"
+                                                            : "noise floor";
+    std::string verdict = r.beyond ? (r.ratio > 1 ? "slower" : "faster") : "within the noise";
+    if (r.slowdown_over_limit) verdict = "SLOWDOWN";
+    rows.push_back({{"table", r.table},
+                    {"bytes", r.bytes},
+                    {"sized", r.sized},
+                    {"a_us", number_or_null(r.a_us)},
+                    {"b_us", number_or_null(r.b_us)},
+                    {"ratio", number_or_null(r.ratio)},
+                    {"basis", basis},
+                    {"p", r.basis == NoiseBasis::kRankTest ? json(r.p_value) : json(nullptr)},
+                    {"beyond", r.beyond},
+                    {"verdict", verdict}});
+  }
+  return {{"a", ids_a},
+          {"b", ids_b},
+          {"rows", rows},
+          {"only_in_a", c.result.only_in_a},
+          {"only_in_b", c.result.only_in_b}};
+}
+
 }  // namespace
 
-json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_path) {
-  json data = {{"database", db_path}, {"runs", json::array()}};
+json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_path,
+                 const ReportOptions& options) {
+  const Units units = units_of(options.units);
+  json data = {{"database", db_path},
+               {"units", {{"bandwidth", units.name}, {"definition", units.definition}}},
+               {"runs", json::array()}};
   for (const auto& r : runs) {
     std::string lib = short_library_name(r.info.mpi_library);
     if (lib.size() > 40) lib = lib.substr(0, 40) + "...";
+    std::set<std::string> methods;
+    for (const auto& b : r.benchmarks) methods.insert(is_accurate(b) ? "accurate" : "classic");
     json jr = {
         {"id", r.id},
-        {"label",
-         "run " + std::to_string(r.id) + ": " + r.info.suite + (lib.empty() ? "" : ", " + lib) +
-             (r.info.world_size ? ", " + std::to_string(r.info.world_size) + " ranks" : "") +
-             (r.complete ? "" : " (incomplete)")},
+        // The run's own label (issue 20: mpiscope label); empty until the database keeps one.
+        {"label", ""},
+        {"suite", r.info.suite},
+        {"library", lib},
+        {"hosts", hosts_by_ranks(r.info)},
+        {"ranks", r.info.world_size},
+        {"method", methods.size() == 1 ? *methods.begin() : "classic and accurate"},
+        {"source", r.source},
+        {"complete", r.complete},
         {"date", r.info.date_iso.empty() ? r.info.date : r.info.date_iso},
         {"meta", run_meta(r)},
         {"summary", json::array()},
         {"tables", json::array()}};
-    for (const auto& s : r.summary)
-      jr["summary"].push_back({{"name", s.name}, {"value", s.value}, {"unit", s.unit}});
+    for (const auto& s : r.summary) {
+      const json v = value_in(s.value, s.unit, units);
+      jr["summary"].push_back({{"name", s.name}, {"value", v[0]}, {"unit", v[1]}});
+    }
     for (const auto& b : r.benchmarks) {
-      std::string key = b.name;
-      if (!b.mode.empty()) key += " (" + b.mode + ")";
-      for (const auto& [k, v] : b.parameters)
-        if (!is_outcome_parameter(k)) key += ", " + k + "=" + v;
-      json jt = {{"key", key}, {"nprocs", b.nprocs}, {"sized", b.sized}, {"rows", json::array()}};
-      for (const auto& m : b.rows) {
-        if (!m.measured) continue;
-        json row = {{"bytes", m.bytes},
-                    {"repetitions", m.repetitions},
-                    {"t_us", number_or_null(reported_time_us(m))},
-                    {"t_min_us", number_or_null(m.t_min_us)},
-                    {"t_max_us", number_or_null(m.t_max_us)},
-                    {"t_avg_us", number_or_null(m.t_avg_us)},
-                    {"mbytes_per_sec", m.mbytes_per_sec ? json(*m.mbytes_per_sec) : json(nullptr)}};
-        json values = json::object();
-        for (const auto& v : m.values) values[v.name] = {v.value, v.unit};
-        if (m.samples_us) {
-          values["samples median"] = {m.samples_us->median, "microseconds"};
-          values["samples p95"] = {m.samples_us->p95, "microseconds"};
-        }
-        if (m.overlap) values["overlap"] = {m.overlap->overlap_percent, "percent"};
-        row["values"] = values;
-        jt["rows"].push_back(row);
-      }
-      if (!jt["rows"].empty()) jr["tables"].push_back(jt);
+      json jt = table_data(b, units);
+      if (!jt["rows"].empty()) jr["tables"].push_back(std::move(jt));
     }
     data["runs"].push_back(jr);
   }
+  if (options.comparison) data["comparison"] = comparison_data(*options.comparison);
   return data;
 }
 
@@ -117,8 +245,10 @@ std::string script_safe(std::string s) {
 
 }  // namespace
 
-std::string render_html(const std::vector<db::StoredRun>& runs, const std::string& db_path) {
-  const std::string data = script_safe(report_data(runs, db_path).dump());
+std::string render_html(const std::vector<db::StoredRun>& runs, const std::string& db_path,
+                        const ReportOptions& options) {
+  const std::string data = script_safe(report_data(runs, db_path, options).dump());
+  const Units units = units_of(options.units);
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -126,11 +256,15 @@ std::string render_html(const std::vector<db::StoredRun>& runs, const std::strin
   page += assets::kReportCss;
   page +=
       "</style>\n</head>\n<body>\n<header><h1>mpiscope results</h1><p>from <span "
-      "id=\"dbpath\"></span> &middot; times in microseconds, bandwidth in MiB/s (2<sup>20</sup> "
-      "bytes per second); log-log scales</p></header>\n"
+      "id=\"dbpath\"></span> &middot; times in microseconds, bandwidth in ";
+  page += units.definition;
+  page +=
+      "; log scales</p></header>\n"
       "<main><nav id=\"side\"></nav><div id=\"plots\"></div></main>\n"
       "<script type=\"application/json\" id=\"mpiscope-data\">";
   page += data;
+  page += "</script>\n<script>";
+  page += assets::kVegaJs;
   page += "</script>\n<script>";
   page += assets::kReportJs;
   page += "</script>\n</body>\n</html>\n";

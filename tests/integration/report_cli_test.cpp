@@ -142,7 +142,18 @@ TEST(ReportCli, RecordedAndImportedRunsOfTheSameTablesCompareAsEqual) {
   ASSERT_EQ(page.exit_code, 0) << page.err;
   const auto html = read_file(dir + "/r.html");
   EXPECT_NE(html.find("\"key\":\"Allreduce\""), std::string::npos);
-  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  // One bandwidth unit for the page, and compare's rows for two chosen sides.
+  const auto mb = run_plain(
+      {"report", "--db", db, "--units", "mb", "--compare", "1:2", "-o", dir + "/mb.html"});
+  ASSERT_EQ(mb.exit_code, 0) << mb.err;
+  const auto mb_html = read_file(dir + "/mb.html");
+  EXPECT_NE(mb_html.find("\"units\":{\"bandwidth\":\"MB/s\""), std::string::npos);
+  EXPECT_NE(mb_html.find("\"comparison\":{\"a\":[1],\"b\":[2]"), std::string::npos);
+  EXPECT_NE(mb_html.find("\"verdict\":"), std::string::npos);
+  EXPECT_EQ(run_plain({"report", "--db", db, "--units", "gb", "-o", dir + "/x.html"}).exit_code, 2);
+  EXPECT_EQ(run_plain({"report", "--db", db, "--compare", "1", "-o", dir + "/x.html"}).exit_code,
+            2);
   EXPECT_EQ(run_plain({"report", "--db", db, "--runs", "7", "-o", dir + "/x.html"}).exit_code, 2);
   EXPECT_EQ(run_plain({"report", "--db", dir + "/none.db", "-o", dir + "/x.html"}).exit_code, 2);
 }

@@ -1,30 +1,47 @@
 'use strict';
+// mpiscope report: draws the stored runs with Vega (embedded in the page before this script).
+// The C++ side (html_report.cpp) gives the numbers as stored, bandwidths in the page's one unit;
+// everything here is about how they are shown.
 const DATA = JSON.parse(document.getElementById('mpiscope-data').textContent);
-const PALETTE = ['#1f77b4','#d62728','#2ca02c','#ff7f0e','#9467bd','#8c564b','#e377c2','#17becf','#7f7f7f','#bcbd22'];
-const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2'];
-const SVGNS = 'http://www.w3.org/2000/svg';
-const state = {runs: new Set(), hidden: new Set(), zoom: {}, bench: '', metric: {}};
-DATA.runs.forEach((r, i) => { r.color = PALETTE[i % PALETTE.length]; });
-// The newest runs are shown first; at most four are selected at the start.
-DATA.runs.slice(-4).forEach(r => state.runs.add(r.id));
+const BW = DATA.units.bandwidth;
+const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+// Markers as paths in the unit square (Vega scales them; the legend draws the same paths), so
+// that the plot and its legend show the same symbol.
+const SHAPES = [
+  ['circle', 'M1,0A1,1,0,1,1,-1,0A1,1,0,1,1,1,0Z'],
+  ['square', 'M-0.8,-0.8H0.8V0.8H-0.8Z'],
+  ['triangle-up', 'M0,-1L1,0.8H-1Z'],
+  ['diamond', 'M0,-1L1,0L0,1L-1,0Z'],
+  ['cross', 'M-0.3,-1H0.3V-0.3H1V0.3H0.3V1H-0.3V0.3H-1V-0.3H-0.3Z'],
+  ['triangle-down', 'M0,1L1,-0.8H-1Z'],
+  ['triangle-right', 'M1,0L-0.8,1V-1Z'],
+  ['triangle-left', 'M-1,0L0.8,1V-1Z'],
+  ['star', 'M0,-1L0.24,-0.32L0.95,-0.31L0.38,0.12L0.59,0.81L0,0.4L-0.59,0.81L-0.38,0.12L-0.95,-0.31L-0.24,-0.32Z'],
+  ['hourglass', 'M-0.9,-1H0.9L-0.9,1H0.9Z'],
+];
+const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3]];
+// Parameters that say how a run went, or follow from its process count, rather than what was
+// measured: tables differing only in these share a card (classic and accurate rows of one
+// benchmark; PRESTA laten's steps over process counts).
+const NOT_IN_CARD_KEY = new Set(['measurement', 'refinement_max_error', 'pairs']);
+const runIndex = new Map(DATA.runs.map((r, i) => [r.id, i]));
+const state = {runs: new Set(), hidden: new Set(), metric: {}, length: {}, filter: ''};
+// The newest twelve runs are shown first.
+DATA.runs.slice(-12).forEach(r => state.runs.add(r.id));
+let views = [];
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'class') e.className = v; else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v);
   }
-  for (const k of kids) e.append(k);
-  return e;
-}
-function sv(tag, attrs, text) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
+  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
   return e;
 }
 function fmt(v) {
-  if (v === null || v === undefined) return '-';
+  if (v === null || v === undefined || !Number.isFinite(v)) return '-';
   const a = Math.abs(v);
   if (a !== 0 && (a >= 1e6 || a < 1e-2)) return v.toExponential(2);
   return v.toFixed(a >= 100 ? 1 : 2);
@@ -34,10 +51,223 @@ function fmtBytes(b) {
   if (b >= 1024 && b % 1024 === 0) return (b / 1024) + ' KiB';
   return b + ' B';
 }
+function shortDate(d) { return (d || '').replace(/(\d)T(\d)/, '$1 $2').replace(/:\d\d(\.\d+)?([+-]\d\d:?\d\d|Z)?$/, ''); }
+function fileName(s) { return s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80); }
+function download(name, blob) {
+  const a = el('a', {href: URL.createObjectURL(blob), download: name});
+  document.body.append(a); a.click(); a.remove();
+}
 
-// Metrics a benchmark can be plotted by: the reported time, its statistics, and every named value.
+// ---- runs: what a legend names ----------------------------------------------------------
+
+function runName(r) {
+  return [`run ${r.id}`, r.label, r.library, r.hosts, shortDate(r.date), r.method].filter(x => x).join(' \u00b7 ');
+}
+function selectedRuns() { return DATA.runs.filter(r => state.runs.has(r.id)); }
+
+// Colour from the run, marker from the run's tens; another process count or method of the same
+// run takes the next marker free with that colour, so that no two curves of a plot look alike.
+function styleSeries(series) {
+  const used = new Set();
+  series.forEach((s, i) => {
+    const k = s.run ? runIndex.get(s.run.id) : i;
+    let c = k % PALETTE.length, m = Math.floor(k / PALETTE.length) % SHAPES.length, tries = 0;
+    while (used.has(c + '|' + m) && tries++ < PALETTE.length * SHAPES.length) {
+      m = (m + 1) % SHAPES.length;
+      if (m === Math.floor(k / PALETTE.length) % SHAPES.length) c = (c + 1) % PALETTE.length;
+    }
+    used.add(c + '|' + m);
+    s.color = PALETTE[c];
+    s.shape = SHAPES[m];
+    s.dash = DASHES[(s.variant || 0) % DASHES.length];
+  });
+  return series;
+}
+function swatch(s) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('width', '30'); svg.setAttribute('height', '12'); svg.setAttribute('viewBox', '0 0 30 12');
+  svg.innerHTML = `<line x1="1" x2="29" y1="6" y2="6" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash.join(' ')}"/>` +
+    `<path transform="translate(15,6) scale(4.5)" d="${s.shape[1]}" fill="${s.color}"/>`;
+  return svg;
+}
+
+// ---- one plot ---------------------------------------------------------------------------
+
+// Log axes: the byte and process axes in powers of two, values in decades with minor ticks;
+// labels at the decades (at 1-2-5 and every tick when the range is narrow) and at the lowest
+// value of a time plot (its floor, drawn as a rule). Drag pans, shift+wheel zooms, double-click
+// resets; hovering a point shows its numbers; SVG, PNG and CSV export.
+const DECADE = 'abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6';
+const LEAD = 'datum.value / pow(10, floor(log(datum.value) / LN10 + 1e-9))';
+function yLabelExpr() {
+  return `(ydom[1] / ydom[0] < 3 || ${DECADE} || (ydom[1] / ydom[0] < 1000 && (abs(${LEAD} - 2) < 1e-6 || abs(${LEAD} - 5) < 1e-6))) ? datum.label : ''`;
+}
+const BYTES_LABEL = "datum.value >= 1073741824 ? format(datum.value / 1073741824, '~r') + 'G' : datum.value >= 1048576 ? format(datum.value / 1048576, '~r') + 'M' : datum.value >= 1024 ? format(datum.value / 1024, '~r') + 'K' : format(datum.value, '~r')";
+
+function extent(values, pad) {
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (lo === hi) { lo /= 2; hi *= 2; }
+  return [lo / pad, hi * pad];
+}
+
+function vegaSpec(o, width) {
+  const points = [];
+  for (const s of o.series) {
+    if (state.hidden.has(s.key)) continue;
+    for (const p of s.points)
+      if (p.x > 0 && (o.yLinear ? Number.isFinite(p.y) : p.y > 0)) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, tip: s.name + '\n' + p.tip});
+  }
+  const xs = points.map(p => p.x), ys = points.flatMap(p => [p.y, p.lo, p.hi].filter(v => v > 0));
+  const xdom = extent(xs, 1.15);
+  const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
+  const keys = o.series.map(s => s.key);
+  const floor = o.floor && points.length ? Math.min(...points.map(p => p.y)) : null;
+  const xBase = o.xAxis === 'bytes' || o.xAxis === 'processes' ? 2 : 10;
+  const logPan = (dom, cur, d, len) => `[${cur}[0] * pow(${cur}[1] / ${cur}[0], ${d} / ${len}), ${cur}[1] * pow(${cur}[1] / ${cur}[0], ${d} / ${len})]`;
+  const logZoom = (dom, a) => `[${a} * pow(${dom}[0] / ${a}, zoom), ${a} * pow(${dom}[1] / ${a}, zoom)]`;
+  const spec = {
+    width: width, height: o.height || 250, padding: 4,
+    autosize: {type: 'fit-x', contains: 'padding'},
+    title: {text: o.title, fontSize: 13, limit: Math.max(120, width - 20), anchor: 'middle'},
+    data: [{name: 'points', values: points}, {name: 'intervals', values: points.filter(p => p.lo && p.hi)}],
+    signals: [
+      {name: 'down', value: null, on: [{events: 'mousedown', update: 'xy()'}, {events: 'window:mouseup', update: 'null'}]},
+      {name: 'xcur', value: null, on: [{events: 'mousedown', update: 'slice(xdom)'}]},
+      {name: 'ycur', value: null, on: [{events: 'mousedown', update: 'slice(ydom)'}]},
+      {name: 'delta', value: [0, 0], on: [{events: [{source: 'window', type: 'mousemove', consume: true, between: [{type: 'mousedown'}, {source: 'window', type: 'mouseup'}]}],
+                                           update: 'down ? [down[0] - x(), y() - down[1]] : [0, 0]'}]},
+      {name: 'anchor', value: [1, 1], on: [{events: 'wheel', update: "[invert('x', x()), invert('y', y())]"}]},
+      {name: 'zoom', value: 1, on: [{events: {type: 'wheel', consume: true, filter: 'event.shiftKey'}, force: true, update: 'pow(1.002, (event.deltaY || event.deltaX) * pow(16, event.deltaMode))'}]},
+      {name: 'xdom', value: xdom, on: [{events: {signal: 'delta'}, update: `xcur ? ${logPan('xdom', 'xcur', 'delta[0]', 'width')} : xdom`},
+                                       {events: {signal: 'zoom'}, update: logZoom('xdom', 'anchor[0]')},
+                                       {events: 'dblclick', update: JSON.stringify(xdom)}]},
+      {name: 'ydom', value: ydom, on: [{events: {signal: 'delta'}, update: `ycur ? ${o.yLinear ? '[ycur[0] + span(ycur) * delta[1] / height, ycur[1] + span(ycur) * delta[1] / height]' : logPan('ydom', 'ycur', 'delta[1]', 'height')} : ydom`},
+                                       {events: {signal: 'zoom'}, update: o.yLinear ? '[anchor[1] + (ydom[0] - anchor[1]) * zoom, anchor[1] + (ydom[1] - anchor[1]) * zoom]' : logZoom('ydom', 'anchor[1]')},
+                                       {events: 'dblclick', update: JSON.stringify(ydom)}]},
+    ],
+    scales: [
+      {name: 'x', type: 'log', base: xBase, domain: {signal: 'xdom'}, range: 'width', nice: false, zero: false},
+      o.yLinear ? {name: 'y', type: 'linear', domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false}
+                : {name: 'y', type: 'log', base: 10, domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false},
+      {name: 'color', type: 'ordinal', domain: keys, range: o.series.map(s => s.color)},
+      {name: 'shape', type: 'ordinal', domain: keys, range: o.series.map(s => s.shape[1])},
+      {name: 'dash', type: 'ordinal', domain: keys, range: o.series.map(s => s.dash.length ? s.dash : [1, 0])},
+    ],
+    axes: [
+      {orient: 'bottom', scale: 'x', title: o.xTitle, grid: true, gridOpacity: 0.25, labelOverlap: 'parity', labelFlush: true,
+       tickCount: xBase === 2 ? 24 : 8,
+       encode: {labels: {update: {text: {signal: o.xAxis === 'bytes' ? BYTES_LABEL : "format(datum.value, '~r')"}}}}},
+      o.yLinear ? {orient: 'left', scale: 'y', title: o.yTitle, grid: true, gridOpacity: 0.25, titleLimit: 240}
+                : {orient: 'left', scale: 'y', title: o.yTitle, grid: true, tickCount: 10, titleLimit: 240,
+                   encode: {labels: {update: {text: {signal: yLabelExpr()}}},
+                            grid: {update: {strokeOpacity: {signal: `${DECADE} ? 0.35 : 0.1`}}}}},
+    ],
+    marks: [
+      {type: 'group', clip: true, encode: {enter: {width: {signal: 'width'}, height: {signal: 'height'}}},
+       marks: [
+         {type: 'rule', interactive: false, name: 'interval', from: {data: 'intervals'},
+          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'lo'}, y2: {scale: 'y', field: 'hi'},
+                            stroke: {scale: 'color', field: 's'}, strokeWidth: {value: 1.5}, opacity: {value: 0.8}}}},
+         {type: 'group', from: {facet: {name: 'one', data: 'points', groupby: 's'}},
+          marks: [{type: 'line', name: 'curve', from: {data: 'one'}, sort: {field: 'datum.x'},
+                   encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, stroke: {scale: 'color', field: 's'},
+                                     strokeDash: {scale: 'dash', field: 's'}, strokeWidth: {value: 1.8}}}}]},
+         {type: 'symbol', name: 'marker', from: {data: 'points'},
+          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: {scale: 'shape', field: 's'},
+                            fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
+                            strokeWidth: {value: 1.2}, size: {value: 50}, tooltip: {field: 'tip'}}}},
+       ]},
+    ],
+  };
+  if (floor !== null) {
+    spec.marks.push(
+      {type: 'rule', interactive: false, name: 'floor', encode: {update: {x: {value: 0}, x2: {signal: 'width'}, y: {scale: 'y', value: floor}, stroke: {value: '#888'}, strokeDash: {value: [3, 3]},
+                                                      opacity: {signal: `${floor} >= ydom[0] && ${floor} <= ydom[1] ? 1 : 0`}}}},
+      {type: 'text', interactive: false, name: 'floor-label', encode: {update: {x: {signal: 'width - 4'}, y: {scale: 'y', value: floor, offset: -4}, align: {value: 'right'}, fill: {value: '#555'}, fontSize: {value: 10},
+                                                            text: {value: 'lowest ' + fmt(floor) + ' ' + o.yUnit},
+                                                            opacity: {signal: `${floor} >= ydom[0] && ${floor} <= ydom[1] ? 1 : 0`}}}});
+  }
+  return {spec, points};
+}
+
+// A plot's box: a bar with the export buttons, the drawing, and a legend whose entries hide
+// and show their series. The view is made once the box is in the page (its width is known).
+function plot(o) {
+  styleSeries(o.series);
+  const box = el('div', {class: 'plot', 'data-plot': o.id});
+  const drawing = el('div', {class: 'drawing'});
+  const bar = el('div', {class: 'bar'});
+  const legend = el('div', {class: 'legend'});
+  box.append(bar, drawing, legend);
+  box.dataset.series = JSON.stringify(o.series.filter(s => !state.hidden.has(s.key) && s.points.some(p => p.x > 0 && p.y > 0))
+    .map(s => ({key: s.key, color: s.color, shape: s.shape[0], dash: s.dash.join(' ')})));
+  for (const s of o.series) {
+    const item = el('span', {class: state.hidden.has(s.key) ? 'off' : '', title: 'show or hide this series'}, swatch(s), ' ' + s.name);
+    item.addEventListener('click', () => { if (state.hidden.has(s.key)) state.hidden.delete(s.key); else state.hidden.add(s.key); render(); });
+    legend.append(item);
+  }
+  box.draw = () => {
+    const width = Math.max(260, drawing.clientWidth);
+    const {spec, points} = vegaSpec(o, width);
+    if (!points.length) {
+      const any = o.series.some(s => s.points.length);
+      drawing.append(any ? el('div', {class: 'muted empty no-positive'}, 'no value above 0 to place on a log axis (see the numbers)')
+                         : el('div', {class: 'muted empty'}, 'no data for the chosen runs and series'));
+      return;
+    }
+    const view = new vega.View(vega.parse(spec), {renderer: 'svg', container: drawing, hover: true});
+    views.push(view);
+    view.runAsync().catch(e => console.error(e));
+    const name = fileName(o.id);
+    const button = (text, f) => el('button', {type: 'button', onclick: f}, text);
+    bar.append(el('span', {class: 'muted'}, o.intervalNote || ''),
+      el('span', {},
+        button('SVG', () => view.toSVG().then(svg => download(name + '.svg', new Blob([svg], {type: 'image/svg+xml'})))),
+        ' ', button('PNG', () => view.toImageURL('png', 2).then(url => { const a = el('a', {href: url, download: name + '.png'}); document.body.append(a); a.click(); a.remove(); })),
+        ' ', button('CSV', () => download(name + '.csv', new Blob([csvOf(o)], {type: 'text/csv'})))));
+  };
+  return box;
+}
+
+// The data of a plot, one row per point: what it shows, as it shows it.
+function csvOf(o) {
+  const q = v => (/[",\n]/.test(String(v)) ? '"' + String(v).replace(/"/g, '""') + '"' : String(v));
+  const lines = [['series', o.xTitle, o.yTitle, 'interval low', 'interval high'].map(q).join(',')];
+  for (const s of o.series)
+    for (const p of s.points) lines.push([s.name, p.x, p.y, p.lo ?? '', p.hi ?? ''].map(q).join(','));
+  return lines.join('\n') + '\n';
+}
+
+// ---- benchmark cards --------------------------------------------------------------------
+
+// SKaMPI names the measuring method in a parameter of its own.
+function inCardKey(p, v) { return !NOT_IN_CARD_KEY.has(p) && p !== 'accurate_settings' && !(p === 'method' && (v === 'classic' || v === 'accurate')); }
+function cardKey(t) {
+  let k = t.name + (t.mode ? ` (${t.mode})` : '');
+  for (const [p, v] of Object.entries(t.params)) if (inCardKey(p, v)) k += `, ${p}=${v}`;
+  return k;
+}
+function isBeff(run, t) { return run.suite === 'beff' && t.params.pattern && t.params.kind; }
+function isBeffIo(run, t) { return run.suite === 'beffio' && t.params.access_method && t.params.pattern_type; }
+function isHeatmap(t) { return t.rows.length && t.rows.every(r => r.values.row && r.values.col); }
+
+// Every benchmark of the chosen runs (b_eff's and heat-map tables apart), with its tables.
+function benchmarks() {
+  const map = new Map();
+  for (const r of selectedRuns()) for (const t of r.tables) {
+    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t)) continue;
+    const k = cardKey(t);
+    if (!map.has(k)) map.set(k, []);
+    map.get(k).push({run: r, table: t});
+  }
+  return map;
+}
+
+const AXES = {bytes: 'message size [bytes]', processes: 'processes', chunks: 'chunks'};
+function xOf(table, row) { return table.axis === 'bytes' ? (row.x ?? row.bytes) : row.x; }
+
 function metricsOf(tables) {
-  const m = [{id: 't_us', name: 'time (median in accurate mode, else t_max, else t_avg)', unit: 'microseconds', get: r => r.t_us},
+  const m = [{id: 't_us', name: 'time', unit: 'microseconds', get: r => r.t_us, interval: true},
              {id: 't_min_us', name: 't_min', unit: 'microseconds', get: r => r.t_min_us},
              {id: 't_avg_us', name: 't_avg', unit: 'microseconds', get: r => r.t_avg_us},
              {id: 't_max_us', name: 't_max', unit: 'microseconds', get: r => r.t_max_us}];
@@ -47,141 +277,28 @@ function metricsOf(tables) {
   return m.filter(x => tables.some(t => t.rows.some(r => x.get(r) !== null && x.get(r) !== undefined)));
 }
 
-// Byte and process axes tick at powers of two, others at powers of ten.
-function ticks(lo, hi, base) {
-  const out = [], lg = v => Math.log(v) / Math.log(base);
-  const a = Math.floor(lg(lo)), b = Math.ceil(lg(hi));
-  const step = Math.max(1, Math.ceil((b - a) / 8));
-  for (let e = a; e <= b; e += step) { const v = Math.pow(base, e); if (v >= lo * 0.999 && v <= hi * 1.001) out.push(v); }
-  if (out.length < 2) { out.length = 0; for (const f of [lo, Math.sqrt(lo * hi), hi]) out.push(f); }
-  return out;
-}
-function tickText(v, isBytes) {
-  if (isBytes) return v >= 1048576 ? (v / 1048576) + 'M' : v >= 1024 ? (v / 1024) + 'K' : String(Math.round(v * 100) / 100);
-  if (Number.isInteger(v)) return String(v);
-  return fmt(v).replace(/\.0+$/, '');
+function point(x, y, row, unit, xText, withInterval) {
+  const p = {x, y, tip: `${xText}: ${fmt(y)} ${unit}`};
+  if (withInterval && row.lo !== undefined && row.hi !== undefined) {
+    p.lo = row.lo; p.hi = row.hi;
+    p.tip += ` [${fmt(row.lo)}, ${fmt(row.hi)}] (${row.interval})`;
+  }
+  if (row.repetitions) p.tip += `, ${row.repetitions} repetitions`;
+  return p;
 }
 
-// One plot: series of [x, y, tooltip] points, log-log unless told; drag to zoom, double-click
-// to reset, legend entries toggle series, 'save SVG' downloads the drawing.
-function plot(opts) {
-  const W = 640, H = 380, L = 70, R = 16, T = 28, B = 48;
-  const box = el('div', {class: 'plot', 'data-plot': opts.id});
-  const save = el('button', {type: 'button'}, 'save SVG');
-  const reset = el('button', {type: 'button'}, 'reset zoom');
-  box.append(el('div', {class: 'bar'}, el('span', {}, ''), el('span', {}, reset, ' ', save)));
-  const svg = sv('svg', {viewBox: `0 0 ${W} ${H}`, xmlns: SVGNS, 'font-family': 'sans-serif', 'font-size': '11'});
-  box.append(svg);
-  const legend = el('div', {class: 'legend'});
-  box.append(legend);
-  const visible = opts.series.filter(s => !state.hidden.has(s.key));
-  const pts = visible.flatMap(s => s.points).filter(p => p[0] > 0 && p[1] > 0);
-  svg.append(sv('rect', {x: 0, y: 0, width: W, height: H, fill: '#fff'}));
-  svg.append(sv('text', {x: L + (W - L - R) / 2, y: 16, 'text-anchor': 'middle', 'font-size': '13', 'font-weight': 'bold'}, opts.title));
-  if (!pts.length) {
-    svg.append(sv('text', {x: W / 2, y: H / 2, 'text-anchor': 'middle', fill: '#888'}, 'no data for the chosen runs and series'));
-  } else {
-    let [x0, x1] = [Math.min(...pts.map(p => p[0])), Math.max(...pts.map(p => p[0]))];
-    let [y0, y1] = [Math.min(...pts.map(p => p[1])), Math.max(...pts.map(p => p[1]))];
-    if (x0 === x1) { x0 /= 2; x1 *= 2; }
-    if (y0 === y1) { y0 /= 2; y1 *= 2; }
-    y0 /= 1.25; y1 *= 1.25;
-    const z = state.zoom[opts.id];
-    if (z) [x0, x1, y0, y1] = z;
-    const lx = Math.log10, sx = v => L + (lx(v) - lx(x0)) / (lx(x1) - lx(x0)) * (W - L - R);
-    const sy = v => H - B - (lx(v) - lx(y0)) / (lx(y1) - lx(y0)) * (H - T - B);
-    const ix = px => Math.pow(10, lx(x0) + (px - L) / (W - L - R) * (lx(x1) - lx(x0)));
-    const iy = py => Math.pow(10, lx(y0) + (H - B - py) / (H - T - B) * (lx(y1) - lx(y0)));
-    const grid = sv('g', {stroke: '#e3e3e3'});
-    for (const v of ticks(x0, x1, opts.xBase2 ? 2 : 10)) {
-      grid.append(sv('line', {x1: sx(v), x2: sx(v), y1: T, y2: H - B}));
-      svg.append(sv('text', {x: sx(v), y: H - B + 16, 'text-anchor': 'middle'}, tickText(v, opts.xBytes)));
-    }
-    for (const v of ticks(y0, y1, 10)) {
-      grid.append(sv('line', {x1: L, x2: W - R, y1: sy(v), y2: sy(v)}));
-      svg.append(sv('text', {x: L - 6, y: sy(v) + 4, 'text-anchor': 'end'}, tickText(v, false)));
-    }
-    svg.insertBefore(grid, svg.children[2]);
-    svg.append(sv('rect', {x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#999'}));
-    svg.append(sv('text', {x: L + (W - L - R) / 2, y: H - 10, 'text-anchor': 'middle'}, opts.xLabel));
-    svg.append(sv('text', {x: 14, y: T + (H - T - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${T + (H - T - B) / 2})`}, opts.yLabel));
-    const clipId = 'clip-' + opts.id.replace(/[^A-Za-z0-9_-]/g, '_');
-    const defs = sv('defs');
-    const clip = sv('clipPath', {id: clipId});
-    clip.append(sv('rect', {x: L, y: T, width: W - L - R, height: H - T - B}));
-    defs.append(clip);
-    svg.append(defs);
-    const data = sv('g', {'clip-path': `url(#${clipId})`, class: 'series'});
-    for (const s of visible) {
-      const p = s.points.filter(q => q[0] > 0 && q[1] > 0).sort((a, b) => a[0] - b[0]);
-      if (!p.length) continue;
-      const g = sv('g', {'data-series': s.key});
-      g.append(sv('polyline', {points: p.map(q => `${sx(q[0]).toFixed(1)},${sy(q[1]).toFixed(1)}`).join(' '),
-                               fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash}));
-      for (const q of p) {
-        const c = sv('circle', {cx: sx(q[0]).toFixed(1), cy: sy(q[1]).toFixed(1), r: 3, fill: s.color});
-        c.append(sv('title', {}, s.name + '\n' + q[2]));
-        g.append(c);
-      }
-      data.append(g);
-    }
-    svg.append(data);
-    // Drag a rectangle to zoom into it.
-    let start = null;
-    const sel = sv('rect', {fill: 'rgba(30,100,200,.15)', stroke: '#36c', visibility: 'hidden'});
-    svg.append(sel);
-    const pos = ev => { const r = svg.getBoundingClientRect(); return [(ev.clientX - r.left) * W / r.width, (ev.clientY - r.top) * H / r.height]; };
-    svg.addEventListener('mousedown', ev => { start = pos(ev); ev.preventDefault(); });
-    svg.addEventListener('mousemove', ev => {
-      if (!start) return;
-      const p = pos(ev);
-      sel.setAttribute('x', Math.min(p[0], start[0])); sel.setAttribute('y', Math.min(p[1], start[1]));
-      sel.setAttribute('width', Math.abs(p[0] - start[0])); sel.setAttribute('height', Math.abs(p[1] - start[1]));
-      sel.setAttribute('visibility', 'visible');
-    });
-    svg.addEventListener('mouseup', ev => {
-      if (!start) return;
-      const p = pos(ev), a = start;
-      start = null;
-      sel.setAttribute('visibility', 'hidden');
-      if (Math.abs(p[0] - a[0]) < 6 || Math.abs(p[1] - a[1]) < 6) return;
-      state.zoom[opts.id] = [ix(Math.min(a[0], p[0])), ix(Math.max(a[0], p[0])), iy(Math.max(a[1], p[1])), iy(Math.min(a[1], p[1]))];
-      render();
-    });
-    svg.addEventListener('dblclick', () => { delete state.zoom[opts.id]; render(); });
-  }
-  reset.addEventListener('click', () => { delete state.zoom[opts.id]; render(); });
-  save.addEventListener('click', () => {
-    const text = new XMLSerializer().serializeToString(svg);
-    const a = el('a', {href: URL.createObjectURL(new Blob([text], {type: 'image/svg+xml'})),
-                       download: opts.id.replace(/[^A-Za-z0-9_-]+/g, '_') + '.svg'});
-    document.body.append(a); a.click(); a.remove();
-  });
-  for (const s of opts.series) {
-    // The swatch repeats the line's colour and dash, so that process counts can be told apart.
-    const swatch = sv('svg', {width: 24, height: 10, viewBox: '0 0 24 10'});
-    swatch.append(sv('line', {x1: 1, x2: 23, y1: 5, y2: 5, stroke: s.color, 'stroke-width': 2.5, 'stroke-dasharray': s.dash}));
-    const item = el('span', {class: state.hidden.has(s.key) ? 'off' : '', title: 'show or hide this series'},
-                    swatch, ' ' + s.name);
-    item.addEventListener('click', () => {
-      if (state.hidden.has(s.key)) state.hidden.delete(s.key); else state.hidden.add(s.key);
-      render();
-    });
-    legend.append(item);
-  }
-  return box;
-}
-
-function selectedRuns() { return DATA.runs.filter(r => state.runs.has(r.id)); }
-
-// Every benchmark (name, mode, parameters) of the chosen runs, with its tables per run.
-function benchmarks() {
-  const map = new Map();
-  for (const r of selectedRuns()) for (const t of r.tables) {
-    if (!map.has(t.key)) map.set(t.key, []);
-    map.get(t.key).push({run: r, table: t});
-  }
-  return map;
+function numbersTable(entries, xTitle) {
+  const det = el('details', {class: 'numbers'}, el('summary', {}, 'numbers'));
+  const t = el('table');
+  t.append(el('tr', {}, ...['run', xTitle, 'procs', 'method', 'time [us]', 'interval [us]', `bandwidth [${BW}]`, 'repetitions', 't_min', 't_avg', 't_max']
+    .map(h => el('th', {class: 'n'}, h))));
+  for (const {run, table} of entries)
+    for (const r of table.rows)
+      t.append(el('tr', {}, ...[`run ${run.id}`, String(xOf(table, r) ?? r.bytes), String(table.nprocs), table.method, fmt(r.t_us),
+        r.lo !== undefined ? `${fmt(r.lo)} .. ${fmt(r.hi)} (${r.interval})` : '-', fmt(r.bw), String(r.repetitions || '-'),
+        fmt(r.t_min_us), fmt(r.t_avg_us), fmt(r.t_max_us)].map(c => el('td', {class: 'n'}, c))));
+  det.append(t);
+  return det;
 }
 
 function benchmarkCard(key, entries) {
@@ -193,91 +310,248 @@ function benchmarkCard(key, entries) {
   const pick = el('select', {'aria-label': 'quantity to plot'});
   for (const m of metrics) { const o = el('option', {value: m.id}, m.name + ' [' + m.unit + ']'); if (m === metric) o.selected = true; pick.append(o); }
   pick.addEventListener('change', () => { state.metric[key] = pick.value; render(); });
-  card.append(el('div', {class: 'muted'}, 'plot: ', pick, '  (drag to zoom, double-click to reset, click a legend entry to hide it; hover a point for its numbers)'));
+  card.append(el('div', {class: 'muted'}, 'plot: ', pick, ' \u00b7 drag to pan, shift+wheel to zoom, double-click to reset; click a legend entry to hide it; hover a point for its numbers'));
+  const axis = tables[0].axis in AXES ? tables[0].axis : 'bytes';
+  const xTitle = AXES[axis];
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
-  const series = (getY, unit) => entries.map(({run, table}) => ({
-    key: key + '|' + run.id + '|' + table.nprocs,
-    name: `run ${run.id}` + (table.nprocs ? `, ${table.nprocs} procs` : ''),
-    color: run.color, dash: DASHES[nprocsAll.indexOf(table.nprocs) % DASHES.length],
-    points: table.rows.filter(r => getY(r) !== null && getY(r) !== undefined).map(r => [r.bytes, getY(r),
-      `${fmtBytes(r.bytes)}: ${fmt(getY(r))} ${unit}` + (r.repetitions ? `, ${r.repetitions} repetitions` : '')])}));
+  const methods = new Set(tables.map(t => t.method));
+  // The run's name carries its method unless the run has both.
+  const variantName = (run, t) => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '',
+                                   methods.size > 1 && run.method !== t.method ? t.method : ''].filter(x => x).join(', ');
+  const series = (get, unit, withInterval) => entries.map(({run, table}, i) => ({
+    key: key + '|' + run.id + '|' + table.nprocs + '|' + table.method + '|' + i,
+    run, variant: nprocsAll.indexOf(table.nprocs),
+    name: runName(run) + (variantName(run, table) ? ` (${variantName(run, table)})` : ''),
+    points: table.rows.filter(r => get(r) !== null && get(r) !== undefined).map(r =>
+      point(xOf(table, r), get(r), r, unit, axis === 'bytes' ? fmtBytes(xOf(table, r)) : `${xOf(table, r)} ${axis}`, withInterval))}));
   const plots = el('div', {class: 'plots'});
-  const sized = tables.some(t => t.sized && t.rows.some(r => r.bytes > 0));
-  if (sized) {
-    plots.append(plot({id: key + ' ' + metric.id, title: metric.name + ' over message size', xBytes: true, xBase2: true,
-                       xLabel: 'message size [bytes]', yLabel: metric.name + ' [' + metric.unit + ']',
-                       series: series(metric.get, metric.unit)}));
-    if (tables.some(t => t.rows.some(r => r.mbytes_per_sec !== null)))
-      plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xBytes: true, xBase2: true,
-                         xLabel: 'message size [bytes]', yLabel: 'bandwidth [MiB/s = 2^20 bytes/s]',
-                         series: series(r => r.mbytes_per_sec, 'MiB/s')}));
+  const hasX = tables.some(t => t.rows.some(r => xOf(t, r) > 0)) && (axis !== 'bytes' || tables.some(t => t.sized));
+  const intervalNote = metric.interval && tables.some(t => t.rows.some(r => r.lo !== undefined)) ? 'bars: ' + [...new Set(tables.flatMap(t => t.rows.map(r => r.interval)).filter(x => x))].join('; ') : '';
+  if (hasX) {
+    plots.append(plot({id: key + ' ' + metric.id, title: `${metric.name} over ${axis === 'bytes' ? 'message size' : axis}`, xAxis: axis, xTitle,
+                       yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, floor: metric.unit === 'microseconds', intervalNote,
+                       series: series(metric.get, metric.unit, metric.interval)}));
+    if (tables.some(t => t.rows.some(r => r.bw !== null)))
+      plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xAxis: axis, xTitle, yTitle: `bandwidth [${BW}]`, yUnit: BW,
+                         series: series(r => r.bw, BW, false)}));
+    // IMB-IO's non-blocking and IMB-NBC's overlap with CPU work, in percent on a linear axis.
+    if (tables.some(t => t.rows.some(r => r.values.overlap)))
+      plots.append(plot({id: key + ' overlap', title: 'overlap with CPU work over message size', xAxis: axis, xTitle, yTitle: 'overlap [percent]', yUnit: 'percent', yLinear: true,
+                         series: series(r => (r.values.overlap ? r.values.overlap[0] : null), 'percent', false)}));
   }
-  if (nprocsAll.filter(n => n > 0).length > 1) {
-    // Time over process count: one series per run and message size (at most four sizes).
-    const sizes = [...new Set(tables.flatMap(t => t.rows.map(r => r.bytes)))].sort((a, b) => a - b);
-    const chosen = sizes.length <= 4 ? sizes : [sizes[0], sizes[Math.floor(sizes.length / 3)], sizes[Math.floor(2 * sizes.length / 3)], sizes[sizes.length - 1]];
-    const s = [];
-    for (const run of selectedRuns()) chosen.forEach((b, i) => {
-      const points = [];
-      for (const e of entries) if (e.run === run) for (const r of e.table.rows)
-        if (r.bytes === b && e.table.nprocs > 0 && metric.get(r) !== null) points.push([e.table.nprocs, metric.get(r), `${e.table.nprocs} processes: ${fmt(metric.get(r))} ${metric.unit}`]);
-      if (points.length) s.push({key: key + '|np|' + run.id + '|' + b, name: `run ${run.id}` + (sized ? `, ${fmtBytes(b)}` : ''), color: run.color, dash: DASHES[i % DASHES.length], points});
-    });
-    plots.append(plot({id: key + ' nprocs ' + metric.id, title: metric.name + ' over process count', xBytes: false, xBase2: true,
-                       xLabel: 'processes', yLabel: metric.name + ' [' + metric.unit + ']', series: s}));
-  }
-  card.append(plots);
-  // The numbers, as stored.
-  const det = el('details', {}, el('summary', {}, 'numbers'));
+  if (axis !== 'processes' && (nprocsAll.length > 1 || !hasX)) plots.append(scalingPlot(key, entries, metric, axis));
+  card.append(plots, numbersTable(entries, xTitle));
+  return card;
+}
+
+// Time over process count across launches: one series per MPI library, method and label; the
+// runs that measured the same count give their median, and their spread (lowest to highest) as
+// the interval when there are several.
+function scalingPlot(key, entries, metric, axis) {
+  const lengths = [...new Set(entries.flatMap(e => e.table.rows.map(r => r.bytes)))].sort((a, b) => a - b);
+  const sized = axis === 'bytes' && entries.some(e => e.table.sized) && lengths.length > 1;
+  const chosen = lengths.includes(state.length[key]) ? state.length[key] : (lengths.find(b => b > 0) ?? lengths[0]);
+  // Tables that do not know their process count (OSU's imported collectives) are placed by run.
+  const byRun = entries.every(e => !(e.table.nprocs > 0));
+  const groups = new Map();
   for (const {run, table} of entries) {
-    det.append(el('h3', {}, `run ${run.id}` + (table.nprocs ? `, ${table.nprocs} processes` : '')));
-    const t = el('table');
-    t.append(el('tr', {}, ...['bytes', 'repetitions', 't_min [usec]', 't_max [usec]', 't_avg [usec]', 'MiB/s'].map(h => el('th', {class: 'n'}, h))));
-    for (const r of table.rows)
-      t.append(el('tr', {}, ...[String(r.bytes), String(r.repetitions || '-'), fmt(r.t_min_us), fmt(r.t_max_us), fmt(r.t_avg_us), fmt(r.mbytes_per_sec)].map(c => el('td', {class: 'n'}, c))));
-    det.append(t);
+    const row = table.rows.find(r => r.bytes === chosen) || (sized ? null : table.rows[0]);
+    if (!row || metric.get(row) === null || metric.get(row) === undefined) continue;
+    const g = [run.library || run.source, table.method, run.label].filter(x => x).join(' \u00b7 ');
+    if (!groups.has(g)) groups.set(g, new Map());
+    const at = groups.get(g);
+    const x = byRun ? run.id : table.nprocs;
+    if (!at.has(x)) at.set(x, []);
+    at.get(x).push({v: metric.get(row), run: run.id, row});
   }
+  const series = [...groups].map(([g, at]) => ({
+    key: key + '|scaling|' + g, name: g,
+    points: [...at].map(([n, vs]) => {
+      const v = vs.map(x => x.v).sort((a, b) => a - b);
+      const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+      const p = {x: n, y: median, tip: `${n} ${byRun ? '(run)' : 'processes'}: ${fmt(median)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
+      if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
+      else if (metric.interval && vs[0].row.lo !== undefined) { p.lo = vs[0].row.lo; p.hi = vs[0].row.hi; }
+      return p;
+    })}));
+  const box = plot({id: key + ' scaling ' + metric.id, title: `${metric.name} over ${byRun ? 'runs (process count unknown)' : 'process count'}` + (sized ? ` at ${fmtBytes(chosen)}` : ''),
+                    xAxis: byRun ? 'run' : 'processes', xTitle: byRun ? 'run' : 'processes', yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, series,
+                    intervalNote: 'bars: lowest to highest of the runs at a count'});
+  if (sized) {
+    const pick = el('select', {'aria-label': 'message size of the scaling plot'});
+    for (const b of lengths) { const o = el('option', {value: b}, fmtBytes(b)); if (b === chosen) o.selected = true; pick.append(o); }
+    pick.addEventListener('change', () => { state.length[key] = Number(pick.value); render(); });
+    box.querySelector('.bar').append(el('label', {class: 'muted'}, 'at ', pick));
+  }
+  return box;
+}
+
+// b_eff: one card per run: the averages b_eff is made of over the message length, and each
+// pattern family's patterns (best method at each length), with the run's headline figures.
+function beffCard(run) {
+  const card = el('section', {class: 'card', 'data-benchmark': `b_eff run ${run.id}`, 'data-card': 'beff'});
+  card.append(el('h2', {}, `b_eff \u00b7 ${runName(run)}`));
+  const headline = run.summary.filter(s => !s.name.includes('/'));
+  if (headline.length) {
+    const t = el('table', {class: 'figures'});
+    for (const s of headline) t.append(el('tr', {}, el('th', {}, s.name), el('td', {class: 'n'}, fmt(s.value)), el('td', {}, s.unit)));
+    card.append(el('details', {}, el('summary', {}, `b_eff = ${fmt((run.summary.find(s => s.name === 'b_eff') || {}).value)} ${BW}; all ${headline.length} figures`), t));
+  }
+  const plots = el('div', {class: 'plots'});
+  const averages = new Map();
+  for (const s of run.summary) {
+    const m = /^(b_eff_at|ring_logavg_at|random_logavg_at)\/(\d+)$/.exec(s.name);
+    if (!m) continue;
+    if (!averages.has(m[1])) averages.set(m[1], []);
+    averages.get(m[1]).push({x: Number(m[2]), y: s.value, tip: `${fmtBytes(Number(m[2]))}: ${fmt(s.value)} ${s.unit}`});
+  }
+  if (averages.size)
+    plots.append(plot({id: `beff ${run.id} averages`, title: 'b_eff and its averages over message length', xAxis: 'bytes', xTitle: AXES.bytes,
+                       yTitle: `bandwidth [${BW}]`, yUnit: BW, series: [...averages].map(([n, points]) => ({key: `beff|${run.id}|${n}`, name: n.replace('_at', ''), points}))}));
+  const families = new Map();
+  for (const t of run.tables) {
+    if (!isBeff(run, t)) continue;
+    const fam = t.params.kind;
+    if (!families.has(fam)) families.set(fam, new Map());
+    const pat = families.get(fam);
+    if (!pat.has(t.params.pattern)) pat.set(t.params.pattern, new Map());
+    const best = pat.get(t.params.pattern);
+    for (const r of t.rows) if (r.bw !== null && (!best.has(r.bytes) || best.get(r.bytes).bw < r.bw)) best.set(r.bytes, {bw: r.bw, method: t.params.method});
+  }
+  for (const [fam, pats] of families)
+    plots.append(plot({id: `beff ${run.id} ${fam}`, title: `${fam} patterns: bandwidth over message length`, xAxis: 'bytes', xTitle: AXES.bytes,
+                       yTitle: `bandwidth [${BW}]`, yUnit: BW,
+                       series: [...pats].map(([p, best]) => ({key: `beff|${run.id}|${p}`, name: p,
+                         points: [...best].map(([b, v]) => ({x: b, y: v.bw, tip: `${fmtBytes(b)}: ${fmt(v.bw)} ${BW} (${v.method})`}))}))}));
+  card.append(plots);
+  return card;
+}
+
+// b_eff_io: one card per run: for each access method, each pattern type's bandwidth over the
+// pattern's disk chunk (one point per pattern), with the run's b_eff_io.
+function beffIoCard(run) {
+  const card = el('section', {class: 'card', 'data-benchmark': `b_eff_io run ${run.id}`, 'data-card': 'beffio'});
+  const headline = run.summary.find(s => s.name === 'b_eff_io');
+  card.append(el('h2', {}, `b_eff_io \u00b7 ${runName(run)}` + (headline ? ` \u00b7 b_eff_io = ${fmt(headline.value)} ${headline.unit}` : '')));
+  const methods = new Map();
+  for (const t of run.tables) {
+    if (!isBeffIo(run, t)) continue;
+    const m = t.params.access_method;
+    if (!methods.has(m)) methods.set(m, new Map());
+    const types = methods.get(m);
+    const type = 'type ' + t.params.pattern_type;
+    if (!types.has(type)) types.set(type, []);
+    for (const r of t.rows) if (r.bw !== null && r.bytes > 0)
+      types.get(type).push({x: r.bytes, y: r.bw, tip: `pattern ${t.params.pattern}, chunk ${fmtBytes(r.bytes)}: ${fmt(r.bw)} ${BW}`});
+  }
+  const plots = el('div', {class: 'plots'});
+  for (const [m, types] of methods)
+    plots.append(plot({id: `beffio ${run.id} ${m}`, title: `${m}: bandwidth per pattern type`, xAxis: 'bytes', xTitle: 'disk chunk [bytes]',
+                       yTitle: `bandwidth [${BW}]`, yUnit: BW,
+                       series: [...types].sort((a, b) => a[0].localeCompare(b[0])).map(([type, points]) => ({key: `beffio|${run.id}|${m}|${type}`, name: type, points}))}));
+  card.append(plots);
+  return card;
+}
+
+// A heat map for tables whose rows carry values named `row` and `col` (the cluster map of
+// issue 19 fills such a table): one cell per row, coloured by the reported time.
+function heatmapCard(run, t) {
+  const card = el('section', {class: 'card', 'data-benchmark': cardKey(t) + ` run ${run.id}`, 'data-card': 'heatmap'});
+  card.append(el('h2', {}, `${cardKey(t)} \u00b7 ${runName(run)}`));
+  const box = el('div', {class: 'plot', 'data-plot': `heatmap ${run.id} ${t.key}`});
+  const drawing = el('div', {class: 'drawing'});
+  box.append(drawing);
+  box.draw = () => {
+    const cells = t.rows.map(r => ({row: String(r.values.row[0]), col: String(r.values.col[0]), v: r.t_us, tip: `${r.values.row[0]} \u2192 ${r.values.col[0]}: ${fmt(r.t_us)} us`}));
+    const width = Math.max(260, Math.min(drawing.clientWidth, 640));
+    const spec = {width, height: width * 0.8, padding: 4, autosize: {type: 'fit', contains: 'padding'}, data: [{name: 'cells', values: cells}],
+      scales: [{name: 'x', type: 'band', domain: {data: 'cells', field: 'col', sort: true}, range: 'width'},
+               {name: 'y', type: 'band', domain: {data: 'cells', field: 'row', sort: true}, range: 'height'},
+               {name: 'c', type: 'log', domain: {data: 'cells', field: 'v'}, range: {scheme: 'viridis'}}],
+      axes: [{orient: 'bottom', scale: 'x', title: 'to', labelOverlap: true}, {orient: 'left', scale: 'y', title: 'from', labelOverlap: true}],
+      legends: [{fill: 'c', title: 'time [us]', orient: 'right'}],
+      marks: [{type: 'rect', name: 'cell', from: {data: 'cells'}, encode: {update: {x: {scale: 'x', field: 'col'}, width: {scale: 'x', band: 1}, y: {scale: 'y', field: 'row'},
+               height: {scale: 'y', band: 1}, fill: {scale: 'c', field: 'v'}, tooltip: {field: 'tip'}}}}]};
+    const view = new vega.View(vega.parse(spec), {renderer: 'svg', container: drawing, hover: true});
+    views.push(view);
+    view.runAsync().catch(e => console.error(e));
+  };
+  card.append(box);
+  return card;
+}
+
+// compare's verdicts for the sides given with --compare: B/A per length, marked where beyond
+// the noise.
+function comparisonCard(c) {
+  const card = el('section', {class: 'card', id: 'comparison', 'data-benchmark': 'comparison'});
+  card.append(el('h2', {}, `Comparison: runs ${c.b.join(',')} (B) against runs ${c.a.join(',')} (A)`));
+  card.append(el('p', {class: 'muted'}, 'B/A of the reported time (median for accurate runs, else t_max or t_avg; the median over a side\'s runs). Filled markers: beyond the noise (compare\'s rank test, the medians\' 95% intervals, or its 5% noise floor); hollow: within it.'));
+  const byTable = new Map();
+  for (const r of c.rows) { if (!byTable.has(r.table)) byTable.set(r.table, []); byTable.get(r.table).push(r); }
+  const series = [...byTable].map(([t, rows], i) => ({key: 'cmp|' + t, name: t, run: null, variant: 0,
+    points: rows.map(r => ({x: r.sized ? Math.max(r.bytes, 1) : i + 1, y: r.ratio, hollow: !r.beyond,
+      tip: `${r.sized ? fmtBytes(r.bytes) : ''} B/A ${fmt(r.ratio)}: ${r.verdict} (${r.basis}${r.p !== null ? ', p=' + r.p.toFixed(4) : ''})`}))}));
+  const plots = el('div', {class: 'plots'});
+  plots.append(plot({id: 'comparison', title: 'B/A over message size (1 = no change)', xAxis: 'bytes', xTitle: AXES.bytes, yTitle: 'B/A', yUnit: '', series, height: 300}));
+  card.append(plots);
+  const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise`));
+  const t = el('table');
+  t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
+  for (const r of c.rows) t.append(el('tr', {class: r.beyond ? 'beyond' : ''}, ...[r.table, String(r.bytes), fmt(r.a_us), fmt(r.b_us), fmt(r.ratio), r.basis + (r.p !== null ? ` p=${r.p.toFixed(4)}` : ''), r.verdict].map(x => el('td', {class: 'n'}, x))));
+  det.append(t);
   card.append(det);
   return card;
 }
 
+// ---- the page ---------------------------------------------------------------------------
+
 function renderSide() {
   const side = document.getElementById('side');
   side.replaceChildren();
-  const runs = el('div', {class: 'card', id: 'run-picker'}, el('h2', {}, 'Runs'));
-  for (const r of DATA.runs.slice().reverse()) {
-    const box = el('input', {type: 'checkbox', 'data-run': r.id});
-    box.checked = state.runs.has(r.id);
-    box.addEventListener('change', () => { if (box.checked) state.runs.add(r.id); else state.runs.delete(r.id); render(); });
-    const meta = el('details', {}, el('summary', {}, r.label + (r.date ? ' - ' + r.date : '')));
-    const t = el('table');
-    for (const [k, v] of r.meta) t.append(el('tr', {}, el('th', {}, k), el('td', {}, v)));
-    meta.append(t);
-    runs.append(el('label', {class: 'run'}, box, el('span', {class: 'swatch', style: `background:${r.color}`}), meta));
+  const picker = el('div', {class: 'card', id: 'run-picker'}, el('h2', {}, `Runs (${state.runs.size} of ${DATA.runs.length} shown)`));
+  const filter = el('input', {type: 'search', placeholder: 'filter: suite, library, label, date ...', 'aria-label': 'filter the runs', value: state.filter});
+  const matching = () => DATA.runs.filter(r => !state.filter || runName(r).toLowerCase().includes(state.filter.toLowerCase()) || r.suite.includes(state.filter));
+  filter.addEventListener('change', () => { state.filter = filter.value; render(); });
+  const all = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.add(r.id)); render(); }}, 'show these');
+  const none = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.delete(r.id)); render(); }}, 'hide these');
+  picker.append(filter, el('div', {class: 'buttons'}, all, ' ', none));
+  // Grouped by label, then by suite; newest first in each group.
+  const groups = new Map();
+  for (const r of matching().slice().reverse()) {
+    const g = (r.label ? r.label + ' \u00b7 ' : '') + r.suite;
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(r);
   }
-  side.append(runs);
-  const bench = el('div', {class: 'card'}, el('h2', {}, 'Benchmarks'));
-  const pick = el('select', {id: 'benchmark-picker'});
-  pick.append(el('option', {value: ''}, 'all benchmarks'));
-  for (const k of benchmarks().keys()) { const o = el('option', {value: k}, k); if (k === state.bench) o.selected = true; pick.append(o); }
-  pick.addEventListener('change', () => { state.bench = pick.value; render(); });
-  bench.append(pick);
-  side.append(bench);
+  const list = el('div', {class: 'runlist'});
+  for (const [g, runs] of groups) {
+    list.append(el('div', {class: 'group'}, `${g} (${runs.length})`));
+    for (const r of runs) {
+      const box = el('input', {type: 'checkbox', 'data-run': r.id});
+      box.checked = state.runs.has(r.id);
+      box.addEventListener('change', () => { if (box.checked) state.runs.add(r.id); else state.runs.delete(r.id); render(); });
+      const meta = el('details', {}, el('summary', {}, runName(r) + (r.complete ? '' : ' (incomplete)')));
+      const t = el('table');
+      for (const [k, v] of r.meta) t.append(el('tr', {}, el('th', {}, k), el('td', {}, v)));
+      meta.append(t);
+      const s = styleSeries([{run: r}])[0];
+      list.append(el('label', {class: 'run'}, box, swatch(s), meta));
+    }
+  }
+  picker.append(list);
+  side.append(picker);
 }
 
 function renderSummary(target) {
-  const rows = selectedRuns().flatMap(r => r.summary.map(s => [r, s]));
+  // b_eff's figures are in its own cards.
+  const rows = selectedRuns().filter(r => r.suite !== 'beff').flatMap(r => r.summary.map(s => [r, s]));
   if (!rows.length) return;
   const card = el('section', {class: 'card', id: 'summary'}, el('h2', {}, 'Summary figures'));
   const table = list => {
     const t = el('table');
     t.append(el('tr', {}, el('th', {}, 'run'), el('th', {}, 'figure'), el('th', {class: 'n'}, 'value'), el('th', {}, 'unit')));
-    for (const [r, s] of list)
-      t.append(el('tr', {}, el('td', {}, el('span', {class: 'swatch', style: `background:${r.color}`}), ' run ' + r.id),
-                  el('td', {}, s.name), el('td', {class: 'n'}, fmt(s.value)), el('td', {}, s.unit)));
+    for (const [r, s] of list) t.append(el('tr', {}, el('td', {}, runName(r)), el('td', {}, s.name), el('td', {class: 'n'}, fmt(s.value)), el('td', {}, s.unit)));
     return t;
   };
-  // The headline figures (b_eff, b_eff_io, ...) first; per-pattern and per-type ones ("a/b") folded.
   const headline = rows.filter(([, s]) => !s.name.includes('/'));
   const detail = rows.filter(([, s]) => s.name.includes('/'));
   card.append(table(headline.length ? headline : detail));
@@ -290,14 +564,33 @@ function renderSummary(target) {
 }
 
 function render() {
+  for (const v of views) v.finalize();
+  views = [];
   renderSide();
   const main = document.getElementById('plots');
   main.replaceChildren();
-  if (!state.runs.size) { main.append(el('div', {class: 'card'}, 'Choose one or more runs on the left.')); return; }
-  renderSummary(main);
-  for (const [key, entries] of benchmarks())
-    if (!state.bench || state.bench === key) main.append(benchmarkCard(key, entries));
+  if (DATA.comparison) main.append(comparisonCard(DATA.comparison));
+  if (!state.runs.size) main.append(el('div', {class: 'card'}, 'Choose one or more runs on the left.'));
+  else {
+    renderSummary(main);
+    for (const r of selectedRuns()) {
+      if (r.tables.some(t => isBeff(r, t))) main.append(beffCard(r));
+      if (r.tables.some(t => isBeffIo(r, t))) main.append(beffIoCard(r));
+      for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
+    }
+    for (const [key, entries] of benchmarks()) main.append(benchmarkCard(key, entries));
+  }
+  // Drawn once in the page, when their width is known.
+  for (const box of main.querySelectorAll('.plot')) if (box.draw) box.draw();
 }
 
 document.getElementById('dbpath').textContent = DATA.database;
 render();
+let resizeTimer = null;
+let lastWidth = window.innerWidth;
+window.addEventListener('resize', () => {
+  if (window.innerWidth === lastWidth) return;
+  lastWidth = window.innerWidth;
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(render, 200);
+});

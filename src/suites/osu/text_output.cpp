@@ -118,8 +118,7 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
     case Figure::kOverlap:  // Overall: the ranks' mean (the median in accurate mode)
       r += fmt::format("{:>{}.2f}", osu_latency_us(m), first_width);
       if (m.overlap)
-        for (double v : overlap_figures(m, options_.full))
-          r += fmt::format("{:>{}.2f}", v, kField);
+        for (double v : overlap_figures(m, options_.full)) r += fmt::format("{:>{}.2f}", v, kField);
       break;
     default:
       r += fmt::format("{:>{}.2f}", osu_latency_us(m), first_width);
