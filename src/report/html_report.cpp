@@ -149,6 +149,7 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
     else if (values.contains("bandwidth") && values["bandwidth"][1] == units.name)
       row["bw"] = values["bandwidth"][0];
     row["values"] = values;
+    if (!m.note.empty()) row["note"] = m.note;  // a warning, or map's verdict on a pair
     jt["rows"].push_back(row);
   }
   return jt;

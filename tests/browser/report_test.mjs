@@ -88,6 +88,10 @@ try {
           `${at}: accurate runs' intervals are drawn (${accurate.map(p => p.id + ': ' + p.intervals).join(', ')})`);
     check(s.cards.filter(c => c.type === 'beff').every(c => c.plots >= 2) && s.cards.some(c => c.type === 'beff'),
           `${at}: the b_eff run has its own card with its plots`);
+    const maps = s.cards.filter(c => c.type === 'map');
+    check(maps.length === 1 && maps[0].plots === 2, `${at}: the map run has one card with its latency and bandwidth heat maps`);
+    const cells = await page.locator('section[data-card="map"] .plot .drawing svg').first().locator('.cell path').count();
+    check(cells === 12, `${at}: the 4-rank map's latency heat map has a cell for each ordered pair (${cells} of 12)`);
     const nodes = await page.locator('section[data-benchmark^="Barrier"] .plot svg').first().textContent();
     check(/processes/.test(nodes), `${at}: SKaMPI's Nodes suite is plotted over the process count`);
     await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });

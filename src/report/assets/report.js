@@ -255,7 +255,7 @@ function isHeatmap(t) { return t.rows.length && t.rows.every(r => r.values.row &
 function benchmarks() {
   const map = new Map();
   for (const r of selectedRuns()) for (const t of r.tables) {
-    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t)) continue;
+    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t) || isMapPair(r, t)) continue;
     const k = cardKey(t);
     if (!map.has(k)) map.set(k, []);
     map.get(k).push({run: r, table: t});
@@ -480,6 +480,72 @@ function heatmapCard(run, t) {
   return card;
 }
 
+// mpiscope map: one table per pair of ranks (parameters rank_a, rank_b, host_a, host_b). One card
+// per run with two heat maps, latency and bandwidth, rank by rank in rank order with each rank's
+// host; beyond 64 ranks host by host (the median over the rank pairs of two hosts), since a
+// 1,024-rank matrix has a million cells. Flagged pairs (their rows' note) are outlined.
+function isMapPair(run, t) { return run.suite === 'map' && t.name === 'map' && t.params.rank_a !== undefined; }
+function mapCard(run) {
+  const pairs = run.tables.filter(t => isMapPair(run, t));
+  const hostOf = new Map();
+  for (const t of pairs) { hostOf.set(+t.params.rank_a, t.params.host_a); hostOf.set(+t.params.rank_b, t.params.host_b); }
+  const byHost = hostOf.size > 64;
+  const ranks = [...hostOf.keys()].sort((a, b) => a - b);
+  const labelOf = r => byHost ? hostOf.get(r) : `${r} (${hostOf.get(r)})`;
+  const order = [...new Set(ranks.map(labelOf))];
+  const card = el('section', {class: 'card', 'data-benchmark': `map run ${run.id}`, 'data-card': 'map'});
+  card.append(el('h2', {}, `map \u00b7 ${runName(run)}`));
+  const hosts = new Set(hostOf.values()).size;
+  card.append(el('p', {class: 'muted'}, `${pairs.length} pairs of ${hostOf.size} ranks on ${hosts} host${hosts === 1 ? '' : 's'}` +
+    (byHost ? '; host by host (median over their rank pairs)' : '; rank by rank') +
+    '. Latency: 10th percentile round trip / 2; bandwidth from the same of the large message; outlined: flagged slow.'));
+  const plots = el('div', {class: 'plots'});
+  const figures = [{id: 'latency', title: 'latency [us]', pick: t => t.rows.find(r => r.values.latency), value: r => r.values.latency[0], scheme: 'viridis', reverse: true},
+                   {id: 'bandwidth', title: `bandwidth [${BW}]`, pick: t => t.rows.find(r => r.values.bandwidth), value: r => r.values.bandwidth[0], scheme: 'viridis', reverse: false}];
+  for (const f of figures) {
+    const cells = new Map();
+    for (const t of pairs) {
+      const r = f.pick(t);
+      if (!r) continue;
+      const a = labelOf(+t.params.rank_a), b = labelOf(+t.params.rank_b);
+      for (const [x, y] of [[a, b], [b, a]]) {
+        const k = x + '\u0000' + y;
+        if (!cells.has(k)) cells.set(k, {row: x, col: y, vs: [], flag: ''});
+        cells.get(k).vs.push(f.value(r));
+        if (r.note) cells.get(k).flag = r.note;
+      }
+    }
+    const values = [...cells.values()].map(c => {
+      const s = [...c.vs].sort((p, q) => p - q);
+      const v = s[Math.floor((s.length - 1) / 2)];
+      return {row: c.row, col: c.col, v, flag: c.flag ? 1 : 0, tip: `${c.row} \u2194 ${c.col}: ${fmt(v)} ${f.id === 'latency' ? 'us' : BW}${c.flag ? ' \u2014 ' + c.flag : ''}`};
+    });
+    const box = el('div', {class: 'plot', 'data-plot': `map ${f.id} ${run.id}`});
+    box.append(el('h3', {}, f.title));
+    const drawing = el('div', {class: 'drawing'});
+    box.append(drawing);
+    box.draw = () => {
+      const width = Math.max(260, Math.min(drawing.clientWidth, 560));
+      const spec = {width, height: width, padding: 4, autosize: {type: 'fit', contains: 'padding'}, data: [{name: 'cells', values}],
+        scales: [{name: 'x', type: 'band', domain: order, range: 'width'}, {name: 'y', type: 'band', domain: order, range: 'height'},
+                 {name: 'c', type: 'log', domain: {data: 'cells', field: 'v'}, range: {scheme: f.scheme}, reverse: f.reverse}],
+        axes: [{orient: 'bottom', scale: 'x', labelAngle: -45, labelAlign: 'right', labelOverlap: true, labelLimit: 90},
+               {orient: 'left', scale: 'y', labelOverlap: true, labelLimit: 90}],
+        legends: [{fill: 'c', title: f.title, orient: 'right'}],
+        marks: [{type: 'rect', name: 'cell', from: {data: 'cells'}, encode: {update: {x: {scale: 'x', field: 'col'}, width: {scale: 'x', band: 1}, y: {scale: 'y', field: 'row'},
+                 height: {scale: 'y', band: 1}, fill: {scale: 'c', field: 'v'}, stroke: {signal: "datum.flag ? '#d62728' : null"}, strokeWidth: {value: 2}, tooltip: {field: 'tip'}}}}]};
+      const view = new vega.View(vega.parse(spec), {renderer: 'svg', container: drawing, hover: true});
+      views.push(view);
+      view.runAsync().catch(e => console.error(e));
+    };
+    plots.append(box);
+  }
+  card.append(plots);
+  const notes = run.meta.filter(([k]) => k === 'note').map(([, v]) => v);
+  if (notes.length) card.append(el('ul', {class: 'notes'}, ...notes.map(n => el('li', {}, n))));
+  return card;
+}
+
 // compare's verdicts for the sides given with --compare: B/A per length, marked where beyond
 // the noise.
 function comparisonCard(c) {
@@ -577,6 +643,7 @@ function render() {
       if (r.tables.some(t => isBeff(r, t))) main.append(beffCard(r));
       if (r.tables.some(t => isBeffIo(r, t))) main.append(beffIoCard(r));
       for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
+      if (r.tables.some(t => isMapPair(r, t))) main.append(mapCard(r));
     }
     for (const [key, entries] of benchmarks()) main.append(benchmarkCard(key, entries));
   }
