@@ -133,10 +133,10 @@ void check_distinct_outputs(const std::map<std::string, std::string>& files) {
   std::vector<std::pair<std::string, std::string>> in_order;
   for (const auto& f : output::output_formats())
     if (const auto it = files.find(f.name); it != files.end()) in_order.push_back(*it);
-  for (const auto& [format, path] : files)
+  for (const auto& entry : files)
     if (std::none_of(in_order.begin(), in_order.end(),
-                     [&](const auto& known) { return known.first == format; }))
-      in_order.emplace_back(format, path);
+                     [&](const auto& known) { return known.first == entry.first; }))
+      in_order.push_back(entry);
   std::map<std::filesystem::path, std::string> seen;  // file -> the format that writes it
   for (const auto& [format, path] : in_order) {
     std::error_code ignored;

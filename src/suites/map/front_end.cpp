@@ -1,6 +1,7 @@
 // `mpiscope map`: the all-pairs point-to-point map of the machine (as LLNL's mpiGraph answers
 // "which node or link is slow?"): the command line, the run header and the result rows around
 // measure.cpp (the measurement) and analysis.cpp (the outliers).
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <chrono>
