@@ -376,6 +376,50 @@ TEST(Cluster, SrunStartsSuitesAcrossHostsAndTheRunNamesThem) {
   EXPECT_EQ(doc.at("benchmarks").size(), 3u);
 }
 
+// Every suite under srun (one rank per node on the 3 hosts): each completes and its JSON names
+// the hosts. SKaMPI writes its own output file; IMB-EXT cannot run between these hosts (below).
+TEST(Cluster, EverySuiteRunsUnderSrun) {
+  REQUIRE_SLURM_WITH_OPEN_MPI();
+  const auto dir = shared_dir();
+  const auto io = harness::temp_dir("/var/tmp");
+  const std::string srun = "srun -N 3 --ntasks-per-node=1 --mpi=pmix " +
+                           harness::quote(harness::bin_dir() + "/mpiscope");
+  const auto cfg = harness::write_file(
+      dir, "pp.skampi",
+      "@MEMORY 64\n@MEASUREMENTS\nPingpong\n{\n  Type = 1;\n  End_Argument = 1024;\n"
+      "  Max_Repetition = 3;\n  Min_Repetition = 2;\n  Standard_error = 0.5;\n}\n");
+  const std::vector<std::pair<std::string, std::string>> suites = {
+      {"imb-mpi1", "imb-mpi1 Allreduce -msglog 0:4"},
+      {"imb-io", "imb-io S_Write_indv -msglog 0:4 --io-dir " + io},
+      {"imb-nbc", "imb-nbc Ibcast -msglog 0:4"},
+      {"beff", "beff --memory-per-process 1 --loop-time 0.05 --random-patterns 1 --repetitions 1"},
+      {"beffio", "beffio -T 2 --memory-per-node 64M --disk-limit 64M --io-dir " + io},
+      {"presta", "presta com -o 5 -e 1024"},
+      {"osu", "osu osu_allreduce -m 1:64 -i 10 -x 1"},
+      {"map", "map --large 65536"}};
+  for (const auto& [name, args] : suites) {
+    const std::string json_path = dir + "/" + name + ".json";
+    const auto r =
+        run_with_slurm(srun + " " + args + " --json " + json_path + " --no-db", dir, 240);
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err << r.out;
+    EXPECT_EQ(run_json(json_path).at("run").at("settings").value("hosts_of_ranks", ""),
+              "h1: 0; h2: 1; h3: 2")
+        << name;
+  }
+  // IMB-EXT: Debian's Open MPI 4.1 has no one-sided component for TCP between hosts (osc/rdma
+  // needs an RDMA-capable transport, osc/pt2pt is gone): MPI_Win_create fails, and the run must
+  // say so on every row and exit 1, not claim a measurement.
+  const auto ext = run_with_slurm(srun + " imb-ext Unidir_Put -msglog 0:2 --no-db", dir);
+  EXPECT_EQ(ext.exit_code, 1) << ext.err << ext.out;
+  EXPECT_EQ(harness::count_of(ext.out, "not run: MPI_Win_create failed"), 2 * 4) << ext.out;
+  const auto skampi = run_with_slurm(srun + " skampi " + cfg + " --outfile " + dir +
+                                         "/skampi.out --logfile " + dir + "/skampi.log",
+                                     dir);
+  EXPECT_EQ(skampi.exit_code, 0) << skampi.err << skampi.out;
+  EXPECT_NE(harness::read_file(dir + "/skampi.out").find("Pingpong"), std::string::npos);
+  EXPECT_TRUE(harness::files_in(io).empty()) << "left behind: " << harness::files_in(io).front();
+}
+
 // docs/examples/nightly-gate.sbatch, as a user submits it: two launches of each side into a
 // fresh database, then compare's gate; the job's exit status is the gate's.
 TEST(Cluster, SbatchRunsTheNightlyGateScript) {

@@ -262,7 +262,9 @@ int run(const std::string& program, const std::string& serialized, int thread_le
   const std::size_t m_part = part_chunk(o.node_memory);
   core::RunInfo info = core::collect_run_info("beffio", command_line, thread_level);
   info.suite_title = "effective I/O bandwidth (b_eff_io)";
-  info.settings = settings_record(o, m_part);
+  // Added to what collect_run_info recorded (hosts and their ranks, oversubscription, the timer),
+  // not in place of it.
+  for (auto& [name, value] : settings_record(o, m_part)) info.settings[name] = value;
   // Section 3.2: the file system and its parameters belong to the result (collective: whether
   // the processes share the directory is tried with a probe file).
   const auto file_system = describe_file_system(
