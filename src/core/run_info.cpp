@@ -128,7 +128,7 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   return info;
 }
 
-UniformLayout uniform_layout() {
+std::vector<std::string> host_of_each_rank() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(name, &length);
@@ -136,10 +136,19 @@ UniformLayout uniform_layout() {
   std::vector<char> all(static_cast<std::size_t>(ranks) * MPI_MAX_PROCESSOR_NAME);
   MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
                 MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> hosts;
+  for (int r = 0; r < ranks; ++r)
+    hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+  return hosts;
+}
+
+UniformLayout uniform_layout() {
+  const std::vector<std::string> host_names = host_of_each_rank();
+  const int ranks = static_cast<int>(host_names.size());
   std::vector<std::string> hosts;  // in order of first rank
   std::vector<int> host_of_rank, count;
   for (int r = 0; r < ranks; ++r) {
-    const std::string host(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+    const std::string& host = host_names[static_cast<std::size_t>(r)];
     const auto it = std::find(hosts.begin(), hosts.end(), host);
     host_of_rank.push_back(static_cast<int>(it - hosts.begin()));
     if (it == hosts.end()) {

@@ -17,6 +17,10 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
 std::string rank_ranges_by_host(
     const std::vector<std::pair<std::string, std::vector<int>>>& ranks_of_host);
 
+// Every rank's host (MPI_Get_processor_name), indexed by world rank, on every rank. Collective
+// over MPI_COMM_WORLD.
+std::vector<std::string> host_of_each_rank();
+
 // How the ranks sit on the hosts (MPI_Get_processor_name), when every host runs the same number
 // of them: consecutive ranks per host (`block`: mpirun's --map-by slot, srun's default) and/or
 // dealt round robin (`cyclic`: --map-by node). Collective over MPI_COMM_WORLD; same on every rank.

@@ -111,6 +111,15 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> osu_lines(const std::string& out) {
+  std::vector<std::string> osu;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# mpiscope", 0) == 0) break;
+    if (!osu.empty() || line.rfind("# OSU ", 0) == 0) osu.push_back(line);
+  }
+  return osu;
+}
+
 std::vector<Table> parse_imb(const std::string& out) {
   std::vector<Table> tables;
   const auto lines = lines_of(out);

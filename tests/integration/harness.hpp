@@ -95,6 +95,9 @@ std::string write_file(const std::string& dir, const std::string& name, const st
 std::string read_file(const std::string& path);
 int count_of(const std::string& haystack, const std::string& needle);
 std::vector<std::string> lines_of(const std::string& text);
+// OSU's lines of an `mpiscope osu` output: from the first "# OSU " title up to mpiscope's closing
+// "# mpiscope: …" line.
+std::vector<std::string> osu_lines(const std::string& out);
 // The one place that names the MPI library under test: its launcher's flavour (Open MPI's
 // mpirun or another, CMake's MPISCOPE_MPI_FLAVOR) and the name its version string contains.
 bool is_openmpi();

@@ -20,16 +20,6 @@ namespace {
 
 const std::string kCapture = std::string(MPISCOPE_TEST_DATA) + "/import/osu_nbc_7.4.txt";
 
-// OSU's lines: from the title to mpiscope's closing "# mpiscope: …" line.
-std::vector<std::string> osu_lines(const std::string& out) {
-  std::vector<std::string> osu;
-  for (const auto& line : lines_of(out)) {
-    if (line.rfind("# mpiscope", 0) == 0) break;
-    if (!osu.empty() || line.rfind("# OSU ", 0) == 0) osu.push_back(line);
-  }
-  return osu;
-}
-
 // The capture's header of the table titled `title`: the title line up to the column line.
 std::vector<std::string> captured_header(const std::string& title) {
   std::vector<std::string> header;

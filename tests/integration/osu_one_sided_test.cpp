@@ -17,15 +17,6 @@ using namespace harness;
 
 namespace {
 
-std::vector<std::string> osu_lines(const std::string& out) {
-  std::vector<std::string> osu;
-  for (const auto& line : lines_of(out)) {
-    if (line.rfind("# mpiscope", 0) == 0) break;
-    if (!osu.empty() || line.rfind("# OSU ", 0) == 0) osu.push_back(line);
-  }
-  return osu;
-}
-
 std::string right(const std::string& s, std::size_t width) {
   return std::string(width > s.size() ? width - s.size() : 0, ' ') + s;
 }

@@ -20,16 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-// OSU's lines: from the title to mpiscope's closing "# mpiscope: results recorded …" line.
-std::vector<std::string> osu_lines(const std::string& out) {
-  std::vector<std::string> osu;
-  for (const auto& line : lines_of(out)) {
-    if (line.rfind("# mpiscope", 0) == 0) break;
-    if (!osu.empty() || line.rfind("# OSU ", 0) == 0) osu.push_back(line);
-  }
-  return osu;
-}
-
 std::string padded_left(const std::string& s, int width) {
   return s + std::string(static_cast<std::size_t>(std::max(0, width - static_cast<int>(s.size()))),
                          ' ');

@@ -129,21 +129,6 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
   });
 }
 
-// Every rank's host (MPI_Get_processor_name), on every rank.
-std::vector<std::string> hosts_of_ranks() {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  const int ranks = mpi::world_size();
-  std::vector<char> all(static_cast<std::size_t>(ranks) * MPI_MAX_PROCESSOR_NAME);
-  MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
-                MPI_CHAR, MPI_COMM_WORLD);
-  std::vector<std::string> hosts;
-  for (int r = 0; r < ranks; ++r)
-    hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
-  return hosts;
-}
-
 // Whether every rank can hold the two message buffers, agreed by all before anything is timed.
 bool buffers_fit(std::size_t bytes) {
   int fits = 1;
@@ -248,7 +233,7 @@ int run(const std::string& serialized, int thread_level,
                    std::max(s.small_bytes, s.large_bytes));
     return cli::kUsage;
   }
-  const auto hosts = hosts_of_ranks();
+  const auto hosts = core::host_of_each_rank();
   const int ranks = mpi::world_size();
   core::RunInfo info = core::collect_run_info("map", command_line, thread_level);
   info.suite_title = "mpiscope map";
