@@ -308,9 +308,11 @@ struct HungIoRun {
   std::string work;
   std::unique_ptr<BackgroundCommand> launcher;
 
-  // Every rank in `hung_ranks` stops; `np` processes, `extra` options (e.g. Multi mode).
+  // Every rank in `hung_ranks` stops; `np` processes, `extra` options (e.g. Multi mode). Waits
+  // until `files` files are open: in Multi mode each group opens its own, not at the same time.
   HungIoRun(const std::string& benchmark, const std::string& folder, int np = 2,
-            const std::string& extra = "", const std::vector<int>& hung_ranks = {0})
+            const std::string& extra = "", const std::vector<int>& hung_ranks = {0},
+            std::size_t files = 1)
       : work(dir + "/" + folder) {
     EXPECT_EQ(mkdir(work.c_str(), 0755), 0);
     std::string faults;
@@ -321,7 +323,8 @@ struct HungIoRun {
         " exec " + mpiscope_launch(np) + " imb-io " + benchmark + " -iter 3 " + extra +
         " --io-dir " + work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
         "/out 2>&1");
-    EXPECT_TRUE(wait_until([&] { return !files_in(work).empty(); }, 20)) << read_file(dir + "/out");
+    EXPECT_TRUE(wait_until([&] { return files_in(work).size() >= files; }, 20))
+        << read_file(dir + "/out");
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
 
@@ -384,7 +387,7 @@ TEST(ImbIo, FilesAreRemovedWhenARankIsKilled) {
 // Ctrl-C: the terminal sends SIGINT to the launcher and the ranks. In Multi mode each group has
 // its own file, named with _g<group>.
 TEST(ImbIo, FilesAreRemovedOnSigintAndMultiModeNamesThemPerGroup) {
-  HungIoRun run("P_Write_indv", "io-int", 4, "-multi 1 -npmin 2", {0, 1, 2, 3});
+  HungIoRun run("P_Write_indv", "io-int", 4, "-multi 1 -npmin 2", {0, 1, 2, 3}, 2);
   auto names = files_in(run.work);
   std::sort(names.begin(), names.end());
   ASSERT_EQ(names.size(), 2u) << read_file(run.dir + "/out");
