@@ -224,6 +224,48 @@ TEST(ImbRma, ModesFlushPerRepetitionOrPerSampleInAPmpiTrace) {
   }
 }
 
+// -aggregate_mode (current IMB-EXT and IMB-RMA) keeps one mode: its table alone, and in the
+// trace the calls of that mode only; benchmarks with one mode are untouched. IMB-MPI1 has no
+// modes and refuses it, as does a word that is no mode.
+TEST(ImbRma, AggregateModeRunsOneModeAsCurrentImb) {
+  const auto dir = temp_dir();
+  const auto lengths = write_file(dir, "l", "1024\n");
+  for (const std::string mode : {"aggregate", "non_aggregate"}) {
+    SCOPED_TRACE(mode);
+    const auto trace = dir + "/" + mode;
+    std::filesystem::create_directory(trace);
+    const auto r = run_mpi(2,
+                           {"imb-rma", "Unidir_put", "One_put_all", "-aggregate_mode", mode,
+                            "-msglen", lengths, "-iter", "10,40,5", "-warm_up", "off", "--no-db"},
+                           "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const auto tables = parse_imb(r.out);
+    ASSERT_EQ(names_of(tables), (std::vector<std::string>{"Unidir_put", "One_put_all"})) << r.out;
+    EXPECT_EQ(tables[0].mode, mode == "aggregate" ? "AGGREGATE" : "NON-AGGREGATE");
+    EXPECT_EQ(tables[1].mode, "");
+    const auto origin = read_file(trace + "/trace.0");
+    // Unidir_put: 10 puts and one flush (aggregate), or 5 puts each flushed; One_put_all: 10.
+    EXPECT_EQ(count_of(origin, "MPI_Put 1024 root 1 "), (mode == "aggregate" ? 10 : 5) + 10)
+        << origin;
+    EXPECT_EQ(count_of(origin, "MPI_Win_flush 0 root 1 "), mode == "aggregate" ? 1 : 5) << origin;
+  }
+  const auto ext = run_mpi(2, {"imb-ext", "Unidir_Put", "-aggregate_mode", "AGGREGATE", "-msglen",
+                               lengths, "-iter", "10,40,5", "--no-db"});
+  ASSERT_EQ(ext.exit_code, 0) << ext.err << ext.out;
+  const auto ext_tables = parse_imb(ext.out);
+  ASSERT_EQ(ext_tables.size(), 1u) << ext.out;
+  EXPECT_EQ(ext_tables[0].mode, "AGGREGATE");
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"imb-mpi1", "PingPong", "-aggregate_mode", "aggregate"},
+           {"imb-rma", "Unidir_put", "-aggregate_mode", "both"}}) {
+    const auto e = run_mpi(2, bad);
+    EXPECT_EQ(e.exit_code, 2) << bad[0] << "\n" << e.err;
+    EXPECT_EQ(count_of(e.err, "error"), 1) << e.err;
+    EXPECT_EQ(count_of(e.err, "-aggregate_mode"), 1) << e.err;
+    EXPECT_EQ(count_of(e.out, "# Benchmarking"), 0) << e.out;
+  }
+}
+
 // --method accurate times a passive-target put and a one-to-all put repetition by repetition.
 TEST(ImbRma, AccurateModeRunsOnPassiveTarget) {
   const auto r = run_mpi(2, {"imb-rma", "Unidir_put", "One_put_all", "-msglog", "1", "--method",

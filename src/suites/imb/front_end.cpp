@@ -208,6 +208,13 @@ std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
 
 class NullReporter : public core::Reporter {};
 
+// IMB-EXT, IMB-IO and IMB-RMA: some benchmarks run in aggregate and non-aggregate mode.
+bool has_aggregate_modes(const ImbSuite& suite) {
+  const auto& all = suite.benchmarks();
+  return std::any_of(all.begin(), all.end(),
+                     [](const core::Benchmark& b) { return b.modes.size() > 1; });
+}
+
 int run(const ImbSuite& suite, const std::string& program, const std::string& serialized,
         int thread_level, const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
@@ -235,13 +242,27 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
     }
   }
 
-  core::SuitePlan plan;
-  plan.suite = suite.id;
+  std::vector<const core::Benchmark*> chosen;
   for (const auto& b : suite.benchmarks())
-    if (o.benchmarks.empty() && b.in_default_list) plan.benchmarks.push_back(&b);
+    if (o.benchmarks.empty() && b.in_default_list) chosen.push_back(&b);
   for (const auto& name : o.benchmarks)
     for (const auto& b : suite.benchmarks())
-      if (b.name == name) plan.benchmarks.push_back(&b);
+      if (b.name == name) chosen.push_back(&b);
+  // -aggregate_mode keeps one of a benchmark's two modes; the copies outlive the run.
+  std::vector<core::Benchmark> one_mode;
+  one_mode.reserve(chosen.size());
+  core::SuitePlan plan;
+  plan.suite = suite.id;
+  for (const auto* b : chosen) {
+    if (o.aggregate_mode == "multi" || b->modes.size() < 2) {
+      plan.benchmarks.push_back(b);
+      continue;
+    }
+    one_mode.push_back(*b);
+    one_mode.back().modes = {o.aggregate_mode == "aggregate" ? core::Aggregation::Aggregate
+                                                             : core::Aggregation::NonAggregate};
+    plan.benchmarks.push_back(&one_mode.back());
+  }
   plan.lengths = [&](const core::Benchmark& b) { return lengths_for(b, o, suite.max_msg_log); };
 
   core::RunInfo info = core::collect_run_info(suite.id, argv, thread_level);
@@ -252,6 +273,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   if (suite.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.settings["iter_policy"] = o.iter_policy;
+  if (has_aggregate_modes(suite)) info.settings["aggregate_mode"] = o.aggregate_mode;
   if (o.iter_policy != "imb3.1") info.settings["repetitions_rule"] = repetitions_rule(settings, o);
   info.settings["imb_barrier"] = o.imb_barrier ? "on" : "off";
   info.settings["thread_level_requested"] =
@@ -293,6 +315,8 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
     if (!suite.collective_options && (!o.root_shift || o.sync))
       throw UsageError(
           "-root_shift off and -sync on apply to IMB-MPI1's collectives only (and IMB-NBC's)");
+    if (o.aggregate_mode != "multi" && !has_aggregate_modes(suite))
+      throw UsageError("-aggregate_mode applies to IMB-EXT, IMB-IO and IMB-RMA only");
     if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
     o.output.validate();
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};

@@ -207,6 +207,13 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
         throw UsageError("-msglog " + v + ": min must be less than max");
     } else if (a == "-zero_size") {
       o.zero_size = on_or_off(value(), "-zero_size");
+    } else if (a == "-aggregate_mode") {
+      const std::string& v = value();
+      const std::string w = core::to_lower(v);
+      if (w != "multi" && w != "aggregate" && w != "non_aggregate")
+        throw UsageError("-aggregate_mode takes aggregate, non_aggregate or multi, got '" + v +
+                         "'");
+      o.aggregate_mode = w;
     } else if (a == "-include" || a == "-exclude") {
       auto& list = a == "-include" ? include : exclude;
       bool named = false;
@@ -328,6 +335,7 @@ void to_json(nlohmann::json& j, const Options& o) {
        {"msglog_min", o.msglog_min},
        {"msglog_max", o.msglog_max},
        {"zero_size", o.zero_size},
+       {"aggregate_mode", o.aggregate_mode},
        {"map_rows", o.map_rows},
        {"map_cols", o.map_cols},
        {"check", o.check},
@@ -362,6 +370,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   j.at("msglog_min").get_to(o.msglog_min);
   j.at("msglog_max").get_to(o.msglog_max);
   j.at("zero_size").get_to(o.zero_size);
+  j.at("aggregate_mode").get_to(o.aggregate_mode);
   j.at("map_rows").get_to(o.map_rows);
   j.at("map_cols").get_to(o.map_cols);
   j.at("check").get_to(o.check);
@@ -391,6 +400,7 @@ std::string help_text(const std::string& program, const std::vector<std::string>
           [-iter_policy dynamic|multiple_np|auto|off|imb3.1]
           [-thread_level single|funneled|serialized|multiple]
           [-window_size <messages>]
+          [-aggregate_mode aggregate|non_aggregate|multi]
           [-mem       <max. per process memory for overall message buffers>]
           [-msglen    <Lengths_file>]  [-msglog [min:]max]  [-zero_size on|off]
           [-include b1[,b2...]]  [-exclude b1[,b2...]]
@@ -446,6 +456,10 @@ where
   -window_size N
                 Uniband and Biband: messages in flight per repetition (default 256,
                 as current IMB; IMB 2019 to 2021.1 used 64)
+  -aggregate_mode M
+                IMB-EXT, IMB-IO, IMB-RMA: which of the two modes run; aggregate (M
+                transfers, then one completion), non_aggregate (each transfer completed)
+                or multi (default: both, a table each), as current IMB
   -mem G        at most G GB of message buffers per process (default 1); larger lengths
                 are skipped with a note saying how much they would need; with -off_cache
                 a length rotates through as many buffers as fit

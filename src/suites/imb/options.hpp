@@ -30,18 +30,19 @@ struct Options {
   std::size_t off_cache_line = 0;  // 0: default
   int msgs_per_sample = 1000, msgs_nonaggr = 100;
   std::size_t overall_vol_mb = 40;
-  double time_s = 0;                    // -time; 0 = no limit
-  std::string warm_up = "on";           // -warm_up: on (current IMB), off, imb3.1
-  bool root_shift = true;               // -root_shift: rooted collectives move their root (3.1)
-  bool sync = false;                    // -sync: a barrier between collectives' repetitions
-  std::string iter_policy = "imb3.1";   // -iter_policy: imb3.1, dynamic, multiple_np, auto, off
-  bool imb_barrier = false;             // -imb_barrier: collectives sync with our own barrier
-  std::string thread_level = "single";  // -thread_level: single, funneled, serialized, multiple
-  int window_size = 256;                // -window_size: Uniband/Biband messages per window
-  double mem_gb = 1.0;                  // -mem; IMB's MAX_MEM_USAGE default
-  std::vector<std::size_t> lengths;     // -msglen; empty = defaults
-  int msglog_min = 0, msglog_max = -1;  // -msglog [min:]max; max -1: the suite's default
-  bool zero_size = true;                // -zero_size: include the length 0
+  double time_s = 0;                     // -time; 0 = no limit
+  std::string warm_up = "on";            // -warm_up: on (current IMB), off, imb3.1
+  bool root_shift = true;                // -root_shift: rooted collectives move their root (3.1)
+  bool sync = false;                     // -sync: a barrier between collectives' repetitions
+  std::string iter_policy = "imb3.1";    // -iter_policy: imb3.1, dynamic, multiple_np, auto, off
+  bool imb_barrier = false;              // -imb_barrier: collectives sync with our own barrier
+  std::string thread_level = "single";   // -thread_level: single, funneled, serialized, multiple
+  int window_size = 256;                 // -window_size: Uniband/Biband messages per window
+  double mem_gb = 1.0;                   // -mem; IMB's MAX_MEM_USAGE default
+  std::vector<std::size_t> lengths;      // -msglen; empty = defaults
+  int msglog_min = 0, msglog_max = -1;   // -msglog [min:]max; max -1: the suite's default
+  bool zero_size = true;                 // -zero_size: include the length 0
+  std::string aggregate_mode = "multi";  // -aggregate_mode: multi (both), aggregate, non_aggregate
   int map_rows = 0, map_cols = 0;
   bool check = false, samples = false;
   cli::OutputOptions output;                   // --json, --csv, --db, --no-db, --label, --timeout
