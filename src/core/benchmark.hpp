@@ -36,9 +36,13 @@ struct PointContext {
   const MessageBuffers* buffers = nullptr;
   std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
   MPI_Win window = MPI_WIN_NULL;    // one-sided benchmarks: created in setup, freed in release
-  std::string setup_error;          // set by a setup that could not prepare the point
-  MPI_File file = MPI_FILE_NULL;    // I/O benchmarks: opened in setup, closed in release
-  std::string scratch_prefix;       // I/O benchmarks: path prefix of this group's files
+  // A dynamic window (OSU's -w dynamic): the region attached, and every rank's address of it,
+  // which is where a target's displacements start.
+  std::byte* window_attached = nullptr;
+  std::vector<MPI_Aint> window_bases;
+  std::string setup_error;        // set by a setup that could not prepare the point
+  MPI_File file = MPI_FILE_NULL;  // I/O benchmarks: opened in setup, closed in release
+  std::string scratch_prefix;     // I/O benchmarks: path prefix of this group's files
   // Collectives. IMB 3.1 moves a rooted operation's root round robin; current IMB keeps it at 0
   // (-root_shift off, its default) and puts a barrier between repetitions (-sync on, its
   // default), timing each repetition alone so that none overlaps the next.
@@ -59,6 +63,9 @@ struct PointContext {
     return aggregate() ? static_cast<std::size_t>(i) * bytes : 0;
   }
 
+  MPI_Aint window_base(int target) const {
+    return window_bases.empty() ? 0 : window_bases[static_cast<std::size_t>(target)];
+  }
   int root(int i) const { return root_shift ? i % nprocs : 0; }  // of repetition i
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }
@@ -208,6 +215,9 @@ struct Benchmark {
   // Throughput from the ranks' mean time rather than t_max (OSU's multi-pair figures average
   // the pairs).
   bool throughput_from_mean = false;
+  // Each of the PointContext::in_flight messages of a repetition has X bytes of its own in the
+  // buffers, message j at j·X (OSU's one-sided bandwidth); the buffers are sized for the window.
+  bool window_slots = false;
   // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of
   // PointContext::in_flight messages per turnover unit; rows also give messages per second.
   bool message_rate = false;

@@ -378,7 +378,11 @@ class SuiteRunner {
         settings_.repetitions, settings_.repetitions_rule(settings_.repetitions, bytes, aggregate),
         bytes, q, b.rooted);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
-    const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
+    const std::size_t per_message = std::max(bytes, kWarmupBytes);
+    const BufferShape shape =
+        b.shape(b.window_slots ? per_message * static_cast<std::size_t>(settings_.window_size)
+                               : per_message,
+                q, repetitions);
     const OffCache& oc = settings_.off_cache;
     std::size_t need = footprint(shape, oc);
     if (shape.send > INT_MAX || shape.recv > INT_MAX) {

@@ -11,8 +11,10 @@
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
 //    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
 //    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination,
-//    MPI_Test (OSU's -t) without a size, MPI_Put, MPI_Win_flush and MPI_Win_lock with their
-//    target (-1 for the _all variants).
+//    MPI_Test (OSU's -t) without a size, the one-sided calls (MPI_Put, MPI_Get, MPI_Accumulate,
+//    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
+//    lock, unlock and their _local and _all variants) with their target (-1 for the _all
+//    variants), and the active-target synchronisation (fence, start, complete, post, wait).
 #include <mpi.h>
 
 #include <cstdio>
@@ -139,6 +141,64 @@ extern "C" int MPI_Win_lock(int type, int target, int assertion, MPI_Win win) {
 extern "C" int MPI_Win_lock_all(int assertion, MPI_Win win) {
   trace("MPI_Win_lock_all", 0, -1);
   return PMPI_Win_lock_all(assertion, win);
+}
+
+// OSU's one-sided programs: the other calls and every synchronisation -s chooses.
+extern "C" int MPI_Get(void* buffer, int count, MPI_Datatype type, int target,
+                       MPI_Aint displacement, int target_count, MPI_Datatype target_type,
+                       MPI_Win win) {
+  trace("MPI_Get", count, target, buffer);
+  return PMPI_Get(buffer, count, type, target, displacement, target_count, target_type, win);
+}
+extern "C" int MPI_Accumulate(const void* buffer, int count, MPI_Datatype type, int target,
+                              MPI_Aint displacement, int target_count, MPI_Datatype target_type,
+                              MPI_Op op, MPI_Win win) {
+  trace("MPI_Accumulate", count, target, buffer);
+  return PMPI_Accumulate(buffer, count, type, target, displacement, target_count, target_type, op,
+                         win);
+}
+extern "C" int MPI_Fetch_and_op(const void* buffer, void* result, MPI_Datatype type, int target,
+                                MPI_Aint displacement, MPI_Op op, MPI_Win win) {
+  trace("MPI_Fetch_and_op", 1, target, buffer);
+  return PMPI_Fetch_and_op(buffer, result, type, target, displacement, op, win);
+}
+extern "C" int MPI_Compare_and_swap(const void* buffer, const void* compare, void* result,
+                                    MPI_Datatype type, int target, MPI_Aint displacement,
+                                    MPI_Win win) {
+  trace("MPI_Compare_and_swap", 1, target, buffer);
+  return PMPI_Compare_and_swap(buffer, compare, result, type, target, displacement, win);
+}
+extern "C" int MPI_Win_flush_local(int target, MPI_Win win) {
+  trace("MPI_Win_flush_local", 0, target);
+  return PMPI_Win_flush_local(target, win);
+}
+extern "C" int MPI_Win_unlock(int target, MPI_Win win) {
+  trace("MPI_Win_unlock", 0, target);
+  return PMPI_Win_unlock(target, win);
+}
+extern "C" int MPI_Win_unlock_all(MPI_Win win) {
+  trace("MPI_Win_unlock_all", 0, -1);
+  return PMPI_Win_unlock_all(win);
+}
+extern "C" int MPI_Win_fence(int assertion, MPI_Win win) {
+  trace("MPI_Win_fence", 0, -1);
+  return PMPI_Win_fence(assertion, win);
+}
+extern "C" int MPI_Win_start(MPI_Group group, int assertion, MPI_Win win) {
+  trace("MPI_Win_start", 0, -1);
+  return PMPI_Win_start(group, assertion, win);
+}
+extern "C" int MPI_Win_complete(MPI_Win win) {
+  trace("MPI_Win_complete", 0, -1);
+  return PMPI_Win_complete(win);
+}
+extern "C" int MPI_Win_post(MPI_Group group, int assertion, MPI_Win win) {
+  trace("MPI_Win_post", 0, -1);
+  return PMPI_Win_post(group, assertion, win);
+}
+extern "C" int MPI_Win_wait(MPI_Win win) {
+  trace("MPI_Win_wait", 0, -1);
+  return PMPI_Win_wait(win);
 }
 
 // b_eff_io's writes (MPI_File_write, _write_all, _write_ordered): a slow disk whose reads are fast.

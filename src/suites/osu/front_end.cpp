@@ -23,8 +23,8 @@ class NullReporter : public core::Reporter {};
 // units next to the model's.
 class OsuFigures : public core::Reporter {
  public:
-  OsuFigures(core::Reporter& inner, const Program& p, std::string datatype)
-      : inner_(inner), program_(p), datatype_(std::move(datatype)) {}
+  OsuFigures(core::Reporter& inner, const Program& p, const Options& o, std::string datatype)
+      : inner_(inner), program_(p), options_(o), datatype_(std::move(datatype)) {}
   void run_started(const core::RunInfo& i) override { inner_.run_started(i); }
   void benchmark_started(const core::BenchmarkRun& b) override {
     inner_.benchmark_started(with(b));
@@ -57,20 +57,22 @@ class OsuFigures : public core::Reporter {
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
     copy.parameters["datatype"] = datatype_;
-    if (program_.figure == Figure::kOneSided) {  // as an imported file's header lines give them
-      copy.parameters["window creation"] = kOneSidedWindow;
-      copy.parameters["synchronization"] = kOneSidedSync;
+    if (is_one_sided(program_.figure)) {  // as an imported file's header lines give them
+      copy.parameters["window creation"] = window_creation_name(window_creation_of(options_));
+      copy.parameters["synchronization"] = sync_name(sync_of(options_));
     }
     return copy;
   }
   core::Reporter& inner_;
   const Program& program_;
+  const Options& options_;
   std::string datatype_;
 };
 
 // OSU's sizes: min, doubling up to max (from 0 the next is 1); a float reduction's lengths are
 // whole floats, and sizes under one float are left out, as OSU leaves out sizes of no element.
 std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
+  if (b.only_length > 0) return {b.only_length};  // osu_fop_latency, osu_cas_latency: one element
   std::vector<std::size_t> out;
   for (long long x = o.min_size; x <= o.max_size; x = x ? x * 2 : 1) {
     const std::size_t bytes = static_cast<std::size_t>(x) / b.unit * b.unit;
@@ -110,7 +112,8 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   const bool root = mpi::world_rank() == 0;
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
-  const core::Benchmark b = benchmark_for(p, o.window, world_size);
+  const core::Benchmark b =
+      benchmark_for(p, o.window, world_size, window_creation_of(o), sync_of(o));
   const auto settings = engine_settings(o, p, world_size);
   core::SuitePlan plan;
   plan.suite = "osu";
@@ -125,8 +128,13 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
       fmt::format("{} (larger than {} bytes: {})", o.iterations, kLargeMessage, o.iterations_large);
   info.settings["warm_up_iterations"] =
       fmt::format("{} (larger than {} bytes: {})", o.skip, kLargeMessage, o.skip_large);
-  if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate)
+  if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate ||
+      p.figure == Figure::kOneSidedBandwidth)
     info.settings["window"] = std::to_string(o.window);
+  if (is_one_sided(p.figure)) {
+    info.settings["window_creation"] = window_creation_name(window_creation_of(o));
+    info.settings["synchronization"] = sync_name(sync_of(o));
+  }
   if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
     info.settings["pairs"] = std::to_string(pairs);
   if (p.figure == Figure::kOverlap) {
@@ -150,7 +158,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     cli::add_file_reporters(reporters, o.output);
     reporters.run_started(info);
   }
-  OsuFigures figures(reporters, p,
+  OsuFigures figures(reporters, p, o,
                      b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR");
   core::Reporter& out = root ? static_cast<core::Reporter&>(figures) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);

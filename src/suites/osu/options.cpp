@@ -6,6 +6,7 @@
 
 #include "cli/numbers.hpp"
 #include "core/run_info.hpp"
+#include "core/text.hpp"
 
 namespace mpiscope::osu {
 namespace {
@@ -49,6 +50,7 @@ void set_defaults(Options& o, const Program& p) {
   switch (p.figure) {
     case Figure::kBandwidth:
     case Figure::kRate:
+    case Figure::kOneSidedBandwidth:
       o.iterations = 100, o.skip = 10, o.iterations_large = 20, o.skip_large = 2;
       break;
     case Figure::kLatency:
@@ -59,6 +61,31 @@ void set_defaults(Options& o, const Program& p) {
     case Figure::kOverlap:
       o.iterations = 1000, o.skip = 100, o.iterations_large = 100, o.skip_large = 10;
       break;
+  }
+  if (p.active_target_only) o.synchronization = "pscw";
+}
+
+// The value of `word` in `words`, case-insensitively as OSU's strcasecmp; nullptr if none.
+template <typename T>
+const T* find_word(const std::vector<std::pair<std::string, T>>& words, const std::string& word) {
+  for (const auto& [name, value] : words)
+    if (core::to_lower(word) == name) return &value;
+  return nullptr;
+}
+
+// -w and -s: OSU's words; osu_put_bibw takes only the active-target ones.
+void set_one_sided(Options& o, const Program& p, const std::string& window,
+                   const std::string& sync) {
+  if (!window.empty()) {
+    if (!find_word(window_creation_words(), window))
+      throw std::invalid_argument("Invalid option or invalid argument [-w " + window + "]");
+    o.window_creation = core::to_lower(window);
+  }
+  if (!sync.empty()) {
+    const Sync* s = find_word(sync_words(), sync);
+    if (!s || (p.active_target_only && *s != Sync::Fence && *s != Sync::Pscw))
+      throw std::invalid_argument("Invalid option or invalid argument [-s " + sync + "]");
+    o.synchronization = core::to_lower(sync);
   }
 }
 
@@ -77,6 +104,16 @@ void apply_mem_limit(Options& o, const Program& p, int world_size) {
 
 }  // namespace
 
+WindowCreation window_creation_of(const Options& o) {
+  const auto* w = find_word(window_creation_words(), o.window_creation);
+  return w ? *w : WindowCreation::Allocate;
+}
+
+Sync sync_of(const Options& o) {
+  const auto* s = find_word(sync_words(), o.synchronization);
+  return s ? *s : Sync::Flush;
+}
+
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                        const std::string& shown) {
   const Program* p = args.empty() ? nullptr : find_program(args[0]);
@@ -93,7 +130,10 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   Options o;
   o.program = p->name;
   set_defaults(o, *p);
-  const bool windowed = p->figure == Figure::kBandwidth || p->figure == Figure::kRate;
+  const bool windowed = p->figure == Figure::kBandwidth || p->figure == Figure::kRate ||
+                        p->figure == Figure::kOneSidedBandwidth;
+  const bool one_sided = is_one_sided(p->figure);
+  std::string window_word, sync_word;
   std::string sizes;
   int iterations = 0, skip = -1;
   long long mem_limit = 0;
@@ -112,6 +152,16 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   if (windowed)
     app.add_option("-W,--window-size", o.window, "messages in flight per iteration (default 64)")
         ->check(cli::integer_of<int>());
+  if (one_sided) {
+    std::string words;
+    for (const auto& [word, sync] : sync_words())
+      if (!p->active_target_only || sync == Sync::Fence || sync == Sync::Pscw)
+        words += (words.empty() ? "" : ", ") + word;
+    app.add_option("-w,--win-option", window_word,
+                   "window creation: create, allocate or dynamic (default allocate)");
+    app.add_option("-s,--sync-option", sync_word,
+                   "synchronization: " + words + " (default " + o.synchronization + ")");
+  }
   int probes = 0;
   if (p->figure == Figure::kOverlap)
     app.add_option("-t,--num-test-calls", probes,
@@ -159,7 +209,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (o.min_size > o.max_size && p->sized)
       throw std::invalid_argument(fmt::format(
           "Invalid Message Size: the minimum {} exceeds the maximum {}", o.min_size, o.max_size));
-    if (o.validate && p->figure == Figure::kOneSided)
+    if (one_sided) set_one_sided(o, *p, window_word, sync_word);
+    if (o.validate && one_sided)
       throw std::invalid_argument("Benchmark does not support validation");
     if (p->exactly_two && world_size != 2)
       throw std::invalid_argument("This test requires exactly two processes");

@@ -27,13 +27,20 @@ struct Options {
   bool full = false;                         // -f
   bool validate = false;                     // -c
   long long mem_limit = kDefaultMemLimit;    // -M, bytes per process
+  std::string window_creation = "allocate";  // -w (one-sided programs)
+  std::string synchronization = "flush";     // -s (one-sided programs; osu_put_bibw: pscw)
   std::vector<std::string> warnings;         // printed by rank 0 before the run, as OSU does
   cli::OutputOptions output;
   cli::MethodOptions method;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, mem_limit, warnings, output, method)
+                                   validate, mem_limit, window_creation, synchronization, warnings,
+                                   output, method)
+
+// -w's and -s's words as the enums (validated by parse).
+WindowCreation window_creation_of(const Options& o);
+Sync sync_of(const Options& o);
 
 // args[0] is the program name. Help (-h) and -v give kHelp; bad input kError.
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/benchmark.hpp"
@@ -17,8 +18,13 @@ enum class Figure {
   kRate,        // osu_mbw_mr: MB/s and Messages/s, BW_LOOP_*
   kCollective,  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
   kOverlap,     // non-blocking collectives: Overall, Compute, Pure Comm. and Overlap, COLL_LOOP_*
-  kOneSided     // osu_put_latency, osu_get_latency: Latency (us) of rank 0, LAT_LOOP_*
+  kOneSided,    // osu_put_latency, osu_acc_latency, …: Latency (us) of rank 0, LAT_LOOP_*
+  kOneSidedBandwidth  // osu_put_bw, osu_get_bw, osu_put_bibw: Bandwidth (MB/s), BW_LOOP_*
 };
+
+inline bool is_one_sided(Figure f) {
+  return f == Figure::kOneSided || f == Figure::kOneSidedBandwidth;
+}
 
 // The collectives (blocking or not): iteration defaults, sizes up to 1 MiB, -M.
 inline bool is_collective(Figure f) {
@@ -33,12 +39,19 @@ struct Program {
   // Collectives whose memory grows with the process count (-M caps X·nprocs, not X).
   bool per_process_buffers = false;
   bool sized = true;  // false: osu_barrier
+  // One-sided: only post/start/complete/wait and fence (OSU's ACTIVE_SYNC: osu_put_bibw).
+  bool active_target_only = false;
 };
 
-// OSU's one-sided defaults as its header names them (osu_util_mpi.c's win_info and sync_info);
-// -w and -s, which choose others, are not implemented.
-inline constexpr const char* kOneSidedWindow = "MPI_Win_allocate";
-inline constexpr const char* kOneSidedSync = "MPI_Win_flush";
+// The one-sided programs' -w and -s (osu_util_mpi.c's process_one_sided_options).
+enum class WindowCreation { Create, Allocate, Dynamic };
+enum class Sync { Lock, Pscw, Fence, Flush, FlushLocal, LockAll };
+// The word -w / -s takes ("allocate", "flush_local"); the name OSU's header prints
+// ("MPI_Win_allocate", "MPI_Win_flush_local"), from its win_info and sync_info.
+const std::vector<std::pair<std::string, WindowCreation>>& window_creation_words();
+const std::vector<std::pair<std::string, Sync>>& sync_words();
+std::string window_creation_name(WindowCreation w);
+std::string sync_name(Sync s);
 
 const std::vector<Program>& programs();
 const Program* find_program(const std::string& name);  // nullptr if unknown
@@ -46,7 +59,9 @@ const Program* find_program(const std::string& name);  // nullptr if unknown
 // The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks.
 // Bandwidth benchmarks report the time per message (the window's time divided by the messages
 // it moves), so that the engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.
-core::Benchmark benchmark_for(const Program& p, int window, int world_size);
+core::Benchmark benchmark_for(const Program& p, int window, int world_size,
+                              WindowCreation creation = WindowCreation::Allocate,
+                              Sync sync = Sync::Flush);
 
 // point_to_point.cpp
 core::Benchmark windowed_bandwidth();    // osu_bw
@@ -55,8 +70,9 @@ core::Benchmark multi_pair_bandwidth();  // osu_mbw_mr
 core::Benchmark multi_pair_latency();    // osu_multi_lat
 core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
-// one_sided.cpp: OSU's defaults, MPI_Win_allocate and MPI_Win_flush, on IMB-RMA's kernels.
-core::Benchmark one_sided(const std::string& osu_name);
+// one_sided.cpp: the one-sided program `p` with window `w` and synchronisation `s`, on IMB-RMA's
+// calls.
+core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s);
 core::Benchmark collective(const std::string& osu_name);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.

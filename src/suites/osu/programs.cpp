@@ -44,7 +44,14 @@ const std::vector<Program>& programs() {
       {"osu_iscatterv", "OSU MPI Non-blocking Scatterv Latency Test", F::kOverlap, false, true},
       {"osu_ireduce_scatter", "OSU MPI Non-blocking Reduce_scatter Latency Test", F::kOverlap},
       {"osu_put_latency", "OSU MPI_Put Latency Test", F::kOneSided, true},
-      {"osu_get_latency", "OSU MPI_Get latency Test", F::kOneSided, true}};
+      {"osu_get_latency", "OSU MPI_Get latency Test", F::kOneSided, true},
+      {"osu_put_bw", "OSU MPI_Put Bandwidth Test", F::kOneSidedBandwidth, true},
+      {"osu_get_bw", "OSU MPI_Get Bandwidth Test", F::kOneSidedBandwidth, true},
+      {"osu_put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", F::kOneSidedBandwidth, true,
+       false, true, true},
+      {"osu_acc_latency", "OSU MPI_Accumulate latency Test", F::kOneSided, true},
+      {"osu_fop_latency", "OSU MPI_Fetch_and_op latency Test", F::kOneSided, true},
+      {"osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", F::kOneSided, true}};
   return list;
 }
 
@@ -55,9 +62,62 @@ const Program* find_program(const std::string& name) {
   return it == all.end() ? nullptr : &*it;
 }
 
-core::Benchmark benchmark_for(const Program& p, int window, int world_size) {
+const std::vector<std::pair<std::string, WindowCreation>>& window_creation_words() {
+  static const std::vector<std::pair<std::string, WindowCreation>> words = {
+      {"create", WindowCreation::Create},
+      {"allocate", WindowCreation::Allocate},
+      {"dynamic", WindowCreation::Dynamic}};
+  return words;
+}
+
+const std::vector<std::pair<std::string, Sync>>& sync_words() {
+  static const std::vector<std::pair<std::string, Sync>> words = {{"lock", Sync::Lock},
+                                                                  {"pscw", Sync::Pscw},
+                                                                  {"fence", Sync::Fence},
+                                                                  {"flush", Sync::Flush},
+                                                                  {"flush_local", Sync::FlushLocal},
+                                                                  {"lock_all", Sync::LockAll}};
+  return words;
+}
+
+std::string window_creation_name(WindowCreation w) {
+  switch (w) {
+    case WindowCreation::Create:
+      return "MPI_Win_create";
+    case WindowCreation::Dynamic:
+      return "MPI_Win_create_dynamic";
+    default:
+      return "MPI_Win_allocate";
+  }
+}
+
+std::string sync_name(Sync s) {
+  switch (s) {
+    case Sync::Lock:
+      return "MPI_Win_lock/unlock";
+    case Sync::Pscw:
+      return "MPI_Win_post/start/complete/wait";
+    case Sync::Fence:
+      return "MPI_Win_fence";
+    case Sync::FlushLocal:
+      return "MPI_Win_flush_local";
+    case Sync::LockAll:
+      return "MPI_Win_lock_all/unlock_all";
+    default:
+      return "MPI_Win_flush";
+  }
+}
+
+core::Benchmark benchmark_for(const Program& p, int window, int world_size, WindowCreation creation,
+                              Sync sync) {
   core::Benchmark b;
-  if (p.figure == Figure::kOneSided) return one_sided(p.name);
+  if (is_one_sided(p.figure)) {
+    b = one_sided(p, creation, sync);
+    // Bandwidth: the time per message, the window's (both windows' for bibw) share.
+    if (p.figure == Figure::kOneSidedBandwidth)
+      b.time_factor = 1.0 / (window * (p.name == "osu_put_bibw" ? 2 : 1));
+    return b;
+  }
   if (p.name == "osu_latency") {
     b = ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {

@@ -55,9 +55,10 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
              Figure::kRate) {  // osu_mbw_mr prints its header without a blank line
     h = fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
                     options_.window);
-  } else if (program_.figure == Figure::kOneSided) {  // print_header_one_sided: no blank line
+  } else if (is_one_sided(program_.figure)) {  // print_header_one_sided: no blank line
     h = fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
-                    kOneSidedWindow, kOneSidedSync);
+                    window_creation_name(window_creation_of(options_)),
+                    sync_name(sync_of(options_)));
   } else {
     h = fmt::format("\n# {} v7.4\n", program_.title);
   }
@@ -70,6 +71,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
     h += fmt::format("{:<{}}", "# Size", kSize);
     switch (program_.figure) {
       case Figure::kBandwidth:
+      case Figure::kOneSidedBandwidth:
         h += fmt::format("{:>{}}", "Bandwidth (MB/s)", kField);
         break;
       case Figure::kRate:
@@ -107,6 +109,7 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   const int first_width = program_.sized ? field() : program_.figure == Figure::kOverlap ? 13 : 17;
   switch (program_.figure) {
     case Figure::kBandwidth:
+    case Figure::kOneSidedBandwidth:
       r += fmt::format("{:>{}.2f}", osu_megabytes_per_second(m), first_width);
       break;
     case Figure::kRate: {

@@ -17,15 +17,53 @@ bool create_window(core::PointContext& c, bool on_send, Window kind) {
   // A window the library cannot create is a finding (a "not run" row), not a crash.
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
   void* allocated = nullptr;
-  const int rc = kind == Window::Allocate
-                     ? MPI_Win_allocate(size, 1, user_window_info(), c.comm, &allocated, &c.window)
-                     : MPI_Win_create(base, size, 1, user_window_info(), c.comm, &c.window);
+  int rc = MPI_SUCCESS;
+  const char* call = "MPI_Win_create";
+  if (kind == Window::Allocate) {
+    call = "MPI_Win_allocate";
+    rc = MPI_Win_allocate(size, 1, user_window_info(), c.comm, &allocated, &c.window);
+  } else if (kind == Window::Dynamic) {
+    call = "MPI_Win_create_dynamic";
+    rc = MPI_Win_create_dynamic(user_window_info(), c.comm, &c.window);
+    if (rc == MPI_SUCCESS) {
+      MPI_Win_set_errhandler(c.window, MPI_ERRORS_RETURN);
+      call = "MPI_Win_attach";
+      rc = MPI_Win_attach(c.window, base, size);
+      MPI_Win_set_errhandler(c.window, MPI_ERRORS_ARE_FATAL);
+      if (rc == MPI_SUCCESS) c.window_attached = base;
+      // Every rank must know whether every window exists before anyone uses it.
+      int ok = rc == MPI_SUCCESS, all_ok = 0;
+      MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c.comm);
+      if (all_ok) {
+        MPI_Aint address = 0;
+        MPI_Get_address(base, &address);
+        c.window_bases.assign(static_cast<std::size_t>(c.nprocs), 0);
+        MPI_Allgather(&address, 1, MPI_AINT, c.window_bases.data(), 1, MPI_AINT, c.comm);
+      } else if (rc == MPI_SUCCESS) {
+        rc = MPI_ERR_OTHER;  // another rank's attach failed
+      }
+    }
+  } else {
+    rc = MPI_Win_create(base, size, 1, user_window_info(), c.comm, &c.window);
+  }
   MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_ARE_FATAL);
   if (rc == MPI_SUCCESS) return true;
-  c.setup_error = std::string(kind == Window::Allocate ? "MPI_Win_allocate" : "MPI_Win_create") +
-                  " failed: " + mpi::error_string(rc);
+  c.setup_error = std::string(call) + " failed: " + mpi::error_string(rc);
+  if (c.window != MPI_WIN_NULL) free_window(c);
   c.window = MPI_WIN_NULL;
   return false;
+}
+
+void free_window(core::PointContext& c) {
+  // Detaching is local: a target must not take its region away while an origin of a passive
+  // epoch may still be writing to it. MPI_Win_free, which synchronises, comes after.
+  if (c.window_attached != nullptr) {
+    MPI_Barrier(c.comm);
+    MPI_Win_detach(c.window, c.window_attached);
+  }
+  c.window_attached = nullptr;
+  c.window_bases.clear();
+  MPI_Win_free(&c.window);
 }
 
 void barrier_before_reading(core::PointContext& c) {

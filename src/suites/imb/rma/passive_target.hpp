@@ -21,8 +21,13 @@ enum class Origins { RankZero, Every };
 // rank (starting after itself, as IMB does to spread the load), or its two neighbours in a ring.
 enum class Peers { Partner, AllOthers, Neighbours };
 // Where the window's memory comes from: the point's message buffers (MPI_Win_create, IMB's),
-// or the library (MPI_Win_allocate, OSU's default; -check cannot see into it).
-enum class Window { Create, Allocate };
+// the library (MPI_Win_allocate, OSU's default; -check cannot see into it), or the message
+// buffers attached to a dynamic window (MPI_Win_create_dynamic, OSU's -w dynamic), where a
+// target is addressed by its region's address.
+enum class Window { Create, Allocate, Dynamic };
+// The element of the calls: IMB's (MPI_BYTE moves, MPI_FLOAT sums, MPI_INT swaps) or OSU's
+// default MPI_CHAR for every call.
+enum class Elements { Imb, Char };
 // How completion is assured: at the target (MPI_Win_flush*) or at the origin only
 // (MPI_Win_flush_local*: the origin's buffer may be reused; the target may not have the data).
 enum class Flush { Remote, Local };
@@ -40,33 +45,44 @@ constexpr bool window_on_send(Access a) {
   return a == Access::Get;
 }
 
-// Window displacement of repetition i: -off_cache rotates through slots of the window region.
+// Window displacement of repetition i at `target`: -off_cache rotates through slots of the
+// window region; a dynamic window adds the target region's address.
 template <Access A>
-MPI_Aint displacement(const core::PointContext& c, int i) {
-  return window_on_send(A) ? c.send(i) - c.send(0) : c.recv(i) - c.recv(0);
+MPI_Aint displacement(const core::PointContext& c, int i, int target) {
+  return c.window_base(target) +
+         (window_on_send(A) ? c.send(i) - c.send(0) : c.recv(i) - c.recv(0));
 }
 
-// One call of X bytes (X/4 floats for the accumulates; one element for the atomics) to
+template <Access A, Elements E>
+MPI_Datatype element_type() {
+  if constexpr (E == Elements::Char) return MPI_CHAR;
+  if constexpr (A == Access::Put || A == Access::Get) return MPI_BYTE;
+  if constexpr (A == Access::CompareAndSwap) return MPI_INT;
+  return MPI_FLOAT;
+}
+
+// One call of X bytes (X/4 floats for IMB's accumulates; one element for the atomics) to
 // `target`, `offset` bytes into both the local buffer and the target's window slot.
-template <Access A>
+template <Access A, Elements E = Elements::Imb>
 void access(core::PointContext& c, int i, int target, std::size_t offset) {
-  static const int kCompare = 0;  // Compare_and_swap: swaps while the target holds zero
-  const MPI_Aint at = displacement<A>(c, i) + static_cast<MPI_Aint>(offset);
+  static const std::byte kCompare[sizeof(int)] = {};  // Compare_and_swap: swaps while zero
+  const MPI_Aint at = displacement<A>(c, i, target) + static_cast<MPI_Aint>(offset);
+  const MPI_Datatype type = element_type<A, E>();
   std::byte* out = c.send(i) + offset;
   std::byte* in = c.recv(i) + offset;
   if constexpr (A == Access::Put)
-    MPI_Put(out, c.count, MPI_BYTE, target, at, c.count, MPI_BYTE, c.window);
+    MPI_Put(out, c.count, type, target, at, c.count, type, c.window);
   else if constexpr (A == Access::Get)
-    MPI_Get(in, c.count, MPI_BYTE, target, at, c.count, MPI_BYTE, c.window);
+    MPI_Get(in, c.count, type, target, at, c.count, type, c.window);
   else if constexpr (A == Access::Accumulate)
-    MPI_Accumulate(out, c.count, MPI_FLOAT, target, at, c.count, MPI_FLOAT, MPI_SUM, c.window);
+    MPI_Accumulate(out, c.count, type, target, at, c.count, type, MPI_SUM, c.window);
   else if constexpr (A == Access::GetAccumulate)
-    MPI_Get_accumulate(out, c.count, MPI_FLOAT, in, c.count, MPI_FLOAT, target, at, c.count,
-                       MPI_FLOAT, MPI_SUM, c.window);
+    MPI_Get_accumulate(out, c.count, type, in, c.count, type, target, at, c.count, type, MPI_SUM,
+                       c.window);
   else if constexpr (A == Access::FetchAndOp)
-    MPI_Fetch_and_op(out, in, MPI_FLOAT, target, at, MPI_SUM, c.window);
+    MPI_Fetch_and_op(out, in, type, target, at, MPI_SUM, c.window);
   else
-    MPI_Compare_and_swap(out, &kCompare, in, MPI_INT, target, at, c.window);
+    MPI_Compare_and_swap(out, kCompare, in, type, target, at, c.window);
 }
 
 // One repetition: every origin addresses each of its peers. Exchange (Neighbours) moves two
@@ -126,6 +142,8 @@ void open_window(core::PointContext& c) {
     if (c.right() != c.left()) MPI_Win_lock(MPI_LOCK_SHARED, c.right(), 0, c.window);
   }
 }
+// Frees the window (detaching a dynamic window's region first).
+void free_window(core::PointContext& c);
 template <Origins O, Peers P>
 void close_window(core::PointContext& c) {
   if (c.window == MPI_WIN_NULL) return;
@@ -139,7 +157,7 @@ void close_window(core::PointContext& c) {
       if (c.right() != c.left()) MPI_Win_unlock(c.right(), c.window);
     }
   }
-  MPI_Win_free(&c.window);
+  free_window(c);
 }
 
 // -check: what a passive target holds is complete once its origins have flushed; the barrier
