@@ -92,6 +92,11 @@ try {
     check(maps.length === 1 && maps[0].plots === 2, `${at}: the map run has one card with its latency and bandwidth heat maps`);
     const cells = await page.locator('section[data-card="map"] .plot .drawing svg').first().locator('.cell path').count();
     check(cells === 12, `${at}: the 4-rank map's latency heat map has a cell for each ordered pair (${cells} of 12)`);
+    // SKaMPI's suites side by side (the paper's Figures 6 and 7): each SKaMPI run has a card
+    // whose message-size plot holds both of its Length suites.
+    const skampi = s.plots.filter(p => /^skampi \d+ bytes$/.test(p.id));
+    check(skampi.length === 2 && skampi.every(p => p.series === 2),
+          `${at}: each SKaMPI run sets its suites side by side (${skampi.map(p => p.id + ': ' + p.series).join(', ')})`);
     const nodes = await page.locator('section[data-benchmark^="Barrier"] .plot svg').first().textContent();
     check(/processes/.test(nodes), `${at}: SKaMPI's Nodes suite is plotted over the process count`);
     await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });

@@ -386,6 +386,35 @@ function scalingPlot(key, entries, metric, axis) {
   return box;
 }
 
+// SKaMPI: the paper's Figures 6 and 7 set suites side by side (MPI_Send against MPI_Ssend, a
+// collective against its emulation). One card per SKaMPI run with one plot per axis that two or
+// more of its suites share: each suite's time (with its standard error) over that axis.
+function skampiSuitesCard(run) {
+  if (run.suite !== 'skampi') return null;
+  const byAxis = new Map();
+  for (const t of run.tables) {
+    if (!t.rows.some(r => xOf(t, r) > 0 && r.t_us > 0)) continue;
+    const axis = t.axis in AXES ? t.axis : 'bytes';
+    if (!byAxis.has(axis)) byAxis.set(axis, []);
+    byAxis.get(axis).push(t);
+  }
+  const shared = [...byAxis].filter(([, ts]) => ts.length > 1);
+  if (!shared.length) return null;
+  const card = el('section', {class: 'card', 'data-benchmark': `SKaMPI suites run ${run.id}`, 'data-card': 'skampi-suites'});
+  card.append(el('h2', {}, `SKaMPI suites side by side · ${runName(run)}`));
+  const plots = el('div', {class: 'plots'});
+  for (const [axis, ts] of shared) {
+    const intervals = [...new Set(ts.flatMap(t => t.rows.map(r => r.interval)).filter(x => x))];
+    plots.append(plot({id: `skampi ${run.id} ${axis}`, title: `every suite's time over ${axis === 'bytes' ? 'message size' : axis}`, xAxis: axis, xTitle: AXES[axis],
+                       yTitle: 'time [microseconds]', yUnit: 'microseconds', floor: true, intervalNote: intervals.length ? 'bars: ' + intervals.join('; ') : '',
+                       series: ts.map(t => ({key: `skampi|${run.id}|${cardKey(t)}`, name: cardKey(t),
+                         points: t.rows.filter(r => xOf(t, r) > 0 && r.t_us > 0).map(r =>
+                           point(xOf(t, r), r.t_us, r, 'microseconds', axis === 'bytes' ? fmtBytes(xOf(t, r)) : `${xOf(t, r)} ${axis}`, true))}))}));
+  }
+  card.append(plots);
+  return card;
+}
+
 // b_eff: one card per run: the averages b_eff is made of over the message length, and each
 // pattern family's patterns (best method at each length), with the run's headline figures.
 function beffCard(run) {
@@ -644,6 +673,8 @@ function render() {
       if (r.tables.some(t => isBeffIo(r, t))) main.append(beffIoCard(r));
       for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
       if (r.tables.some(t => isMapPair(r, t))) main.append(mapCard(r));
+      const suites = skampiSuitesCard(r);
+      if (suites) main.append(suites);
     }
     for (const [key, entries] of benchmarks()) main.append(benchmarkCard(key, entries));
   }
