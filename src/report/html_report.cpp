@@ -1,5 +1,6 @@
 #include "html_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -124,6 +125,32 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
              {"params", params},
              {"axis", argument_unit == b.parameters.end() ? "bytes" : argument_unit->second},
              {"rows", json::array()}};
+  // PRESTA's pairs (world ranks): each row also gives each pair's time, the longer of its two
+  // ranks' samples (rank_times_us lists the active ranks in ascending order), for the per-pair
+  // plot. Accurate rows have no per-rank samples and give none.
+  std::vector<int> active;
+  if (b.family == "presta_pair") {
+    json pairs = json::array();
+    for (const auto& g : b.groups) {
+      if (g.size() != 2) continue;
+      pairs.push_back(std::to_string(g[0]) + ":" + std::to_string(g[1]));
+      active.insert(active.end(), g.begin(), g.end());
+    }
+    std::sort(active.begin(), active.end());
+    jt["pairs"] = pairs;
+  }
+  auto pair_times = [&](const core::Measurement& m) {
+    json times = json::array();
+    for (const auto& g : b.groups) {
+      if (g.size() != 2) continue;
+      auto at = [&](int rank) {
+        const auto i = std::lower_bound(active.begin(), active.end(), rank) - active.begin();
+        return m.rank_times_us[static_cast<std::size_t>(i)];
+      };
+      times.push_back(number_or_null(std::max(at(g[0]), at(g[1]))));
+    }
+    return times;
+  };
   for (const auto& m : b.rows) {
     if (!m.measured) continue;
     const double t = reported_time_us(m);
@@ -150,6 +177,7 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
       row["bw"] = values["bandwidth"][0];
     row["values"] = values;
     if (!m.note.empty()) row["note"] = m.note;  // a warning, or map's verdict on a pair
+    if (!active.empty() && m.rank_times_us.size() == active.size()) row["pair_us"] = pair_times(m);
     jt["rows"].push_back(row);
   }
   return jt;

@@ -97,6 +97,10 @@ try {
     const skampi = s.plots.filter(p => /^skampi \d+ bytes$/.test(p.id));
     check(skampi.length === 2 && skampi.every(p => p.series === 2),
           `${at}: each SKaMPI run sets its suites side by side (${skampi.map(p => p.id + ': ' + p.series).join(', ')})`);
+    // PRESTA com: each pair of the 4-rank step is a curve of its own.
+    const pairs = s.plots.filter(p => / pairs$/.test(p.id) && p.id.startsWith('Unidirectional'));
+    check(pairs.length >= 1 && pairs.every(p => p.series === 2),
+          `${at}: PRESTA com's per-pair plot has a curve per pair (${pairs.map(p => p.id + ': ' + p.series).join(', ')})`);
     const nodes = await page.locator('section[data-benchmark^="Barrier"] .plot svg').first().textContent();
     check(/processes/.test(nodes), `${at}: SKaMPI's Nodes suite is plotted over the process count`);
     await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });

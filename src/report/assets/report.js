@@ -340,8 +340,29 @@ function benchmarkCard(key, entries) {
                          series: series(r => (r.values.overlap ? r.values.overlap[0] : null), 'percent', false)}));
   }
   if (axis !== 'processes' && (nprocsAll.length > 1 || !hasX)) plots.append(scalingPlot(key, entries, metric, axis));
+  const pairs = pairPlot(key, entries);
+  if (pairs) plots.append(pairs);
   card.append(plots, numbersTable(entries, xTitle));
   return card;
+}
+
+// PRESTA com and rma: each pair's time (the longer of its two ranks') over the message size, at
+// the largest step of each run (every pair active), so that one slow pair or link stands out.
+function pairPlot(key, entries) {
+  const largest = new Map();
+  for (const e of entries)
+    if (e.table.pairs && e.table.sized && e.table.rows.some(r => r.pair_us) &&
+        (!largest.has(e.run.id) || largest.get(e.run.id).table.nprocs < e.table.nprocs)) largest.set(e.run.id, e);
+  if (!largest.size) return null;
+  const series = [];
+  for (const {run, table} of largest.values())
+    table.pairs.forEach((pair, k) => series.push({
+      key: `${key}|pairs|${run.id}|${table.method}|${pair}`, name: `${runName(run)} · pair ${pair}`,
+      points: table.rows.filter(r => r.pair_us && r.pair_us[k] > 0).map(r =>
+        ({x: r.bytes, y: r.pair_us[k], tip: `${fmtBytes(r.bytes)}: ${fmt(r.pair_us[k])} microseconds, pair ${pair} of ${table.pairs.length}`}))}));
+  const procs = [...new Set([...largest.values()].map(e => e.table.nprocs))].join(', ');
+  return plot({id: key + ' pairs', title: `time of each pair over message size (${procs} processes)`, xAxis: 'bytes', xTitle: AXES.bytes,
+               yTitle: 'time [microseconds]', yUnit: 'microseconds', floor: true, series});
 }
 
 // Time over process count across launches: one series per MPI library, method and label; the
