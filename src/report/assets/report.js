@@ -25,7 +25,7 @@ const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3]];
 // benchmark; PRESTA laten's steps over process counts).
 const NOT_IN_CARD_KEY = new Set(['measurement', 'refinement_max_error', 'pairs']);
 const runIndex = new Map(DATA.runs.map((r, i) => [r.id, i]));
-const state = {runs: new Set(), hidden: new Set(), metric: {}, length: {}, filter: ''};
+const state = {runs: new Set(), hidden: new Set(), metric: {}, length: {}, pool: {}, filter: ''};
 // The newest twelve runs are shown first.
 DATA.runs.slice(-12).forEach(r => state.runs.add(r.id));
 let views = [];
@@ -310,7 +310,13 @@ function benchmarkCard(key, entries) {
   const pick = el('select', {'aria-label': 'quantity to plot'});
   for (const m of metrics) { const o = el('option', {value: m.id}, m.name + ' [' + m.unit + ']'); if (m === metric) o.selected = true; pick.append(o); }
   pick.addEventListener('change', () => { state.metric[key] = pick.value; render(); });
-  card.append(el('div', {class: 'muted'}, 'plot: ', pick, ' \u00b7 drag to pan, shift+wheel to zoom, double-click to reset; click a legend entry to hide it; hover a point for its numbers'));
+  // Repeated launches of one configuration (same MPI library, method, label and process count)
+  // can be pooled: one curve, the median over the runs at each point, bars from lowest to highest.
+  const pool = el('input', {type: 'checkbox', 'aria-label': 'pool repeated runs'});
+  pool.checked = !!state.pool[key];
+  pool.addEventListener('change', () => { state.pool[key] = pool.checked; render(); });
+  card.append(el('div', {class: 'muted'}, 'plot: ', pick, ' \u00b7 ', el('label', {}, pool, ' pool repeated runs (median, lowest to highest)'),
+                 ' \u00b7 drag to pan, shift+wheel to zoom, double-click to reset; click a legend entry to hide it; hover a point for its numbers'));
   const axis = tables[0].axis in AXES ? tables[0].axis : 'bytes';
   const xTitle = AXES[axis];
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
@@ -318,15 +324,17 @@ function benchmarkCard(key, entries) {
   // The run's name carries its method unless the run has both.
   const variantName = (run, t) => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '',
                                    methods.size > 1 && run.method !== t.method ? t.method : ''].filter(x => x).join(', ');
-  const series = (get, unit, withInterval) => entries.map(({run, table}, i) => ({
+  const perRun = (get, unit, withInterval) => entries.map(({run, table}, i) => ({
     key: key + '|' + run.id + '|' + table.nprocs + '|' + table.method + '|' + i,
     run, variant: nprocsAll.indexOf(table.nprocs),
     name: runName(run) + (variantName(run, table) ? ` (${variantName(run, table)})` : ''),
     points: table.rows.filter(r => get(r) !== null && get(r) !== undefined).map(r =>
       point(xOf(table, r), get(r), r, unit, axis === 'bytes' ? fmtBytes(xOf(table, r)) : `${xOf(table, r)} ${axis}`, withInterval))}));
+  const series = (get, unit, withInterval) => state.pool[key] ? pooledSeries(key, entries, get, unit, axis) : perRun(get, unit, withInterval);
   const plots = el('div', {class: 'plots'});
   const hasX = tables.some(t => t.rows.some(r => xOf(t, r) > 0)) && (axis !== 'bytes' || tables.some(t => t.sized));
-  const intervalNote = metric.interval && tables.some(t => t.rows.some(r => r.lo !== undefined)) ? 'bars: ' + [...new Set(tables.flatMap(t => t.rows.map(r => r.interval)).filter(x => x))].join('; ') : '';
+  const intervalNote = state.pool[key] ? 'bars: lowest to highest of the pooled runs' :
+    metric.interval && tables.some(t => t.rows.some(r => r.lo !== undefined)) ? 'bars: ' + [...new Set(tables.flatMap(t => t.rows.map(r => r.interval)).filter(x => x))].join('; ') : '';
   if (hasX) {
     plots.append(plot({id: key + ' ' + metric.id, title: `${metric.name} over ${axis === 'bytes' ? 'message size' : axis}`, xAxis: axis, xTitle,
                        yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, floor: metric.unit === 'microseconds', intervalNote,
@@ -344,6 +352,43 @@ function benchmarkCard(key, entries) {
   if (pairs) plots.append(pairs);
   card.append(plots, numbersTable(entries, xTitle));
   return card;
+}
+
+// What makes two runs of a process count repeats of one configuration: the MPI library, or for
+// an imported file, which does not say it, the file it came from.
+function configuration(run) {
+  const source = (run.meta.find(([k]) => k === 'Source') || [])[1];
+  return run.library || source || run.source;
+}
+
+function median(sorted) {
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+}
+
+// One curve per configuration (MPI library, method, label, process count): at each point the
+// median over the runs that measured it, the bar from the lowest to the highest of them.
+function pooledSeries(key, entries, get, unit, axis) {
+  const groups = new Map();
+  for (const {run, table} of entries) {
+    const g = [configuration(run), table.method, run.label, `${table.nprocs} procs`].filter(x => x).join(' \u00b7 ');
+    if (!groups.has(g)) groups.set(g, {runs: new Set(), at: new Map(), first: run});
+    const group = groups.get(g);
+    group.runs.add(run.id);
+    for (const r of table.rows) {
+      const v = get(r), x = xOf(table, r);
+      if (v === null || v === undefined) continue;
+      if (!group.at.has(x)) group.at.set(x, []);
+      group.at.get(x).push(v);
+    }
+  }
+  return [...groups].map(([g, group]) => ({
+    key: key + '|pool|' + g, run: group.first, name: `${g} (${group.runs.size} run${group.runs.size === 1 ? '' : 's'})`,
+    points: [...group.at].map(([x, vs]) => {
+      const v = vs.slice().sort((a, b) => a - b);
+      const p = {x, y: median(v), tip: `${axis === 'bytes' ? fmtBytes(x) : x + ' ' + axis}: ${fmt(median(v))} ${unit}, median of ${v.length} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})`};
+      if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
+      return p;
+    })}));
 }
 
 // PRESTA com and rma: each pair's time (the longer of its two ranks') over the message size, at
@@ -378,7 +423,7 @@ function scalingPlot(key, entries, metric, axis) {
   for (const {run, table} of entries) {
     const row = table.rows.find(r => r.bytes === chosen) || (sized ? null : table.rows[0]);
     if (!row || metric.get(row) === null || metric.get(row) === undefined) continue;
-    const g = [run.library || run.source, table.method, run.label].filter(x => x).join(' \u00b7 ');
+    const g = [configuration(run), table.method, run.label].filter(x => x).join(' \u00b7 ');
     if (!groups.has(g)) groups.set(g, new Map());
     const at = groups.get(g);
     const x = byRun ? run.id : table.nprocs;
@@ -389,8 +434,8 @@ function scalingPlot(key, entries, metric, axis) {
     key: key + '|scaling|' + g, name: g,
     points: [...at].map(([n, vs]) => {
       const v = vs.map(x => x.v).sort((a, b) => a - b);
-      const median = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      const p = {x: n, y: median, tip: `${n} ${byRun ? '(run)' : 'processes'}: ${fmt(median)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
+      const mid = median(v);
+      const p = {x: n, y: mid, tip: `${n} ${byRun ? '(run)' : 'processes'}: ${fmt(mid)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
       if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
       else if (metric.interval && vs[0].row.lo !== undefined) { p.lo = vs[0].row.lo; p.hi = vs[0].row.hi; }
       return p;
