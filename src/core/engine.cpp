@@ -167,33 +167,6 @@ struct LocalPoint {
   std::optional<AccurateResult> accurate;
 };
 
-// Erases the progress line before anything reaches the reporters.
-class ClearingReporter : public Reporter {
- public:
-  ClearingReporter(Reporter& inner, ProgressDisplay& progress)
-      : inner_(inner), progress_(progress) {}
-  void benchmark_started(const BenchmarkRun& b) override {
-    progress_.clear();
-    inner_.benchmark_started(b);
-  }
-  void row(const BenchmarkRun& b, const Measurement& m) override {
-    progress_.clear();
-    inner_.row(b, m);
-  }
-  void benchmark_finished(const BenchmarkRun& b) override {
-    progress_.clear();
-    inner_.benchmark_finished(b);
-  }
-  void note(const std::string& n) override {
-    progress_.clear();
-    inner_.note(n);
-  }
-
- private:
-  Reporter& inner_;
-  ProgressDisplay& progress_;
-};
-
 // The active process counts of a benchmark that is valid on this world size. Pairs (Uniband,
 // Biband) run on even counts only, as current IMB: the world and P_min rounded to even.
 std::vector<int> process_series(const Benchmark& b, int npmin, int world_size) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "core/reporter.hpp"
+
 namespace mpiscope::core {
 
 // One progress message line for whoever watches (b_eff's lengths, SKaMPI's suites): on the
@@ -59,6 +61,42 @@ class ProgressDisplay {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::thread thread_;
+};
+
+// Erases the progress line before anything reaches the reporters; passes every event on.
+class ClearingReporter : public Reporter {
+ public:
+  ClearingReporter(Reporter& inner, ProgressDisplay& progress)
+      : inner_(inner), progress_(progress) {}
+  void benchmark_started(const BenchmarkRun& b) override {
+    progress_.clear();
+    inner_.benchmark_started(b);
+  }
+  void row(const BenchmarkRun& b, const Measurement& m) override {
+    progress_.clear();
+    inner_.row(b, m);
+  }
+  void benchmark_finished(const BenchmarkRun& b) override {
+    progress_.clear();
+    inner_.benchmark_finished(b);
+  }
+  void note(const std::string& n) override {
+    progress_.clear();
+    inner_.note(n);
+  }
+  void summary(const NamedValue& v) override {
+    progress_.clear();
+    inner_.summary(v);
+  }
+  void run_started(const RunInfo& i) override { inner_.run_started(i); }
+  void run_finished(const RunInfo& i, bool ok) override {
+    progress_.clear();
+    inner_.run_finished(i, ok);
+  }
+
+ private:
+  Reporter& inner_;
+  ProgressDisplay& progress_;
 };
 
 }  // namespace mpiscope::core

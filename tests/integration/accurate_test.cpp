@@ -43,7 +43,13 @@ TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
       const std::string where = b["name"].get<std::string>() + " " + row["bytes"].dump();
       expect_consistent_accurate_row(row, where);
       const json& a = row["accurate"];
-      if (a["sync"] != "window") continue;
+      if (a["sync"] != "window") {
+        // A loaded machine may make a point fall back; it must say so.
+        EXPECT_NE(row.value("note", "").find("window sync: too many repetitions started late"),
+                  std::string::npos)
+            << where << ": " << row.dump();
+        continue;
+      }
       ++window_rows;
       EXPECT_EQ(a["time_definition"], "global") << where;
       EXPECT_GT(a["window_us"].get<double>(), 0) << where;
@@ -51,7 +57,8 @@ TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
       EXPECT_GE(a["valid"].get<double>(), 0.5 * a["attempted"].get<double>()) << where;
     }
   }
-  EXPECT_GE(window_rows, 5) << r.out;
+  // Six points; under the load of a busy CI machine one or two have fallen back.
+  EXPECT_GE(window_rows, 4) << r.out;
   // The table prints what the JSON holds: the median and its interval.
   const auto tables = parse_imb(r.out);
   ASSERT_EQ(tables.size(), 2u);

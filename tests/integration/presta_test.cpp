@@ -3,8 +3,10 @@
 // mode from the longest sample and in accurate mode from the median repetition.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <regex>
@@ -579,6 +581,42 @@ TEST(PrestaAccurate, HelpListsTheMethodOptions) {
     for (const char* option : {"--method", "--sync", "--target-ci", "--min-reps", "--budget"})
       EXPECT_NE(r.out.find(option), std::string::npos) << args[1] << " " << option << r.out;
   }
+}
+
+// On a terminal (here the pseudo-terminal of script(1)) a long point shows the progress line: the
+// point, how many of how many, the time so far and, once a point is done, the estimate of the time
+// left; the tables stay whole. MPI_Send is slowed by the PMPI library (3 ms a call, 500 calls)
+// so that each unidirectional point lasts over a second. Without a terminal nothing is shown.
+TEST(PrestaProgress, ATerminalShowsThePointAndTheTimeLeft) {
+  if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  if (!is_openmpi())
+    GTEST_SKIP() << "MPICH's Hydra starts the ranks without the terminal (a session of their own, "
+                    "stderr a pipe): mpiscope shows no progress there (docs/results-db.md)";
+  const auto dir = temp_dir();
+  const std::string args = " presta com -o 500 -b 1024 -e 2048 --no-db";
+  const std::string launch = std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE +
+                             " -np 2 " + with_pmpi_library(dir) + args;
+  const auto r = run_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
+      "MPISCOPE_DELAY=MPI_Send=3000 timeout -k 5 60 script -qfec " +
+          quote(launch) + " /dev/null",
+      true);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::string text = r.out;
+  std::replace(text.begin(), text.end(), '\r', '\n');
+  EXPECT_GE(count_of(text, "presta com: com Unidirectional, 2 processes, 1024 bytes | point 1/4"),
+            1)
+      << text;
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("com Unidirectional, 2 processes, 2048 bytes \\| point 2/4 \\| elapsed "
+                       "0:\\d\\d \\| ~\\d+:\\d\\d left")))
+      << text;
+  EXPECT_EQ(count_of(text, "Unidirectional          2"), 2) << text;  // both rows, whole
+  const auto quiet =
+      run_mpi(2, {"presta", "com", "-o", "500", "-b", "2048", "-e", "2048", "--no-db"},
+              "MPISCOPE_DELAY=MPI_Send=3000", 60, with_pmpi_library(dir));
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(count_of(quiet.err + quiet.out, "point 1/2"), 0) << quiet.err;
 }
 
 TEST(PrestaOutputs, CsvAndTimeout) {

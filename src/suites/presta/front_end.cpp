@@ -15,6 +15,28 @@
 
 namespace mpiscope::presta {
 
+long points_of(const Options& o) {
+  const auto counts = static_cast<long>(o.process_counts.size());
+  const auto sizes =
+      static_cast<long>(message_sizes(o.size_start, o.size_stop, o.size_factor).size());
+  switch (o.test) {
+    case Test::kCom:
+      return 2 * counts * sizes;  // unidirectional, then bidirectional
+    case Test::kLaten:
+      return counts;
+    case Test::kRma:
+      return 4 * counts * sizes;  // put and get, each uni- and bidirectional
+    case Test::kAllred:
+      return o.method.accurate() ? 2 : 2L * o.samples;  // the compute loop, then with Allreduce
+    case Test::kGlobalop: {
+      // Every operation, and with compute iterations the compute loop and every operation again.
+      const auto ops = static_cast<long>(global_op_count());
+      return o.loop_compute_iterations > 0 ? 2 * ops + 1 : ops;
+    }
+  }
+  return 0;
+}
+
 namespace {
 
 class NullReporter : public core::Reporter {};
@@ -143,10 +165,13 @@ int run(Options o, int thread_level, const std::string& program,
     reporters.run_started(info);
   }
   core::Watchdog watchdog(o.output.timeout_s, mpi::world_rank());
+  core::ProgressDisplay progress("presta " + name, points_of(o));
+  core::ClearingReporter clearing(reporters, progress);
   RunContext c{o,
                pairing_of(o, mpi::world_size()),
-               root ? static_cast<core::Reporter&>(reporters) : none,
+               root ? static_cast<core::Reporter&>(clearing) : none,
                watchdog,
+               progress,
                wtick,
                root,
                std::nullopt};
@@ -169,6 +194,7 @@ int run(Options o, int thread_level, const std::string& program,
       code = run_globalop(c);
       break;
   }
+  progress.clear();
   if (root) reporters.run_finished(info, code == 0);
   return code;
 }

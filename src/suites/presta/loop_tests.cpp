@@ -44,10 +44,10 @@ std::vector<double> allred_samples(RunContext& c, const char* what, Buffers& buf
   const Options& o = c.options;
   std::vector<double> samples;
   for (int s = 0; s < o.samples; ++s) {
-    c.watchdog.arm(fmt::format("allred {} sample {}", what, s));
+    c.point_started(fmt::format("allred {} sample {}", what, s));
     const LoopSample t = time_loop_sample(MPI_COMM_WORLD, o.inner_iterations,
                                           buf.compute(o.compute_iterations), operation);
-    c.watchdog.disarm();
+    c.point_finished();
     samples.push_back(t.max_s);
   }
   return samples;
@@ -127,10 +127,10 @@ int run_allred_accurately(RunContext& c) {
   core::AccurateMeter meter(MPI_COMM_WORLD, *c.accurate);
   auto measure = [&](const char* what, const std::function<void()>& operation) {
     meter.new_table();
-    c.watchdog.arm(fmt::format("allred {}", what));
+    c.point_started(fmt::format("allred {}", what));
     auto r = measure_loop_accurately(meter, o.inner_iterations, buf.compute(o.compute_iterations),
                                      operation);
-    c.watchdog.disarm();
+    c.point_finished();
     return r;
   };
   const auto compute_only = measure("compute loop", [] {});
@@ -233,6 +233,10 @@ std::vector<GlobalOp> global_ops() {
 
 }  // namespace
 
+std::size_t global_op_count() {
+  return global_ops().size();
+}
+
 int run_globalop(RunContext& c) {
   const Options& o = c.options;
   const int n = o.loop_iterations;
@@ -289,7 +293,7 @@ int run_globalop(RunContext& c) {
   };
   auto measure = [&](const char* name, int compute_iterations,
                      const std::function<void(Buffers&)>& op) {
-    c.watchdog.arm(fmt::format("globalop {} ({} compute iterations)", name, compute_iterations));
+    c.point_started(fmt::format("globalop {} ({} compute iterations)", name, compute_iterations));
     op(buf);  // not timed: the first call sets the collective up
     Loop t;
     auto operation = [&] { op(buf); };
@@ -299,7 +303,7 @@ int run_globalop(RunContext& c) {
     } else {
       t.classic = time_loop_sample(MPI_COMM_WORLD, n, buf.compute(compute_iterations), operation);
     }
-    c.watchdog.disarm();
+    c.point_finished();
     return t;
   };
   const auto ops = global_ops();

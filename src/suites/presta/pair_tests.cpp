@@ -42,11 +42,11 @@ bool run_sizes(RunContext& c, const Direction& d, const PairStep& step,
                         static_cast<int>(size)};
     // Not timed: the first message of a pair sets up its connection (PRESTA does the same).
     if (step.active) d.kernel(side, 1);
-    c.watchdog.arm(fmt::format("{} {}, {} processes, {} bytes", latency ? "laten" : "com", d.name,
-                               step.processes, size));
+    c.point_started(fmt::format("{} {}, {} processes, {} bytes", latency ? "laten" : "com", d.name,
+                                step.processes, size));
     const PairPoint p =
         measure_pair_point(step, o.barrier, c.accurate.has_value(), [&] { d.kernel(side, o.ops); });
-    c.watchdog.disarm();
+    c.point_finished();
     if (!c.root) continue;
     const double senders = d.both_send ? step.processes : static_cast<double>(step.pairs.size());
     PairFigures f;

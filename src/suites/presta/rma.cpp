@@ -148,10 +148,10 @@ int run_rma(RunContext& c) {
                            origin.data(), static_cast<int>(size)};
         // Not timed: one epoch to open the window's access paths.
         if (step.active) rma_epochs(side, v.op, 1, 1);
-        c.watchdog.arm(fmt::format("rma {}, {} processes, {} bytes", v.name, processes, size));
+        c.point_started(fmt::format("rma {}, {} processes, {} bytes", v.name, processes, size));
         const PairPoint p = measure_pair_point(step, o.barrier, c.accurate.has_value(),
                                                [&] { rma_epochs(side, v.op, o.ops, o.epochs); });
-        c.watchdog.disarm();
+        c.point_finished();
         if (!c.root) continue;
         const double initiators =
             v.bidirectional ? processes : static_cast<double>(step.pairs.size());

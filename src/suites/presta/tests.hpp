@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <optional>
+#include <string>
 
 #include "core/accurate.hpp"
+#include "core/progress.hpp"
 #include "core/reporter.hpp"
 #include "core/watchdog.hpp"
 #include "suites/presta/options.hpp"
@@ -16,6 +18,7 @@ struct RunContext {
   Pairing pairing;
   core::Reporter& out;  // the reporters on rank 0, a null reporter elsewhere
   core::Watchdog& watchdog;
+  core::ProgressDisplay& progress;
   double wtick_s = 0;  // MPI_Wtick
   bool root = false;
   // --method accurate: the accurate mode's settings (measure.hpp); empty in classic mode.
@@ -23,7 +26,20 @@ struct RunContext {
   const core::AccurateSettings* accurate_settings() const {
     return accurate ? &*accurate : nullptr;
   }
+  // A measurement point: watched for hangs (--timeout) and shown on the progress line.
+  void point_started(const std::string& what) {
+    watchdog.arm(what);
+    progress.point_started(what);
+  }
+  void point_finished() {
+    watchdog.disarm();
+    progress.point_finished();
+  }
 };
+
+// The measurement points a run of `o` has (for the progress line's estimate of the time left).
+long points_of(const Options& o);
+std::size_t global_op_count();  // loop_tests.cpp
 
 // Each returns the exit code (0, or 1 when a point could not be measured).
 int run_com(RunContext& c);       // pair_tests.cpp
