@@ -26,7 +26,7 @@ void print_help() {
   std::printf(
       "mpiscope %s - measure how well an MPI library and its machine communicate\n\n"
       "Usage: mpirun -np P mpiscope <suite> [options]\n"
-      "       mpiscope --version | --help\n\nSuites:\n",
+      "       mpiscope --version | --help | --aliases\n\nSuites:\n",
       mpiscope::core::mpiscope_version());
   for (const auto& s : mpiscope::cli::registered_suites()) {
     std::string aliases;
@@ -87,6 +87,13 @@ static int dispatch(int argc, char** argv) {
     return argc < 2 ? mpiscope::cli::kUsage : mpiscope::cli::kOk;
   }
   if (is_version(argv[1])) return answer_version();
+  // The build makes one symbolic link per alias from this list (cmake/make_aliases.cmake), so
+  // that the registry is the only place that names them.
+  if (argc == 2 && !std::strcmp(argv[1], "--aliases")) {
+    for (const auto& s : suites)
+      for (const auto& alias : s.aliases) std::printf("%s\n", alias.program.c_str());
+    return mpiscope::cli::kOk;
+  }
   for (const auto& s : suites)
     if (argv[1] == s.name) {
       if (argc == 3 && is_version(argv[2])) return answer_version();

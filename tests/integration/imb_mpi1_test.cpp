@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -600,6 +601,23 @@ TEST(ImbMpi1, AliasBehavesLikeTheSubcommand) {
     ASSERT_EQ(ta[i].cells.size(), tb[i].cells.size());
     for (std::size_t j = 0; j < ta[i].cells.size(); ++j)
       EXPECT_EQ(ta[i].cells[j][0], tb[i].cells[j][0]);
+  }
+}
+
+// Every legacy name the suites register is a link to mpiscope in the build's bin folder (made
+// from `mpiscope --aliases`), and called by that name it answers as mpiscope.
+TEST(Aliases, EveryRegisteredNameIsALinkToMpiscope) {
+  const auto list = run_plain({"--aliases"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const auto names = lines_of(list.out);
+  EXPECT_GE(names.size(), 51u) << list.out;
+  for (const char* expected :
+       {"IMB-MPI1", "IMB-RMA", "b_eff_io", "com", "osu_bw", "osu_cas_latency"})
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  for (const auto& name : names) {
+    const std::filesystem::path link = std::filesystem::path(bin_dir()) / name;
+    ASSERT_TRUE(std::filesystem::is_symlink(link)) << link;
+    EXPECT_EQ(std::filesystem::read_symlink(link), "mpiscope") << link;
   }
 }
 
