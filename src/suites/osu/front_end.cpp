@@ -56,7 +56,7 @@ class OsuFigures : public core::Reporter {
  private:
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
-    copy.parameters["datatype"] = datatype_;
+    if (program_.prints_datatype) copy.parameters["datatype"] = datatype_;  // as its header says
     if (is_one_sided(program_.figure)) {  // as an imported file's header lines give them
       copy.parameters["window creation"] = window_creation_name(window_creation_of(options_));
       copy.parameters["synchronization"] = sync_name(sync_of(options_));

@@ -192,6 +192,8 @@ core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s) {
   if (p.name == "osu_acc_latency") with_window<Access::Accumulate, Pattern::Latency>(b, w, s);
   if (p.name == "osu_fop_latency") with_window<Access::FetchAndOp, Pattern::Latency>(b, w, s);
   if (p.name == "osu_cas_latency") with_window<Access::CompareAndSwap, Pattern::Latency>(b, w, s);
+  if (p.name == "osu_get_acc_latency")
+    with_window<Access::GetAccumulate, Pattern::Latency>(b, w, s);
   if (p.name == "osu_put_bw") with_window<Access::Put, Pattern::Bandwidth>(b, w, s);
   if (p.name == "osu_get_bw") with_window<Access::Get, Pattern::Bandwidth>(b, w, s);
   if (both_ways) with_window<Access::Put, Pattern::BothWays>(b, w, s);

@@ -62,7 +62,8 @@ void set_defaults(Options& o, const Program& p) {
       o.iterations = 1000, o.skip = 100, o.iterations_large = 100, o.skip_large = 10;
       break;
   }
-  if (p.active_target_only) o.synchronization = "pscw";
+  o.window_creation = p.default_window;
+  o.synchronization = p.default_sync;
 }
 
 // The value of `word` in `words`, case-insensitively as OSU's strcasecmp; nullptr if none.

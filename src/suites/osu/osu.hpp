@@ -41,6 +41,10 @@ struct Program {
   bool sized = true;  // false: osu_barrier
   // One-sided: only post/start/complete/wait and fence (OSU's ACTIVE_SYNC: osu_put_bibw).
   bool active_target_only = false;
+  // One-sided: -w's and -s's defaults, as the program's main() sets them.
+  const char* default_window = "allocate";
+  const char* default_sync = "flush";
+  bool prints_datatype = true;  // false: osu_get_acc_latency's header has no "# Datatype:" line
 };
 
 // The one-sided programs' -w and -s (osu_util_mpi.c's process_one_sided_options).

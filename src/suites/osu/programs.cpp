@@ -48,10 +48,13 @@ const std::vector<Program>& programs() {
       {"osu_put_bw", "OSU MPI_Put Bandwidth Test", F::kOneSidedBandwidth, true},
       {"osu_get_bw", "OSU MPI_Get Bandwidth Test", F::kOneSidedBandwidth, true},
       {"osu_put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", F::kOneSidedBandwidth, true,
-       false, true, true},
+       false, true, true, "allocate", "pscw"},
       {"osu_acc_latency", "OSU MPI_Accumulate latency Test", F::kOneSided, true},
       {"osu_fop_latency", "OSU MPI_Fetch_and_op latency Test", F::kOneSided, true},
-      {"osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", F::kOneSided, true}};
+      {"osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", F::kOneSided, true},
+      // Its main() sets no window or synchronisation: OSU's zero values, create and lock.
+      {"osu_get_acc_latency", "OSU MPI_Get_accumulate latency Test", F::kOneSided, true, false,
+       true, false, "create", "lock", false}};
   return list;
 }
 

@@ -66,8 +66,9 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
     h += program_.figure == Figure::kOverlap ? "# Overall(us)" : "# Avg Latency(us)";
   } else {
     const auto datatype = b.parameters.find("datatype");
-    h += fmt::format("# Datatype: {}.\n",
-                     datatype == b.parameters.end() ? "MPI_CHAR" : datatype->second);
+    if (program_.prints_datatype)
+      h += fmt::format("# Datatype: {}.\n",
+                       datatype == b.parameters.end() ? "MPI_CHAR" : datatype->second);
     h += fmt::format("{:<{}}", "# Size", kSize);
     switch (program_.figure) {
       case Figure::kBandwidth:
