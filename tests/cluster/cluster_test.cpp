@@ -420,12 +420,16 @@ Result run_with_slurm(const std::string& command, const std::string& dir, int ti
                               harness::quote(cmd));
 }
 
+// The nodes the Slurm tests run on, named: Slurm may otherwise take any 3 of the 4 test hosts
+// (one still completing the previous step is passed over), and the tests check where ranks ran.
+const std::string kThreeNodes = "-N 3 -w h1,h2,h3";
+
 TEST(Cluster, SrunStartsSuitesAcrossHostsAndTheRunNamesThem) {
   REQUIRE_SLURM_WITH_OPEN_MPI();
   const auto dir = shared_dir();
   const std::string mpiscope = harness::quote(harness::bin_dir() + "/mpiscope");
   const auto imb =
-      run_with_slurm("srun -N 3 -n 6 --mpi=pmix " + mpiscope +
+      run_with_slurm("srun " + kThreeNodes + " -n 6 --mpi=pmix " + mpiscope +
                          " imb-mpi1 PingPong -msglog 0:4 --json " + dir + "/imb.json --no-db",
                      dir);
   ASSERT_EQ(imb.exit_code, 0) << imb.err << imb.out;
@@ -433,9 +437,10 @@ TEST(Cluster, SrunStartsSuitesAcrossHostsAndTheRunNamesThem) {
   EXPECT_EQ(run.at("world_size"), 6);
   EXPECT_EQ(run.at("ranks_per_host"), json({{"h1", 2}, {"h2", 2}, {"h3", 2}}));
   // One rank per node, as a map of the nodes is launched.
-  const auto map = run_with_slurm("srun -N 3 --ntasks-per-node=1 --mpi=pmix " + mpiscope +
-                                      " map --large 65536 --json " + dir + "/map.json --no-db",
-                                  dir);
+  const auto map =
+      run_with_slurm("srun " + kThreeNodes + " --ntasks-per-node=1 --mpi=pmix " + mpiscope +
+                         " map --large 65536 --json " + dir + "/map.json --no-db",
+                     dir);
   ASSERT_EQ(map.exit_code, 0) << map.err << map.out;
   const json doc = run_json(dir + "/map.json");
   EXPECT_EQ(doc.at("run").at("settings").at("hosts_of_ranks"), "h1: 0; h2: 1; h3: 2");
@@ -448,7 +453,7 @@ TEST(Cluster, EverySuiteRunsUnderSrun) {
   REQUIRE_SLURM_WITH_OPEN_MPI();
   const auto dir = shared_dir();
   const auto io = harness::temp_dir("/var/tmp");
-  const std::string srun = "srun -N 3 --ntasks-per-node=1 --mpi=pmix " +
+  const std::string srun = "srun " + kThreeNodes + " --ntasks-per-node=1 --mpi=pmix " +
                            harness::quote(harness::bin_dir() + "/mpiscope");
   const auto cfg = skampi_pingpong(dir);
   for (const auto& [name, args] : every_suite(io)) {
