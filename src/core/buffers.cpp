@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <new>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/fault_injection.hpp"
 
@@ -93,18 +95,79 @@ int slots_within(const BufferShape& shape, const OffCache& oc, double limit_byte
   return low;
 }
 
+namespace {
+// Mappings freed by AlignedBytes, kept for the next allocation they can hold, as IMB and OSU keep
+// their buffers from one length to the next: a point then times pages that earlier points have
+// already used. (Fresh pages for every length made the 64 KiB ping-pong 2–5 % slower than a
+// hand-written loop over persistent buffers; bench/README.md.) What is kept was all in use at
+// once before, and an allocation that none of it holds first returns all of it to the system,
+// so a run never holds more than the most it needed at one time.
+class FreedMappings {
+ public:
+  // A kept mapping of at least `bytes` (the smallest), or a new one; nullptr if none can be made.
+  std::byte* take(std::size_t bytes, std::size_t& capacity) {
+    const std::lock_guard lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->capacity >= bytes && (best == kept_.end() || it->capacity < best->capacity))
+        best = it;
+    if (best != kept_.end()) {
+      const Mapping m = *best;
+      kept_.erase(best);
+      capacity = m.capacity;
+      return m.start;
+    }
+    release_all();
+    capacity = round_up(bytes, kAlignment);
+    void* p = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<std::byte*>(p);
+  }
+  void give(std::byte* start, std::size_t capacity) {
+    const std::lock_guard lock(mutex_);
+    kept_.push_back({start, capacity});
+    if (kept_.size() > kMaxKept) {  // the smallest goes back to the system
+      auto smallest = std::min_element(kept_.begin(), kept_.end(),
+                                       [](auto& a, auto& b) { return a.capacity < b.capacity; });
+      munmap(smallest->start, smallest->capacity);
+      kept_.erase(smallest);
+    }
+  }
+
+ private:
+  struct Mapping {
+    std::byte* start;
+    std::size_t capacity;
+  };
+  static constexpr std::size_t kMaxKept = 4;  // a point's send and receive regions, twice
+  void release_all() {
+    for (const Mapping& m : kept_) munmap(m.start, m.capacity);
+    kept_.clear();
+  }
+  std::mutex mutex_;
+  std::vector<Mapping> kept_;
+};
+
+FreedMappings& freed_mappings() {
+  static FreedMappings* const kept = new FreedMappings;  // never destroyed: used until exit
+  return *kept;
+}
+}  // namespace
+
 AlignedBytes::~AlignedBytes() {
-  if (ptr_) munmap(ptr_, round_up(size_, kAlignment));
+  if (ptr_) freed_mappings().give(ptr_, capacity_);
 }
 
 AlignedBytes::AlignedBytes(AlignedBytes&& o) noexcept
-    : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    : ptr_(std::exchange(o.ptr_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      capacity_(std::exchange(o.capacity_, 0)) {}
 
 AlignedBytes& AlignedBytes::operator=(AlignedBytes&& o) noexcept {
   if (this != &o) {
-    if (ptr_) munmap(ptr_, round_up(size_, kAlignment));
+    if (ptr_) freed_mappings().give(ptr_, capacity_);
     ptr_ = std::exchange(o.ptr_, nullptr);
     size_ = std::exchange(o.size_, 0);
+    capacity_ = std::exchange(o.capacity_, 0);
   }
   return *this;
 }
@@ -113,10 +176,8 @@ std::optional<AlignedBytes> AlignedBytes::try_allocate(std::size_t bytes) {
   AlignedBytes b;
   if (bytes == 0) return b;
   if (fault::allocation_should_fail()) return std::nullopt;
-  void* p = mmap(nullptr, round_up(bytes, kAlignment), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return std::nullopt;
-  b.ptr_ = static_cast<std::byte*>(p);
+  b.ptr_ = freed_mappings().take(bytes, b.capacity_);
+  if (!b.ptr_) return std::nullopt;
   b.size_ = bytes;
   return b;
 }

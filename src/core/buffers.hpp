@@ -41,9 +41,10 @@ std::size_t footprint(const BufferShape& shape, const OffCache& oc, int max_slot
 // `limit_bytes` (at most what covering twice the cache needs); 0 when not even one slot fits.
 int slots_within(const BufferShape& shape, const OffCache& oc, double limit_bytes);
 
-// Page-aligned memory mapped straight from the system and returned to it when freed. (Through
-// malloc, buffers allocated and freed length after length stay resident in the heap: a default
-// IMB-MPI1 run then held 2.5 times the memory its buffers need.)
+// Page-aligned memory mapped from the system. A freed mapping is kept for the next allocation it
+// can hold (buffers.cpp: a run holds at most what it needed at one time; through malloc, buffers
+// freed length after length stayed in the heap and a default IMB-MPI1 run held 2.5 times the
+// memory its buffers need).
 class AlignedBytes {
  public:
   AlignedBytes() = default;
@@ -60,7 +61,8 @@ class AlignedBytes {
 
  private:
   std::byte* ptr_ = nullptr;
-  std::size_t size_ = 0;
+  std::size_t size_ = 0;      // what was asked for
+  std::size_t capacity_ = 0;  // what the mapping holds (page multiple, maybe a reused larger one)
 };
 
 class MessageBuffers {
