@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <cstring>
 
@@ -70,4 +71,39 @@ TEST(MessageBuffers, RotatesThroughDisjointSlots) {
   const int slots = slot_count(1000, oc);
   EXPECT_EQ(mb->send(0), mb->send(slots));
   EXPECT_EQ(count_pattern_mismatches(mb->send(slots - 1), 1000, 3, 0), 0u);
+}
+
+namespace {
+// Whether [p, p+bytes) is mapped in this process (mincore fails with ENOMEM on unmapped pages).
+bool mapped(const std::byte* p, std::size_t bytes) {
+  std::vector<unsigned char> pages((bytes + 4095) / 4096);
+  return mincore(const_cast<std::byte*>(p), bytes, pages.data()) == 0;
+}
+}  // namespace
+
+// A freed mapping serves the next allocation it holds (warm pages, as IMB's and OSU's persistent
+// buffers); one that none holds returns every kept mapping, so no more is held than was in use.
+TEST(AlignedBytes, AFreedMappingIsReusedAndReturnedWhenItCannotServe) {
+  std::byte* first = nullptr;
+  {
+    auto big = AlignedBytes::try_allocate(1u << 20);
+    ASSERT_TRUE(big);
+    first = big->data();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % 4096, 0u);
+    std::memset(first, 1, big->size());
+  }
+  {
+    auto smaller = AlignedBytes::try_allocate(300000);
+    ASSERT_TRUE(smaller);
+    EXPECT_EQ(smaller->data(), first);  // the kept 1 MiB mapping
+    EXPECT_EQ(smaller->size(), 300000u);
+  }
+  auto larger = AlignedBytes::try_allocate(3u << 20);
+  ASSERT_TRUE(larger);
+  EXPECT_NE(larger->data(), first);
+  // Returned to the system before mapping more: its pages are unmapped, or the kernel placed the
+  // new mapping over them (which it can only do once they are free).
+  const bool inside_new = first >= larger->data() && first < larger->data() + larger->size();
+  EXPECT_TRUE(!mapped(first, 1u << 20) || inside_new);
+  EXPECT_TRUE(mapped(larger->data(), larger->size()));
 }
