@@ -14,7 +14,7 @@
 //
 //   --rounds N          pairs per length (default 40)
 //   --warm-up RULE      A's -warm_up: on (default), off, imb3.1 (the rule before issue 14)
-//   --fresh-buffers     B allocates and touches new buffers for every sample (as A does)
+//   --fresh-buffers     B allocates and touches new buffers for every sample
 #include <mpi.h>
 
 #include <algorithm>
