@@ -106,11 +106,12 @@ shape_mb() {
 
 # run TAG ARGS...: one mpiscope run, every rank under GNU time; sets peaks_kb to the per-rank
 # peaks in KB.
+# --no-db: a measurement of mpiscope itself is no result for the user's database.
 run() {
   local tag=$1; shift
   # shellcheck disable=SC2086 # the launcher is a command line
   if ! $LAUNCHER -np "$NP" "$self" --rank-wrapper "$out" "$tag" "${rank_env[@]+"${rank_env[@]}"}" -- \
-      "$prog" imb-mpi1 "$@" \
+      "$prog" imb-mpi1 "$@" --no-db \
       > "$out/$tag.log" 2>&1; then
     echo "memory_footprint.sh: run '$tag' failed; its output:" >&2
     tail -20 "$out/$tag.log" >&2
