@@ -199,6 +199,15 @@ std::string temp_dir(const std::string& parent) {
   return true;
 }();
 
+// Open MPI's launchers share one session folder per host and user under $TMPDIR
+// (/tmp/ompi.<host>.<uid>); one mpirun removing it as it ends while another, from a test running
+// beside it, is creating it fails the second one's start ("mkdir … File exists"). Each test
+// program's launchers get a folder of their own (short, as it holds Unix sockets).
+[[maybe_unused]] const bool launcher_tmpdir_chosen = [] {
+  setenv("TMPDIR", temp_dir().c_str(), 1);
+  return true;
+}();
+
 SmallTmpfs::SmallTmpfs(const std::string& mount_options)
     : path(temp_dir() + "/fs"), options(mount_options) {
   mkdir(path.c_str(), 0755);
