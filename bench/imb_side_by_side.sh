@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # mpiscope's IMB-MPI1 next to Intel's current IMB-MPI1 on the same machine, as a user would
 # compare them (issue 14): the same benchmarks at their default lengths, launches interleaved
-# (Intel then mpiscope, then mpiscope then Intel, ...) so that drift of the machine hits both alike. Prints, per benchmark
-# and length, the median over launches of each tool's time and their ratio mpiscope / Intel
-# (below 1: mpiscope measured less time). Times are compared, not Mbytes/sec: current IMB prints
+# (Intel then mpiscope, then mpiscope then Intel, ...) so that drift of the machine hits both
+# alike. Prints, per benchmark and length, the median over launches of each tool's time, their
+# ratio mpiscope / Intel (below 1: mpiscope measured less time), the median of the paired ratios
+# (each mpiscope launch over the Intel launch next to it) and a sign test on the pairs: in how
+# many pairs mpiscope measured less out of the pairs that differ (both print 2 decimals, so small
+# times tie often), and the two-sided binomial p-value of that count if neither tool were faster
+# (a small p: the difference is systematic, not noise). Times are compared, not Mbytes/sec: current IMB prints
 # 10^6 bytes/s, mpiscope's IMB 3.1 tables 2^20 bytes/s. The time is t[usec] where a table has
 # one, else t_max[usec] (IMB's headline figure for bandwidth).
 #
@@ -29,16 +33,16 @@ oversubscribe=""
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# "tool benchmark bytes time" lines from one IMB-style output.
+# "tool benchmark bytes time launch" lines from one IMB-style output.
 extract() {
-  awk -v tool="$1" '
+  awk -v tool="$1" -v launch="$3" '
     /^# Benchmarking / { name = $3; col = 0; next }
     /#repetitions/ {
       for (i = 1; i <= NF; ++i) if ($i == "t[usec]") col = i
       if (!col) for (i = 1; i <= NF; ++i) if ($i == "t_max[usec]") col = i
       next
     }
-    col && $1 ~ /^[0-9]+$/ && NF >= col && $col ~ /^[0-9.]+$/ { print tool, name, $1, $col }
+    col && $1 ~ /^[0-9]+$/ && NF >= col && $col ~ /^[0-9.]+$/ { print tool, name, $1, $col, launch }
 ' "$2"
 }
 
@@ -56,30 +60,56 @@ run_mpiscope() {
 for ((l = 1; l <= launches; ++l)); do
   # Each tool goes first in every other pair: neither gains from the order.
   if ((l % 2)); then run_intel && run_mpiscope; else run_mpiscope && run_intel; fi
-  extract intel "$work/intel$l.txt" >> "$work/all.txt"
-  extract mpiscope "$work/mpiscope$l.txt" >> "$work/all.txt"
+  extract intel "$work/intel$l.txt" "$l" >> "$work/all.txt"
+  extract mpiscope "$work/mpiscope$l.txt" "$l" >> "$work/all.txt"
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
 echo "Intel: $(grep -m1 -o 'Intel(R) MPI Benchmarks [^,]*' "$work/intel1.txt" || echo '?')," \
   "$launches interleaved launches of each at $np processes with $launcher"
 grep -E '^# (Warm-up|Collectives)' "$work/mpiscope1.txt" || true
-printf '%-10s %9s %14s %14s %8s\n' benchmark bytes "intel t[us]" "mpiscope t[us]" ratio
-# Medians over launches per tool, benchmark and length; then the ratio.
+printf '%-10s %9s %12s %14s %7s %7s %9s %7s\n' benchmark bytes "intel t[us]" "mpiscope t[us]" \
+  ratio paired "faster" p
+# Medians over launches per tool, benchmark and length; their ratio; the paired ratios and the
+# sign test.
 sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk '
   function median(s,   a, n, i, j, t) {
     n = split(s, a, " ")
-    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
+    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  { key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+  # P(X <= k) + P(X >= n - k) for X ~ Binomial(n, 1/2), k <= n/2: two-sided sign test.
+  function sign_p(k, n,   i, c, tail) {
+    if (k > n - k) k = n - k
+    c = 1; tail = 0
+    for (i = 0; i <= k; ++i) { tail += c; c = c * (n - i) / (i + 1) }
+    tail = 2 * tail / 2 ^ n
+    return tail > 1 ? 1 : tail
+  }
+  {
+    key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; t[key, $1, $5] = $4; launches[key] = launches[key] " " $5
+    if (!(key in seen)) { seen[key] = 1; order[++k] = key }
+  }
   END {
     worst = 0
     for (i = 1; i <= k; ++i) {
-      split(order[i], p, " ")
-      a = median(v[order[i], "intel"]); b = median(v[order[i], "mpiscope"])
+      key = order[i]; split(key, p, " ")
+      a = median(v[key, "intel"]); b = median(v[key, "mpiscope"])
       r = a > 0 ? b / a : 0
-      if (r > worst) { worst = r; where = order[i] }
-      printf "%-10s %9d %14.2f %14.2f %8.3f\n", p[1], p[2], a, b, r
+      if (r > worst) { worst = r; where = key }
+      pairs = ""; n = 0; faster = 0; slower = 0; delete done
+      m = split(launches[key], ls, " ")
+      for (j = 1; j <= m; ++j) {
+        l = ls[j]
+        if ((l in done) || !((key, "intel", l) in t) || !((key, "mpiscope", l) in t)) continue
+        done[l] = 1
+        if (t[key, "intel", l] + 0 <= 0) continue
+        pairs = pairs " " t[key, "mpiscope", l] / t[key, "intel", l]; ++n
+        if (t[key, "mpiscope", l] + 0 < t[key, "intel", l] + 0) ++faster
+        if (t[key, "mpiscope", l] + 0 > t[key, "intel", l] + 0) ++slower
+      }
+      printf "%-10s %9d %12.2f %14.2f %7.3f %7.3f %5d/%-3d %7.3f\n", p[1], p[2], a, b, r,
+             n ? median(pairs) : 0, faster, faster + slower,
+             faster + slower ? sign_p(faster, faster + slower) : 1
     }
     printf "largest ratio: %.3f (%s)\n", worst, where
   }'
