@@ -160,11 +160,11 @@ std::string warm_up_rule(const core::EngineSettings& s, const core::SuitePlan& p
 // The header's "Collectives" line: where a rooted operation's root is and whether repetitions
 // may overlap, the two places where IMB 3.1 and current IMB time collectives differently.
 std::string collectives_rule(const core::EngineSettings& s) {
-  return std::string(s.root_shift ? "root round robin (IMB 3.1; current IMB: -root_shift off)"
+  return std::string(s.root_shift ? "root round robin (-root_shift on, as IMB 3.1)"
                                   : "root 0 (-root_shift off, as current IMB)") +
          (s.sync_collectives
               ? ", each repetition timed alone after an untimed barrier (-sync on, as current IMB)"
-              : ", repetitions back to back (IMB 3.1; current IMB: -sync on)") +
+              : ", repetitions back to back (-sync off, as IMB 3.1)") +
          (s.own_barrier_collectives
               ? ", barriers are mpiscope's own dissemination barrier (-imb_barrier on)"
               : "");

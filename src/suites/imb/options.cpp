@@ -429,15 +429,14 @@ where
                 untimed n/10 times (at least min(10, n)); off: no warm-up; imb3.1:
                 IMB 3.1's 2 runs of a 4-byte message before a table's first length
   -root_shift on|off
-                IMB-MPI1's rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)):
-                on (default, IMB 3.1) moves the root round robin, root = i mod P in
-                repetition i; off keeps it at rank 0, as current IMB does by default
-                (IMB-NBC: off by default, as current IMB)
-  -sync on|off  IMB-MPI1's collectives: on puts an untimed barrier between repetitions
-                and times each alone, as current IMB does by default; off (default, IMB
+                IMB-MPI1's and IMB-NBC's rooted collectives (Bcast, Reduce, Gather(v),
+                Scatter(v)): off (default, as current IMB) keeps the root at rank 0;
+                on (IMB 3.1) moves it round robin, root = i mod P in repetition i
+  -sync on|off  IMB-MPI1's and IMB-NBC's collectives: on (default, as current IMB) puts
+                an untimed barrier between repetitions and times each alone; off (IMB
                 3.1) times the repetitions back to back, so that consecutive ones may
-                overlap (pipelining)
-                (IMB-NBC: on by default, as current IMB)
+                overlap (pipelining). IMB 3.1's rules exactly: -warm_up imb3.1
+                -root_shift on -sync off
   -imb_barrier on|off
                 collectives: on synchronises before the timed loop (and between
                 repetitions under -sync on) with mpiscope's own dissemination barrier of

@@ -1,6 +1,6 @@
-// IMB-MPI1 data-movement collectives (guide 3.3.4.4–3.3.4.13). MPI_BYTE; rooted ones move their
-// root round robin (root = i % nprocs in repetition i) unless -root_shift off keeps it at 0. Each
-// kernel is the one MPI call.
+// IMB-MPI1 data-movement collectives (guide 3.3.4.4–3.3.4.13). MPI_BYTE; rooted ones keep their
+// root at 0 (current IMB's default) or, under -root_shift on, move it round robin as IMB 3.1 did
+// (root = i % nprocs in repetition i). Each kernel is the one MPI call.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
