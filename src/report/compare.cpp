@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -304,9 +305,56 @@ bool unknown_processes(const std::string& key) {
 }
 }  // namespace
 
+std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
+  std::map<std::string, std::string> rules;
+  const auto& s = run.info.settings;
+  if (const auto it = s.find("warm_up"); it != s.end()) rules["warm-up"] = "-warm_up " + it->second;
+  if (const auto it = s.find("iter_policy"); it != s.end())
+    rules["repetitions"] = "-iter_policy " + it->second;
+  if (const auto it = s.find("collectives_rule"); it != s.end()) {
+    const std::string& text = it->second;
+    rules["collectives' root"] = text.find("root round robin") != std::string::npos
+                                     ? "round robin (IMB 3.1)"
+                                     : "rank 0 (current IMB)";
+    rules["collectives' repetitions"] = text.find("back to back") != std::string::npos
+                                            ? "back to back (IMB 3.1)"
+                                            : "each timed alone after a barrier (current IMB)";
+  }
+  return rules;
+}
+
+namespace {
+// "A round robin (IMB 3.1); B rank 0 (current IMB)" for each rule whose values differ among the
+// runs that record it.
+std::vector<std::string> rule_differences(const std::vector<db::StoredRun>& a,
+                                          const std::vector<db::StoredRun>& b) {
+  std::map<std::string, std::set<std::string>> values_a, values_b;
+  for (const auto& r : a)
+    for (const auto& [name, value] : timing_rules(r)) values_a[name].insert(value);
+  for (const auto& r : b)
+    for (const auto& [name, value] : timing_rules(r)) values_b[name].insert(value);
+  auto joined = [](const std::set<std::string>& values) {
+    std::string s;
+    for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;
+    return s;
+  };
+  std::vector<std::string> differences;
+  for (const auto& [name, in_a] : values_a) {
+    const auto it = values_b.find(name);
+    if (it == values_b.end()) continue;
+    std::set<std::string> all = in_a;
+    all.insert(it->second.begin(), it->second.end());
+    if (all.size() > 1)
+      differences.push_back(name + ": A " + joined(in_a) + "; B " + joined(it->second));
+  }
+  return differences;
+}
+}  // namespace
+
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
   Comparison c;
+  c.rule_differences = rule_differences(a, b);
   Side side_a = collect(a), side_b = collect(b);
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
@@ -430,6 +478,12 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
            std::to_string(c.gate_rows) + " in a row, which these run counts cannot give: use " +
            std::to_string(runs_for_gate(c.gate_rows, s.gate_level)) +
            " runs per side, or fewer rows\n";
+  if (!c.rule_differences.empty()) {
+    out +=
+        "\n# note: the runs were not timed under the same rules; the rows these rules govern "
+        "differ by rule as well as by any change of the system:\n";
+    for (const auto& d : c.rule_differences) out += "#   " + d + "\n";
+  }
   if (c.rank_test_too_weak)
     out += "\n# note: too few runs for the rank test to reach p <= " + level +
            " (4 runs per side suffice); those rows were judged by the noise floor\n";

@@ -5,6 +5,7 @@
 // a fixed noise floor (docs/results-db.md).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,7 +92,17 @@ struct Comparison {
   std::size_t gate_rows = 0;                      // rows the gate judged by the rank test together
   bool gate_too_weak = false;       // too few runs to reach gate_level / gate_rows in a row
   bool rank_test_too_weak = false;  // several runs, but too few for the rank test's level
+  // Rules of timing the two sides do not share ("collectives' root: A round robin (IMB 3.1);
+  // B rank 0 (current IMB)"): the rows they govern differ by rule as well as by whatever the
+  // comparison looks for.
+  std::vector<std::string> rule_differences;
 };
+
+// The rules a run was timed under that change what its rows measure (IMB's warm-up, collectives'
+// root and synchronisation, repetition policy), by a readable name; a run recorded before the
+// root and synchronisation were stored apart says them in its `collectives_rule` text. Runs that
+// record none (imports, other suites) give an empty map.
+std::map<std::string, std::string> timing_rules(const db::StoredRun& run);
 
 // Each side is one or more runs (repetitions of the same measurement). Tables match on the
 // benchmark name (case-insensitive: Intel's S_Write_Indv is mpiscope's S_Write_indv), process

@@ -209,7 +209,8 @@ json comparison_data(const PageComparison& c) {
           {"b", ids_b},
           {"rows", rows},
           {"only_in_a", c.result.only_in_a},
-          {"only_in_b", c.result.only_in_b}};
+          {"only_in_b", c.result.only_in_b},
+          {"rule_differences", c.result.rule_differences}};
 }
 
 }  // namespace

@@ -265,3 +265,50 @@ TEST(ReportCompare, ZeroProcessesMatchAnyCountAndHeadlineTimeComesFirst) {
       {mine}, {run_with(3, {row(8, 1, 2, 1.5)}, 8, "osu_allreduce")}, limit(10));
   EXPECT_TRUE(other.rows.empty());
 }
+
+// Runs timed under different rules (here IMB 3.1's collectives against current IMB's, the
+// default's change of fa46a40) are compared, and the output says which rules differ; an old
+// run's rule is read from its `collectives_rule` text. The same rules on both sides say nothing.
+TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
+  auto with_rules = [](int id, const std::string& collectives_rule, const std::string& warm_up) {
+    auto r = run_with(id, {row(8, 1, 2, 1.5)});
+    r.info.settings["collectives_rule"] = collectives_rule;
+    r.info.settings["warm_up"] = warm_up;
+    return r;
+  };
+  const std::string old_default =
+      "root round robin (IMB 3.1; current IMB: -root_shift off), repetitions back to back (IMB "
+      "3.1; current IMB: -sync on)";
+  const std::string imb31 =
+      "root round robin (-root_shift on, as IMB 3.1), repetitions back to back (-sync off, as "
+      "IMB 3.1)";
+  const std::string current =
+      "root 0 (-root_shift off, as current IMB), each repetition timed alone after an untimed "
+      "barrier (-sync on, as current IMB)";
+  const std::vector<db::StoredRun> a = {with_rules(1, old_default, "on")};
+  const std::vector<db::StoredRun> b = {with_rules(2, current, "on")};
+  const auto c = report::compare_runs(a, b, limit(10));
+  ASSERT_EQ(c.rule_differences.size(), 2u);
+  EXPECT_EQ(c.rule_differences[0],
+            "collectives' repetitions: A back to back (IMB 3.1); B each timed alone after a "
+            "barrier (current IMB)");
+  EXPECT_EQ(c.rule_differences[1],
+            "collectives' root: A round robin (IMB 3.1); B rank 0 (current IMB)");
+  EXPECT_NE(report::render_comparison(a, b, c, limit(10))
+                .find("# note: the runs were not timed under the same rules"),
+            std::string::npos);
+  // The old default's text and today's -root_shift on -sync off are the same rules.
+  const std::vector<db::StoredRun> same = {with_rules(3, imb31, "on")};
+  const auto c2 = report::compare_runs(a, same, limit(10));
+  EXPECT_TRUE(c2.rule_differences.empty());
+  EXPECT_EQ(report::render_comparison(a, same, c2, limit(10)).find("not timed under the same"),
+            std::string::npos);
+  // A mixed side lists its values; a rule only one side records (an import) is no difference.
+  const std::vector<db::StoredRun> mixed = {with_rules(4, imb31, "on"),
+                                            with_rules(5, imb31, "imb3.1")};
+  const auto c3 = report::compare_runs(same, mixed, limit(10));
+  ASSERT_EQ(c3.rule_differences.size(), 1u);
+  EXPECT_EQ(c3.rule_differences[0], "warm-up: A -warm_up on; B -warm_up imb3.1, -warm_up on");
+  EXPECT_TRUE(report::compare_runs(same, {run_with(6, {row(8, 1, 2, 1.5)})}, limit(10))
+                  .rule_differences.empty());
+}

@@ -655,6 +655,9 @@ function comparisonCard(c) {
   const plots = el('div', {class: 'plots'});
   plots.append(plot({id: 'comparison', title: 'B/A over message size (1 = no change)', xAxis: 'bytes', xTitle: AXES.bytes, yTitle: 'B/A', yUnit: '', series, height: 300}));
   card.append(plots);
+  if (c.rule_differences && c.rule_differences.length)
+    card.append(el('ul', {class: 'notes'}, el('li', {}, 'Not timed under the same rules; the rows these rules govern differ by rule as well as by any change of the system:'),
+      ...c.rule_differences.map(d => el('li', {}, d))));
   const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise`));
   const t = el('table');
   t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
