@@ -7,9 +7,9 @@
 # (each mpiscope launch over the Intel launch next to it) and a sign test on the pairs: in how
 # many pairs mpiscope measured less out of the pairs that differ (both print 2 decimals, so small
 # times tie often), and the two-sided binomial p-value of that count if neither tool were faster
-# (a small p: the difference is systematic, not noise). Times are compared, not Mbytes/sec: current IMB prints
-# 10^6 bytes/s, mpiscope's IMB 3.1 tables 2^20 bytes/s. The time is t[usec] where a table has
-# one, else t_max[usec] (IMB's headline figure for bandwidth).
+# (a small p: the difference is systematic, not noise). Times are compared, not Mbytes/sec:
+# current IMB prints 10^6 bytes/s, mpiscope's IMB 3.1 tables 2^20 bytes/s. The time is t[usec]
+# where a table has one, else t_max[usec] (IMB's headline figure for bandwidth).
 #
 #   bench/imb_side_by_side.sh INTEL_IMB_MPI1 [BUILD_DIR] [LAUNCHER] [LAUNCHES] [NP] [BENCHMARKS]
 #                             [MPISCOPE_OPTIONS]
@@ -71,7 +71,7 @@ printf '%-10s %9s %12s %14s %7s %7s %9s %7s\n' benchmark bytes "intel t[us]" "mp
   ratio paired "faster" p
 # Medians over launches per tool, benchmark and length; their ratio; the paired ratios and the
 # sign test.
-sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk '
+sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk -v launches="$launches" '
   function median(s,   a, n, i, j, t) {
     n = split(s, a, " ")
     for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
@@ -86,7 +86,7 @@ sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk '
     return tail > 1 ? 1 : tail
   }
   {
-    key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; t[key, $1, $5] = $4; launches[key] = launches[key] " " $5
+    key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; t[key, $1, $5] = $4
     if (!(key in seen)) { seen[key] = 1; order[++k] = key }
   }
   END {
@@ -96,12 +96,9 @@ sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk '
       a = median(v[key, "intel"]); b = median(v[key, "mpiscope"])
       r = a > 0 ? b / a : 0
       if (r > worst) { worst = r; where = key }
-      pairs = ""; n = 0; faster = 0; slower = 0; delete done
-      m = split(launches[key], ls, " ")
-      for (j = 1; j <= m; ++j) {
-        l = ls[j]
-        if ((l in done) || !((key, "intel", l) in t) || !((key, "mpiscope", l) in t)) continue
-        done[l] = 1
+      pairs = ""; n = 0; faster = 0; slower = 0
+      for (l = 1; l <= launches; ++l) {
+        if (!((key, "intel", l) in t) || !((key, "mpiscope", l) in t)) continue
         if (t[key, "intel", l] + 0 <= 0) continue
         pairs = pairs " " t[key, "mpiscope", l] / t[key, "intel", l]; ++n
         if (t[key, "mpiscope", l] + 0 < t[key, "intel", l] + 0) ++faster

@@ -328,11 +328,13 @@ namespace {
 // runs that record it.
 std::vector<std::string> rule_differences(const std::vector<db::StoredRun>& a,
                                           const std::vector<db::StoredRun>& b) {
-  std::map<std::string, std::set<std::string>> values_a, values_b;
-  for (const auto& r : a)
-    for (const auto& [name, value] : timing_rules(r)) values_a[name].insert(value);
-  for (const auto& r : b)
-    for (const auto& [name, value] : timing_rules(r)) values_b[name].insert(value);
+  auto values_of = [](const std::vector<db::StoredRun>& runs) {
+    std::map<std::string, std::set<std::string>> values;
+    for (const auto& r : runs)
+      for (const auto& [name, value] : timing_rules(r)) values[name].insert(value);
+    return values;
+  };
+  const auto values_a = values_of(a), values_b = values_of(b);
   auto joined = [](const std::set<std::string>& values) {
     std::string s;
     for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;

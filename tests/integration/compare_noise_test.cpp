@@ -108,3 +108,37 @@ TEST(CompareNoise, IntelIoTablesMatchMpiscopesRows) {
   EXPECT_EQ(count_of(c.out, "# S_Read_indv, 1 process\n"), 1) << c.out;
   EXPECT_EQ(count_of(c.out, " 1:1 "), 6) << c.out;
 }
+
+// The rules as the IMB front end records them reach compare: two default launches share them,
+// a launch under IMB 3.1's collective rule (-root_shift on -sync off) is compared with a note
+// naming both differences.
+TEST(CompareNoise, RunsTimedUnderOtherCollectiveRulesSaySo) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/rules.db";
+  const auto lengths = write_file(dir, "l", "4\n");
+  for (const auto& extra : {std::vector<std::string>{}, std::vector<std::string>{},
+                            std::vector<std::string>{"-root_shift", "on", "-sync", "off"}}) {
+    std::vector<std::string> args = {"imb-mpi1", "Bcast", "-msglen", lengths,
+                                     "-iter",    "20",    "--db",    db};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_mpi(2, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto same = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_EQ(count_of(same.out, "not timed under the same rules"), 0) << same.out;
+  const auto other = run_plain({"compare", "--db", db, "1", "3"});
+  ASSERT_EQ(other.exit_code, 0) << other.out << other.err;
+  EXPECT_EQ(count_of(other.out, "# note: the runs were not timed under the same rules"), 1)
+      << other.out;
+  EXPECT_EQ(count_of(other.out,
+                     "#   collectives' root: A rank 0 (current IMB); B round robin "
+                     "(IMB 3.1)\n"),
+            1)
+      << other.out;
+  EXPECT_EQ(count_of(other.out,
+                     "#   collectives' repetitions: A each timed alone after a "
+                     "barrier (current IMB); B back to back (IMB 3.1)\n"),
+            1)
+      << other.out;
+}
