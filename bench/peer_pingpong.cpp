@@ -1,13 +1,15 @@
 // peer_pingpong: is mpiscope's PingPong as fast as a careful hand-written ping-pong (issue 14)?
 //
-// In one MPI job of exactly 2 ranks, at 0 B, 1 KiB, 64 KiB, 1 MiB and 4 MiB, pairs of
-//   A  mpiscope: the whole engine path of one IMB-MPI1 PingPong point, core::run_suite() with
-//      PingPong and that one length, IMB's repetition count, default settings (warm-up at every
-//      length, unless --warm-up says otherwise); the sample is the row's t[usec] (t_max);
-//   B  hand-written, as OSU's osu_latency does it: buffers allocated and touched once per length,
-//      a barrier, then `skip` untimed iterations (100 up to 8 KiB, 10 above: OSU's skip and
-//      skip_large) followed directly by the timed ones, Δt/2 per iteration; the same number of
-//      timed iterations as A, and the slower rank's time (as A reports t_max);
+// In one MPI job of exactly 2 ranks, at 0 B, 1 KiB, 64 KiB, 1 MiB and 4 MiB (--lengths), pairs of
+//   A  mpiscope: the whole engine path of one IMB-MPI1 PingPong point (--benchmark: PingPing or
+//      Sendrecv instead), core::run_suite() with that benchmark and that one length, IMB's
+//      repetition count, default settings (warm-up at every length, unless --warm-up says
+//      otherwise); the sample is the row's t[usec] (t_max);
+//   B  hand-written, as OSU's osu_latency does it (PingPing, Sendrecv: the same loop around
+//      IMB's calls): buffers allocated and touched once per length, a barrier, then `skip`
+//      untimed iterations (100 up to 8 KiB, 10 above: OSU's skip and skip_large) followed
+//      directly by the timed ones, Δt/2 per iteration for PingPong (Δt for the others); the same
+//      number of timed iterations as A, and the slower rank's time (as A reports t_max);
 // run interleaved: each round visits every length, and within a length the pair's order
 // alternates (A then B, then B then A). Per length it prints the median of A, of B, and the
 // median over pairs of A_i/B_i with its quartiles. Goal: paired median ≤ 1.02 at every length.
@@ -15,6 +17,8 @@
 //   --rounds N          pairs per length (default 40)
 //   --warm-up RULE      A's -warm_up: on (default), off, imb3.1 (the rule before issue 14)
 //   --fresh-buffers     B allocates and touches new buffers for every sample
+//   --benchmark NAME    PingPong (default), PingPing or Sendrecv
+//   --lengths X,Y,...   the message lengths in bytes (default 0,1024,65536,1048576,4194304)
 #include <mpi.h>
 
 #include <algorithm>
@@ -41,13 +45,16 @@ struct Options {
   mpiscope::core::WarmUp warm_up = mpiscope::core::WarmUp::EveryLength;
   std::string warm_up_name = "on";
   bool fresh_buffers = false;
+  std::string benchmark = "PingPong";
+  std::vector<std::size_t> lengths = {0, 1024, 65536, 1048576, 4194304};
 };
 
 [[noreturn]] void usage_exit(int rank, const std::string& msg) {
   if (rank == 0)
     std::fprintf(stderr,
                  "peer_pingpong: %s\nusage: mpirun -np 2 peer_pingpong [--rounds N] "
-                 "[--warm-up on|off|imb3.1] [--fresh-buffers]\n",
+                 "[--warm-up on|off|imb3.1] [--fresh-buffers]\n"
+                 "       [--benchmark PingPong|PingPing|Sendrecv] [--lengths X,Y,...]\n",
                  msg.c_str());
   MPI_Finalize();
   std::exit(2);
@@ -72,6 +79,23 @@ Options parse(int argc, char** argv, int rank) {
         o.warm_up = mpiscope::core::WarmUp::Imb31;
       else
         usage_exit(rank, "--warm-up takes on, off or imb3.1");
+    } else if (a == "--benchmark" && i + 1 < argc) {
+      o.benchmark = argv[++i];
+      if (o.benchmark != "PingPong" && o.benchmark != "PingPing" && o.benchmark != "Sendrecv")
+        usage_exit(rank, "--benchmark takes PingPong, PingPing or Sendrecv");
+    } else if (a == "--lengths" && i + 1 < argc) {
+      o.lengths.clear();
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        char* end = nullptr;
+        const std::string item = list.substr(at, comma - at);
+        const long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 0 || v > (1LL << 30))
+          usage_exit(rank, "bad --lengths " + list);
+        o.lengths.push_back(static_cast<std::size_t>(v));
+        at = comma + 1;
+      }
     } else if (a == "--fresh-buffers") {
       o.fresh_buffers = true;
     } else {
@@ -92,11 +116,11 @@ class LastRow : public mpiscope::core::Reporter {
 
 // A: mpiscope's PingPong at one length, exactly as `mpiscope imb-mpi1 -msglen <X> PingPong` runs
 // it (buffers, warm-up, barriers, timed loop, collection), minus the output.
-double mpiscope_point(const Benchmark& pingpong, const mpiscope::core::EngineSettings& settings,
+double mpiscope_point(const Benchmark& benchmark, const mpiscope::core::EngineSettings& settings,
                       std::size_t bytes) {
   mpiscope::core::SuitePlan plan;
   plan.suite = "peer_pingpong";
-  plan.benchmarks = {&pingpong};
+  plan.benchmarks = {&benchmark};
   plan.lengths = [bytes](const Benchmark&) { return std::vector<std::size_t>{bytes}; };
   LastRow last;
   mpiscope::core::run_suite(plan, settings, last);
@@ -119,23 +143,47 @@ struct HandBuffers {
   }
 };
 
-// B: osu_latency's loop. OSU skips 100 iterations below its large-message size (8 KiB), 10 above.
-double hand_point(const HandBuffers& buf, std::size_t bytes, int rank, int iterations) {
+// B: osu_latency's loop for PingPong; for PingPing and Sendrecv the same skip-then-time loop
+// around IMB's one call of each (IMB 3.1 guide 3.3.2, 3.3.3). OSU skips 100 iterations below its
+// large-message size (8 KiB), 10 above. The time per iteration: Δt/2 for PingPong, Δt for the
+// others, as IMB reports them.
+double hand_point(const std::string& benchmark, const HandBuffers& buf, std::size_t bytes, int rank,
+                  int iterations) {
   const int skip = bytes > 8192 ? 10 : 100;
   const int count = static_cast<int>(bytes);
+  const int other = 1 - rank;
+  std::byte* const send = buf.send.get();
+  std::byte* const recv = buf.recv.get();
   MPI_Barrier(MPI_COMM_WORLD);
   double start = 0;
-  for (int i = 0; i < skip + iterations; ++i) {
-    if (i == skip) start = MPI_Wtime();
-    if (rank == 0) {
-      MPI_Send(buf.send.get(), count, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-      MPI_Recv(buf.recv.get(), count, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(buf.recv.get(), count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buf.send.get(), count, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+  if (benchmark == "PingPong") {
+    for (int i = 0; i < skip + iterations; ++i) {
+      if (i == skip) start = MPI_Wtime();
+      if (rank == 0) {
+        MPI_Send(send, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+        MPI_Recv(recv, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(recv, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(send, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+      }
+    }
+  } else if (benchmark == "PingPing") {
+    for (int i = 0; i < skip + iterations; ++i) {
+      if (i == skip) start = MPI_Wtime();
+      MPI_Request request = MPI_REQUEST_NULL;
+      MPI_Isend(send, count, MPI_BYTE, other, 1, MPI_COMM_WORLD, &request);
+      MPI_Recv(recv, count, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+  } else {  // Sendrecv
+    for (int i = 0; i < skip + iterations; ++i) {
+      if (i == skip) start = MPI_Wtime();
+      MPI_Sendrecv(send, count, MPI_BYTE, other, 1, recv, count, MPI_BYTE, other, 1, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
     }
   }
-  double t_us = (MPI_Wtime() - start) / iterations / 2 * 1e6;
+  double t_us = (MPI_Wtime() - start) / iterations * 1e6;
+  if (benchmark == "PingPong") t_us /= 2;
   MPI_Allreduce(MPI_IN_PLACE, &t_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return t_us;
 }
@@ -152,18 +200,21 @@ int main(int argc, char** argv) {
   setenv("MPISCOPE_PROGRESS", "0", 1);  // no progress line between the samples
 
   const auto& all = mpiscope::imb::mpi1::all_benchmarks();
-  const auto it =
-      std::find_if(all.begin(), all.end(), [](const Benchmark& b) { return b.name == "PingPong"; });
-  if (it == all.end()) usage_exit(rank, "PingPong not found");
+  const auto it = std::find_if(all.begin(), all.end(),
+                               [&](const Benchmark& b) { return b.name == opt.benchmark; });
+  if (it == all.end()) usage_exit(rank, opt.benchmark + " not found");
   mpiscope::core::EngineSettings settings;  // IMB-MPI1's defaults
   settings.repetitions.warm_up = opt.warm_up;
+  // As IMB-MPI1 sets it: current IMB's warm-up runs every length once in full first.
+  settings.rehearse_each_length = opt.warm_up == mpiscope::core::WarmUp::EveryLength;
 
-  const std::vector<std::size_t> lengths = {0, 1024, 65536, 1048576, 4194304};
+  const std::vector<std::size_t>& lengths = opt.lengths;
   if (rank == 0) {
     std::printf(
-        "# peer_pingpong: %d interleaved pairs per length; A = mpiscope PingPong "
+        "# peer_pingpong: %d interleaved pairs per length; A = mpiscope %s "
         "(-warm_up %s), B = hand-written, OSU's skip (%s buffers)\n",
-        opt.rounds, opt.warm_up_name.c_str(), opt.fresh_buffers ? "fresh" : "persistent");
+        opt.rounds, opt.benchmark.c_str(), opt.warm_up_name.c_str(),
+        opt.fresh_buffers ? "fresh" : "persistent");
     std::printf("# load average at start: %s\n", bench::loadavg().c_str());
     std::printf("%10s %6s %12s %12s %8s %18s %6s\n", "bytes", "reps", "A_med[usec]", "B_med[usec]",
                 "A/B", "A/B p25..p75", "pairs");
@@ -182,9 +233,9 @@ int main(int argc, char** argv) {
       const HandBuffers& buf = fresh ? *fresh : *persistent[l];
       if (round % 2 == 0) {
         a[l].push_back(mpiscope_point(*it, settings, bytes));
-        b[l].push_back(hand_point(buf, bytes, rank, iterations));
+        b[l].push_back(hand_point(opt.benchmark, buf, bytes, rank, iterations));
       } else {
-        b[l].push_back(hand_point(buf, bytes, rank, iterations));
+        b[l].push_back(hand_point(opt.benchmark, buf, bytes, rank, iterations));
         a[l].push_back(mpiscope_point(*it, settings, bytes));
       }
     }

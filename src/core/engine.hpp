@@ -29,6 +29,9 @@ struct EngineSettings {
   // Untimed repetitions right before a point's timed ones (with WarmUp::EveryLength), given its
   // length and timed count; empty: current IMB's warm_up_repetitions(n). OSU: -x skip iterations.
   std::function<int(std::size_t bytes, int repetitions)> warm_up_rule;
+  // With WarmUp::EveryLength: before those, run the whole point once, untimed, as current IMB
+  // does for every length whatever its -warm_up (the iteration policy's probe).
+  bool rehearse_each_length = false;
   double bytes_per_megabyte = 1048576.0;
   OffCache off_cache;          // disabled unless -off_cache
   double mem_limit_bytes = 0;  // per process; 0 = no limit

@@ -308,7 +308,15 @@ bool unknown_processes(const std::string& key) {
 std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   std::map<std::string, std::string> rules;
   const auto& s = run.info.settings;
-  if (const auto it = s.find("warm_up"); it != s.end()) rules["warm-up"] = "-warm_up " + it->second;
+  if (const auto it = s.find("warm_up"); it != s.end()) {
+    rules["warm-up"] = "-warm_up " + it->second;
+    // Runs recorded before -warm_up on also ran each length once in full (as current IMB does)
+    // warmed up with n/10 repetitions alone, and their rule says so.
+    const auto rule = s.find("warm_up_rule");
+    if (it->second == "on" && rule != s.end() &&
+        rule->second.rfind("at every length, n/10 untimed", 0) == 0)
+      rules["warm-up"] += " (n/10 repetitions only, recorded before each length ran once in full)";
+  }
   if (const auto it = s.find("iter_policy"); it != s.end())
     rules["repetitions"] = "-iter_policy " + it->second;
   if (const auto it = s.find("collectives_rule"); it != s.end()) {

@@ -365,21 +365,24 @@ std::vector<TracedCall> traced_calls(const std::string& path) {
   return calls;
 }
 
-// The calling sequence seen through the PMPI library: the warm-up (-warm_up: by default n/10 but
-// at least min(10, n) untimed runs of the point itself right before it is timed; IMB 3.1's
-// N_WARMUP = 2 runs with a 4-byte message before the first length; none), N_BARR = 2 barriers just
-// before the timed loop, under -root_shift on the root moving round robin (root = i % nprocs) on
-// every rank alike, and every repetition on the same buffer unless -off_cache rotates them.
+// The calling sequence seen through the PMPI library: the warm-up (-warm_up: by default, as current
+// IMB, the whole point once untimed after N_BARR barriers, then n/10 but at least min(10, n)
+// untimed runs of the point itself right before it is timed; IMB 3.1's N_WARMUP = 2 runs with a
+// 4-byte message before the first length; none), N_BARR = 2 barriers just before the timed loop,
+// under -root_shift on the root moving round robin (root = i % nprocs) on every rank alike, and
+// every repetition on the same buffer unless -off_cache rotates them.
 TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
   struct Case {
     std::string warm_up;  // -warm_up value; "" = the default
     bool off_cache;
     int warm_ups;    // expected untimed runs before the barriers
     bool at_length;  // warm-up at the timed length (else IMB 3.1's 4 bytes)
+    bool rehearsal;  // the first kRepetitions of them are the whole point, after 2 barriers
   };
-  constexpr int kRepetitions = 6;  // -iter 6: min(10, 6) = 6 warm-ups by default
-  for (const auto& c : {Case{"", false, kRepetitions, true}, Case{"", true, kRepetitions, true},
-                        Case{"imb3.1", false, 2, false}, Case{"off", false, 0, true}}) {
+  constexpr int kRepetitions = 6;  // -iter 6: the point once, then min(10, 6) = 6 by default
+  for (const auto& c :
+       {Case{"", false, 2 * kRepetitions, true, true}, Case{"", true, 2 * kRepetitions, true, true},
+        Case{"imb3.1", false, 2, false, false}, Case{"off", false, 0, true, false}}) {
     SCOPED_TRACE("-warm_up '" + c.warm_up + (c.off_cache ? "' -off_cache 1" : "' cached"));
     const auto dir = temp_dir();
     std::vector<std::string> args = {"imb-mpi1",    "Bcast",   "Reduce",
@@ -418,12 +421,23 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
         // Before the barriers: the warm-up runs, between the engine's agreements (Allreduce).
         const int warm_count = c.at_length ? count : imb31_count;
         int warm_ups = 0;
+        std::size_t first_warm = first_timed - 2;
+        std::string warm_roots;
         for (std::size_t i = first_timed - 2; i-- > 0;) {
           if (calls[i].call == "MPI_Allreduce") continue;
           if (calls[i].call != name || calls[i].count != warm_count) break;
           ++warm_ups;
+          first_warm = i;
+          warm_roots = std::to_string(calls[i].root) + warm_roots;
         }
         EXPECT_EQ(warm_ups, c.warm_ups);
+        if (c.rehearsal) {
+          // The whole point, as timed: its barriers first, its roots in turn, then n/10 more.
+          ASSERT_GE(first_warm, 2u);
+          EXPECT_EQ(calls[first_warm - 1].call, "MPI_Barrier");
+          EXPECT_EQ(calls[first_warm - 2].call, "MPI_Barrier");
+          EXPECT_EQ(warm_roots, "012012012012");
+        }
       }
     }
     // The header says which rule ran.

@@ -311,4 +311,24 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
   EXPECT_EQ(c3.rule_differences[0], "warm-up: A -warm_up on; B -warm_up imb3.1, -warm_up on");
   EXPECT_TRUE(report::compare_runs(same, {run_with(6, {row(8, 1, 2, 1.5)})}, limit(10))
                   .rule_differences.empty());
+  // -warm_up on before each length also ran once in full: told apart by the recorded rule.
+  auto with_warm_up_rule = [&](int id, const std::string& rule) {
+    auto r = with_rules(id, current, "on");
+    r.info.settings["warm_up_rule"] = rule;
+    return r;
+  };
+  const std::vector<db::StoredRun> n10_only = {with_warm_up_rule(
+      7,
+      "at every length, n/10 untimed repetitions (at least min(10, n)) right before the n "
+      "timed ones, as current IMB")};
+  const std::vector<db::StoredRun> in_full = {with_warm_up_rule(
+      8,
+      "at every length, the point once in full untimed (n repetitions), then n/10 (at least "
+      "min(10, n)) right before the n timed ones, as current IMB")};
+  const auto c4 = report::compare_runs(n10_only, in_full, limit(10));
+  ASSERT_EQ(c4.rule_differences.size(), 1u);
+  EXPECT_EQ(c4.rule_differences[0],
+            "warm-up: A -warm_up on (n/10 repetitions only, recorded before each length ran once "
+            "in full); B -warm_up on");
+  EXPECT_TRUE(report::compare_runs(in_full, b, limit(10)).rule_differences.empty());
 }

@@ -77,6 +77,7 @@ core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   s.repetitions.warm_up = o.warm_up == "off"      ? core::WarmUp::Off
                           : o.warm_up == "imb3.1" ? core::WarmUp::Imb31
                                                   : core::WarmUp::EveryLength;
+  s.rehearse_each_length = s.repetitions.warm_up == core::WarmUp::EveryLength;
   if (o.off_cache_mb != 0) {
     s.off_cache = core::detect_off_cache();
     if (o.off_cache_mb > 0) s.off_cache.cache_mb = o.off_cache_mb;
@@ -152,8 +153,8 @@ std::string warm_up_rule(const core::EngineSettings& s, const core::SuitePlan& p
     case core::WarmUp::Off:
       return "none (-warm_up off)";
     default:
-      return "at every length, n/10 untimed repetitions (at least min(10, n)) right before the "
-             "n timed ones, as current IMB";
+      return "at every length, the point once in full untimed (n repetitions), then n/10 (at "
+             "least min(10, n)) right before the n timed ones, as current IMB";
   }
 }
 
