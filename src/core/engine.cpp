@@ -502,7 +502,8 @@ class SuiteRunner {
     if (rs.time_limit_s > 0 && policy_limits_time(rs, b.rooted)) {
       const TimeLimit limit = time_limited(b, ctx, active, repetitions, rs.time_limit_s);
       repetitions = limit.repetitions;
-      rehearsed = limit.probed;
+      // A point set up afresh below (a new window, a reopened file) has not run yet.
+      rehearsed = b.setup ? 0 : limit.probed;
       // The preparatory run moved file pointers and filled windows: start the timed run afresh.
       set_length(ctx, b, bytes, ps);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;

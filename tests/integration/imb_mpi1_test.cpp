@@ -370,7 +370,8 @@ std::vector<TracedCall> traced_calls(const std::string& path) {
 // untimed runs of the point itself right before it is timed; IMB 3.1's N_WARMUP = 2 runs with a
 // 4-byte message before the first length; none), N_BARR = 2 barriers just before the timed loop,
 // under -root_shift on the root moving round robin (root = i % nprocs) on every rank alike, and
-// every repetition on the same buffer unless -off_cache rotates them.
+// every repetition on the same buffer unless -off_cache rotates them. With -time, the second probe
+// (one barrier, then the point's count back to back) stands for the whole point's untimed run.
 TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
   struct Case {
     std::string warm_up;  // -warm_up value; "" = the default
@@ -378,12 +379,15 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
     int warm_ups;    // expected untimed runs before the barriers
     bool at_length;  // warm-up at the timed length (else IMB 3.1's 4 bytes)
     bool rehearsal;  // the first kRepetitions of them are the whole point, after 2 barriers
+    bool time_probes = false;  // -time 5: barrier, 1 repetition, barrier, then the first 6
   };
   constexpr int kRepetitions = 6;  // -iter 6: the point once, then min(10, 6) = 6 by default
   for (const auto& c :
        {Case{"", false, 2 * kRepetitions, true, true}, Case{"", true, 2 * kRepetitions, true, true},
-        Case{"imb3.1", false, 2, false, false}, Case{"off", false, 0, true, false}}) {
-    SCOPED_TRACE("-warm_up '" + c.warm_up + (c.off_cache ? "' -off_cache 1" : "' cached"));
+        Case{"imb3.1", false, 2, false, false}, Case{"off", false, 0, true, false},
+        Case{"", false, 2 * kRepetitions, true, false, true}}) {
+    SCOPED_TRACE("-warm_up '" + c.warm_up + (c.off_cache ? "' -off_cache 1" : "' cached") +
+                 (c.time_probes ? " -time 5" : ""));
     const auto dir = temp_dir();
     std::vector<std::string> args = {"imb-mpi1",    "Bcast",   "Reduce",
                                      "-npmin",      "3",       "-iter",
@@ -392,6 +396,7 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
                                      "off"};
     if (c.off_cache) args.insert(args.end(), {"-off_cache", "1"});
     if (!c.warm_up.empty()) args.insert(args.end(), {"-warm_up", c.warm_up});
+    if (c.time_probes) args.insert(args.end(), {"-time", "5"});
     const auto r = run_mpi(3, args, "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (int rank = 0; rank < 3; ++rank) {
@@ -436,6 +441,14 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
           ASSERT_GE(first_warm, 2u);
           EXPECT_EQ(calls[first_warm - 1].call, "MPI_Barrier");
           EXPECT_EQ(calls[first_warm - 2].call, "MPI_Barrier");
+          EXPECT_EQ(warm_roots, "012012012012");
+        }
+        if (c.time_probes) {  // 6 probed back to back after their barrier; 1 probed before
+          ASSERT_GE(first_warm, 4u);
+          EXPECT_EQ(calls[first_warm - 1].call, "MPI_Barrier");
+          EXPECT_EQ(calls[first_warm - 2].call, "MPI_Allreduce");  // the probe's slowest time
+          EXPECT_EQ(calls[first_warm - 3].call, name);
+          EXPECT_EQ(calls[first_warm - 4].call, "MPI_Barrier");
           EXPECT_EQ(warm_roots, "012012012012");
         }
       }
