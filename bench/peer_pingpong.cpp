@@ -33,6 +33,7 @@
 
 #include "core/engine.hpp"
 #include "core/repetitions.hpp"
+#include "hand_repetitions.hpp"
 #include "machine_load.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 
@@ -143,49 +144,33 @@ struct HandBuffers {
   }
 };
 
-// B: osu_latency's loop for PingPong; for PingPing and Sendrecv the same skip-then-time loop
-// around IMB's one call of each (IMB 3.1 guide 3.3.2, 3.3.3). OSU skips 100 iterations below its
-// large-message size (8 KiB), 10 above. The time per iteration: Δt/2 for PingPong, Δt for the
-// others, as IMB reports them.
-double hand_point(const std::string& benchmark, const HandBuffers& buf, std::size_t bytes, int rank,
-                  int iterations) {
+// B: osu_latency's loop, here around one repetition of the benchmark (PingPong as osu_latency's
+// own; PingPing and Sendrecv IMB's calls). OSU skips 100 iterations below its large-message size
+// (8 KiB), 10 above. The time per iteration: Δt/2 for PingPong, Δt for the others, as IMB
+// reports them. A template, so that the repetition is inlined as in a loop written out.
+template <bench::Repetition Repetition>
+double hand_point(const HandBuffers& buf, std::size_t bytes, int rank, int iterations) {
   const int skip = bytes > 8192 ? 10 : 100;
   const int count = static_cast<int>(bytes);
-  const int other = 1 - rank;
   std::byte* const send = buf.send.get();
   std::byte* const recv = buf.recv.get();
   MPI_Barrier(MPI_COMM_WORLD);
   double start = 0;
-  if (benchmark == "PingPong") {
-    for (int i = 0; i < skip + iterations; ++i) {
-      if (i == skip) start = MPI_Wtime();
-      if (rank == 0) {
-        MPI_Send(send, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-        MPI_Recv(recv, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(recv, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(send, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-      }
-    }
-  } else if (benchmark == "PingPing") {
-    for (int i = 0; i < skip + iterations; ++i) {
-      if (i == skip) start = MPI_Wtime();
-      MPI_Request request = MPI_REQUEST_NULL;
-      MPI_Isend(send, count, MPI_BYTE, other, 1, MPI_COMM_WORLD, &request);
-      MPI_Recv(recv, count, MPI_BYTE, other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Wait(&request, MPI_STATUS_IGNORE);
-    }
-  } else {  // Sendrecv
-    for (int i = 0; i < skip + iterations; ++i) {
-      if (i == skip) start = MPI_Wtime();
-      MPI_Sendrecv(send, count, MPI_BYTE, other, 1, recv, count, MPI_BYTE, other, 1, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE);
-    }
+  for (int i = 0; i < skip + iterations; ++i) {
+    if (i == skip) start = MPI_Wtime();
+    Repetition(send, recv, count, rank);
   }
   double t_us = (MPI_Wtime() - start) / iterations * 1e6;
-  if (benchmark == "PingPong") t_us /= 2;
+  if (Repetition == &bench::pingpong_repetition) t_us /= 2;
   MPI_Allreduce(MPI_IN_PLACE, &t_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return t_us;
+}
+
+using HandPoint = double (*)(const HandBuffers&, std::size_t, int, int);
+HandPoint hand_point_of(const std::string& benchmark) {
+  if (benchmark == "PingPing") return &hand_point<&bench::pingping_repetition>;
+  if (benchmark == "Sendrecv") return &hand_point<&bench::sendrecv_repetition>;
+  return &hand_point<&bench::pingpong_repetition>;
 }
 
 }  // namespace
@@ -203,10 +188,10 @@ int main(int argc, char** argv) {
   const auto it = std::find_if(all.begin(), all.end(),
                                [&](const Benchmark& b) { return b.name == opt.benchmark; });
   if (it == all.end()) usage_exit(rank, opt.benchmark + " not found");
+  const HandPoint hand = hand_point_of(opt.benchmark);
   mpiscope::core::EngineSettings settings;  // IMB-MPI1's defaults
   settings.repetitions.warm_up = opt.warm_up;
-  // As IMB-MPI1 sets it: current IMB's warm-up runs every length once in full first.
-  settings.rehearse_each_length = opt.warm_up == mpiscope::core::WarmUp::EveryLength;
+  settings.rehearse_each_length = true;  // as IMB-MPI1 sets it (with -warm_up on)
 
   const std::vector<std::size_t>& lengths = opt.lengths;
   if (rank == 0) {
@@ -233,9 +218,9 @@ int main(int argc, char** argv) {
       const HandBuffers& buf = fresh ? *fresh : *persistent[l];
       if (round % 2 == 0) {
         a[l].push_back(mpiscope_point(*it, settings, bytes));
-        b[l].push_back(hand_point(opt.benchmark, buf, bytes, rank, iterations));
+        b[l].push_back(hand(buf, bytes, rank, iterations));
       } else {
-        b[l].push_back(hand_point(opt.benchmark, buf, bytes, rank, iterations));
+        b[l].push_back(hand(buf, bytes, rank, iterations));
         a[l].push_back(mpiscope_point(*it, settings, bytes));
       }
     }

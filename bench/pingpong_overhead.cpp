@@ -38,6 +38,7 @@
 
 #include "core/benchmark.hpp"
 #include "core/buffers.hpp"
+#include "hand_repetitions.hpp"
 #include "machine_load.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 
@@ -169,15 +170,7 @@ class HandPath {
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    for (int i = 0; i < repetitions; ++i) {
-      if (rank_ == 0) {
-        MPI_Send(send_, count_, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-        MPI_Recv(recv_, count_, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(recv_, count_, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(send_, count_, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
-      }
-    }
+    for (int i = 0; i < repetitions; ++i) bench::pingpong_repetition(send_, recv_, count_, rank_);
     const double elapsed = MPI_Wtime() - start;
     return elapsed / repetitions / 2;
   }

@@ -310,8 +310,8 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   const auto& s = run.info.settings;
   if (const auto it = s.find("warm_up"); it != s.end()) {
     rules["warm-up"] = "-warm_up " + it->second;
-    // Runs recorded before -warm_up on also ran each length once in full (as current IMB does)
-    // warmed up with n/10 repetitions alone, and their rule says so.
+    // Until -warm_up on also ran each length once in full (as current IMB does), it ran n/10
+    // repetitions alone; the runs recorded then say so in their rule.
     const auto rule = s.find("warm_up_rule");
     if (it->second == "on" && rule != s.end() &&
         rule->second.rfind("at every length, n/10 untimed", 0) == 0)

@@ -77,7 +77,7 @@ core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   s.repetitions.warm_up = o.warm_up == "off"      ? core::WarmUp::Off
                           : o.warm_up == "imb3.1" ? core::WarmUp::Imb31
                                                   : core::WarmUp::EveryLength;
-  s.rehearse_each_length = s.repetitions.warm_up == core::WarmUp::EveryLength;
+  s.rehearse_each_length = true;  // current IMB's rule; used with -warm_up on only
   if (o.off_cache_mb != 0) {
     s.off_cache = core::detect_off_cache();
     if (o.off_cache_mb > 0) s.off_cache.cache_mb = o.off_cache_mb;
