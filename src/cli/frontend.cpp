@@ -8,6 +8,7 @@
 #include <new>
 
 #include "core/engine.hpp"
+#include "core/heap_policy.hpp"
 #include "core/launcher_check.hpp"
 #include "core/mpi.hpp"
 #include "core/scratch_files.hpp"
@@ -21,6 +22,7 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   bool watchdog = false;
   for (const auto& a : args) watchdog |= a == "--timeout";
   const int asked = fe.thread_level ? fe.thread_level(args) : MPI_THREAD_SINGLE;
+  core::fix_heap_for_run();  // before MPI allocates anything (core/heap_policy.hpp)
   mpi::Environment env(argc, argv, std::max(asked, watchdog ? MPI_THREAD_FUNNELED : asked));
   const int rank = mpi::world_rank();
   if (const auto mismatch = core::launcher_mismatch(mpi::world_size(), mpi::library_version(),

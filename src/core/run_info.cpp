@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/heap_policy.hpp"
 #include "core/mpi.hpp"
 #include "core/sync.hpp"
 
@@ -71,6 +72,7 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
   info.thread_level = mpi::thread_level_name(thread_level);
   info.mpiscope_version = mpiscope_version();
   info.mpiscope_commit = mpiscope_commit();
+  if (!heap_policy().description.empty()) info.settings["heap"] = heap_policy().description;
 
   // Hosts and ranks per host: every rank's processor name, gathered on rank 0.
   char name[MPI_MAX_PROCESSOR_NAME] = {};

@@ -117,11 +117,12 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   fmt::print(out_, "#\n");
   fmt::print(out_,
              "# Units: t[usec] in microseconds; Mbytes/sec = 2^20 bytes per second (IMB 3.1)\n");
-  // Which warm-up rule ran, and what -off_cache rotates through (IMB front ends).
+  // Which warm-up rule ran, what -off_cache rotates through (IMB front ends), the heap policy.
   for (const auto& [key, label] : {std::pair{"warm_up_rule", "Warm-up"},
                                    {"collectives_rule", "Collectives"},
                                    {"repetitions_rule", "Repetitions"},
-                                   {"off_cache_rule", "Off-cache"}})
+                                   {"off_cache_rule", "Off-cache"},
+                                   {"heap", "Heap"}})
     if (info.settings.count(key)) fmt::print(out_, "# {}: {}\n", label, info.settings.at(key));
   if (info.settings.count("method") && info.settings.at("method") == "accurate") {
     fmt::print(out_, "# Method: {}\n", info.settings.at("method_description"));

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "harness.hpp"
 
 using namespace harness;
+using json = nlohmann::json;
 
 namespace {
 
@@ -93,6 +97,32 @@ TEST(LauncherMismatch, OtherLibrarysBuildUnderThisLauncherStops) {
                               (is_openmpi() ? "MPICH" : "Open MPI") + " but was started by " +
                               (is_openmpi() ? "Open MPI's mpirun" : "Hydra, MPICH's mpiexec");
   EXPECT_EQ(count_of(r.err, message), 1) << r.err;
+}
+
+// The heap policy (core/heap_policy.hpp) is said in the IMB header and recorded in the JSON: fixed
+// thresholds by default (the C library's own under AddressSanitizer, whose allocator ignores
+// them), the C library's adaptive ones with MPISCOPE_HEAP=system, and the user's own when the
+// environment sets them.
+TEST(HeapPolicy, HeaderAndJsonSayWhichRan) {
+  const auto dir = temp_dir();
+  const std::string fixed = sanitized_executables() ? "the C library's own (its thresholds cannot"
+                                                    : "fixed for the run (mmap threshold 32 MiB";
+  for (const auto& [env, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"", fixed},
+           {"MPISCOPE_HEAP=system", "the C library's adaptive thresholds (MPISCOPE_HEAP=system)"},
+           {"GLIBC_TUNABLES=glibc.malloc.trim_threshold=1048576",
+            "thresholds as the environment sets them"}}) {
+    SCOPED_TRACE(env);
+    const std::string json_path = dir + "/r.json";
+    const auto r = run_mpi(2, {"imb-mpi1", "Barrier", "-iter", "5", "--json", json_path}, env, 60);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string header;
+    for (const auto& line : lines_of(r.out))
+      if (line.rfind("# Heap: ", 0) == 0) header = line.substr(8);
+    EXPECT_EQ(header.rfind(expected, 0), 0u) << r.out;
+    const json j = json::parse(read_file(json_path));
+    EXPECT_EQ(j["run"]["settings"]["heap"], header);
+  }
 }
 
 }  // namespace

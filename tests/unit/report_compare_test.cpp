@@ -331,4 +331,21 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
             "warm-up: A -warm_up on (n/10 repetitions only, recorded before each length ran once "
             "in full); B -warm_up on");
   EXPECT_TRUE(report::compare_runs(in_full, b, limit(10)).rule_differences.empty());
+  // The heap policy of each run (core/heap_policy.hpp) is a rule too.
+  auto with_heap = [&](int id, const std::string& heap) {
+    auto r = with_rules(id, current, "on");
+    r.info.settings["heap"] = heap;
+    return r;
+  };
+  const std::vector<db::StoredRun> fixed = {with_heap(
+      9,
+      "fixed for the run (mmap threshold 32 MiB, trim threshold 256 MiB): an MPI library's "
+      "temporary buffers stay in the heap between calls, whatever ran before")};
+  const std::vector<db::StoredRun> adaptive = {
+      with_heap(10, "the C library's adaptive thresholds (MPISCOPE_HEAP=system): …")};
+  const auto c5 = report::compare_runs(fixed, adaptive, limit(10));
+  ASSERT_EQ(c5.rule_differences.size(), 1u);
+  EXPECT_EQ(c5.rule_differences[0],
+            "heap: A fixed thresholds; B the C library's adaptive thresholds");
+  EXPECT_TRUE(report::compare_runs(fixed, fixed, limit(10)).rule_differences.empty());
 }
