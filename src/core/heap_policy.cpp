@@ -46,9 +46,10 @@ HeapPolicy decide_heap_policy(const std::function<const char*(const char*)>& get
     return p;
   }
   p.kind = HeapPolicyKind::Fixed;
-  p.description =
-      "fixed for the run (mmap threshold 32 MiB, trim threshold 256 MiB): an MPI library's "
-      "temporary buffers stay in the heap between calls, whatever ran before";
+  p.description = "fixed for the run (mmap threshold " + std::to_string(kHeapMmapThreshold >> 20) +
+                  " MiB, trim threshold " + std::to_string(kHeapTrimThreshold >> 20) +
+                  " MiB): an MPI library's temporary buffers stay in the heap between calls, "
+                  "whatever ran before";
   return p;
 }
 

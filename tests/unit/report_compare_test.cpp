@@ -312,17 +312,18 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
   EXPECT_TRUE(report::compare_runs(same, {run_with(6, {row(8, 1, 2, 1.5)})}, limit(10))
                   .rule_differences.empty());
   // -warm_up on before each length also ran once in full: told apart by the recorded rule.
-  auto with_warm_up_rule = [&](int id, const std::string& rule) {
+  // A run under today's rules with one more setting recorded.
+  auto with_setting = [&](int id, const std::string& key, const std::string& value) {
     auto r = with_rules(id, current, "on");
-    r.info.settings["warm_up_rule"] = rule;
+    r.info.settings[key] = value;
     return r;
   };
-  const std::vector<db::StoredRun> n10_only = {with_warm_up_rule(
-      7,
+  const std::vector<db::StoredRun> n10_only = {with_setting(
+      7, "warm_up_rule",
       "at every length, n/10 untimed repetitions (at least min(10, n)) right before the n "
       "timed ones, as current IMB")};
-  const std::vector<db::StoredRun> in_full = {with_warm_up_rule(
-      8,
+  const std::vector<db::StoredRun> in_full = {with_setting(
+      8, "warm_up_rule",
       "at every length, the point once in full untimed (n repetitions), then n/10 (at least "
       "min(10, n)) right before the n timed ones, as current IMB")};
   const auto c4 = report::compare_runs(n10_only, in_full, limit(10));
@@ -332,17 +333,12 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
             "in full); B -warm_up on");
   EXPECT_TRUE(report::compare_runs(in_full, b, limit(10)).rule_differences.empty());
   // The heap policy of each run (core/heap_policy.hpp) is a rule too.
-  auto with_heap = [&](int id, const std::string& heap) {
-    auto r = with_rules(id, current, "on");
-    r.info.settings["heap"] = heap;
-    return r;
-  };
-  const std::vector<db::StoredRun> fixed = {with_heap(
-      9,
+  const std::vector<db::StoredRun> fixed = {with_setting(
+      9, "heap",
       "fixed for the run (mmap threshold 32 MiB, trim threshold 256 MiB): an MPI library's "
       "temporary buffers stay in the heap between calls, whatever ran before")};
   const std::vector<db::StoredRun> adaptive = {
-      with_heap(10, "the C library's adaptive thresholds (MPISCOPE_HEAP=system): …")};
+      with_setting(10, "heap", "the C library's adaptive thresholds (MPISCOPE_HEAP=system): …")};
   const auto c5 = report::compare_runs(fixed, adaptive, limit(10));
   ASSERT_EQ(c5.rule_differences.size(), 1u);
   EXPECT_EQ(c5.rule_differences[0],
