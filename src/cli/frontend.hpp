@@ -20,6 +20,7 @@ enum ExitCode : int {
   kCheckFailed = 3,  // -check found defects
   // 4 is the --timeout watchdog's (core/watchdog.cpp)
   kIncomplete = 5,  // every point that ran is right, but some were skipped (-mem, count limit)
+  kCannotTell = 6,  // compare --fail-above: no slowdown found, but some row could not show one
 };
 
 struct ParseResult {

@@ -499,11 +499,12 @@ int compare_main(int argc, char** argv, const std::string& program,
                  const std::vector<std::string>&) {
   CLI::App app(
       "Compares two sets of stored runs: for every benchmark table and message length the "
-      "ratio B/A of the reported time, and whether the difference is larger than the "
-      "run-to-run noise (several runs per side: a rank test on the runs' times; one run: "
-      "accurate mode's interval of the median, else a noise floor). With --fail-above it is "
-      "a regression gate: exit 3 when B is slower than A by more than PERCENT beyond the "
-      "noise.",
+      "ratio B/A of the reported time, whether the difference is larger than the run-to-run "
+      "noise (a rank test on the runs' figures, with the bounds of B/A it gives; with fewer "
+      "than 4 runs per side only a change beyond 3x counts), and whether the runs could have "
+      "shown a change of the size asked about at all (else: cannot tell). With --fail-above it "
+      "is a regression gate: exit 3 when B is slower than A by more than PERCENT beyond the "
+      "noise, exit 6 when no row is but some row cannot tell.",
       program);
   std::string db_path, a, b;
   CompareSettings settings;
@@ -515,12 +516,13 @@ int compare_main(int argc, char** argv, const std::string& program,
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
   app.add_option("--fail-above", settings.fail_above_percent,
                  "Exit 3 if some row of B is slower than A by more than PERCENT and beyond "
-                 "the run-to-run noise")
+                 "the run-to-run noise; else exit 6 if some row's runs could not have shown "
+                 "such a slowdown")
       ->type_name("PERCENT")
       ->check(cli::number_in({0, 1e6}));
   app.add_option("--noise-floor", settings.noise_floor_percent,
-                 "The change taken as noise when one run per side and no interval of the "
-                 "median decide")
+                 "Without --fail-above: the smallest change a row's runs must be able to show "
+                 "for the row to be called within the noise (else: cannot tell)")
       ->type_name("PERCENT")
       ->capture_default_str()
       ->check(cli::number_in({0, 1e6}));
@@ -539,6 +541,8 @@ int compare_main(int argc, char** argv, const std::string& program,
     }
     for (const auto& r : c.rows)
       if (r.slowdown_over_limit) return static_cast<int>(cli::kCheckFailed);
+    if (settings.fail_above_percent >= 0 && c.inconclusive > 0)
+      return static_cast<int>(cli::kCannotTell);
     return static_cast<int>(cli::kOk);
   });
 }

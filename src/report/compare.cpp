@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -82,6 +84,36 @@ RankTest rank_test(const std::vector<double>& a, const std::vector<double>& b) {
   return {at_least / total, at_most / total};
 }
 
+std::optional<Interval> shift_bounds(const std::vector<double>& a, const std::vector<double>& b,
+                                     double alpha) {
+  const std::size_t na = a.size(), nb = b.size();
+  if (na == 0 || nb == 0 || smallest_rank_test_p(na, nb) > alpha) return std::nullopt;
+  // ways[k][s]: the subsets of k of the ranks 1..i whose sum is s; U = S - nb (nb + 1) / 2.
+  const std::size_t n = na + nb, top = n * (n + 1) / 2;
+  std::vector<std::vector<double>> ways(nb + 1, std::vector<double>(top + 1, 0.0));
+  ways[0][0] = 1;
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t k = std::min(nb, i); k >= 1; --k)
+      for (std::size_t s = top; s >= i; --s) ways[k][s] += ways[k - 1][s - i];
+  const std::size_t offset = nb * (nb + 1) / 2, pairs = na * nb;
+  double total = 0;
+  for (double w : ways[nb]) total += w;
+  // k - 1: the largest count u with P(U <= u) <= alpha.
+  std::size_t k = 0;
+  double cumulative = 0;
+  for (std::size_t u = 0; u <= pairs; ++u) {
+    cumulative += ways[nb][u + offset];
+    if (cumulative / total > alpha) break;
+    k = u + 1;
+  }
+  std::vector<double> d;
+  d.reserve(pairs);
+  for (double x : a)
+    for (double y : b) d.push_back(y - x);
+  std::sort(d.begin(), d.end());
+  return Interval{d[k - 1], d[pairs - k]};
+}
+
 bool is_outcome_parameter(const std::string& name) {
   return name == "measurement" || name == "refinement_max_error";
 }
@@ -123,14 +155,19 @@ namespace {
 
 struct Point {
   double us = 0;
-  std::optional<Interval> ci;
+  std::int64_t run = 0;
+  std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
 };
+
+// A row within its table: the length and, where the suite varies something else at one length
+// (SKaMPI's process count or chunks), that argument.
+using RowKey = std::pair<std::size_t, std::optional<double>>;
 
 // One table of one side: its rows' times, one per run that measured them.
 struct SideTable {
   std::string label;
   bool sized = true;
-  std::map<std::size_t, std::vector<Point>> points;  // bytes -> one point per run
+  std::map<RowKey, std::vector<Point>> points;  // row -> one point per run
 };
 
 // A side's tables by what they measure (name, processes, parameters), then by mode, each in
@@ -156,6 +193,24 @@ SideTable* find_mode(std::vector<std::pair<std::string, SideTable>>& modes,
   for (auto& [m, t] : modes)
     if (m == mode) return &t;
   return nullptr;
+}
+
+RowKey row_key(const core::Measurement& m) {
+  const auto* argument = m.value("argument");
+  if (argument && argument->value != static_cast<double>(m.bytes))
+    return {m.bytes, argument->value};
+  return {m.bytes, std::nullopt};
+}
+
+// Why a row's time is no figure to judge a change by: a repetition loop that never met its
+// stopping rule measured something, but not a converged figure; no operation takes no time.
+std::string not_a_figure(const core::Measurement& m, double us) {
+  if (!(us > 0)) return "time " + output::format_number(us) + " us is not physical";
+  if (m.accurate && m.accurate->stop_reason != "converged")
+    return "not converged (" + m.accurate->stop_reason + ")";
+  if (const auto* converged = m.value("converged"); converged && converged->value == 0)
+    return "not converged";
+  return {};
 }
 
 Side collect(const std::vector<db::StoredRun>& runs) {
@@ -185,20 +240,63 @@ Side collect(const std::vector<db::StoredRun>& runs) {
         modes->push_back({key.second, SideTable{table_label(named), t.sized, {}}});
         table = &modes->back().second;
       }
-      std::map<std::size_t, const core::Measurement*> rows;
+      std::map<RowKey, const core::Measurement*> rows;
       for (const auto& m : t.rows)
-        if (m.measured && std::isfinite(reported_time_us(m))) rows[m.bytes] = &m;
-      for (const auto& [bytes, m] : rows)
-        table->points[bytes].push_back({reported_time_us(*m), median_interval(*m)});
+        if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
+      for (const auto& [row, m] : rows) {
+        const double us = reported_time_us(*m);
+        table->points[row].push_back({us, run.id, not_a_figure(*m, us)});
+      }
     }
   }
   return side;
+}
+
+std::vector<double> log_times(const std::vector<Point>& points) {
+  std::vector<double> t;
+  for (const auto& p : points) t.push_back(std::log(p.us));
+  return t;
 }
 
 std::vector<double> times_of(const std::vector<Point>& points) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(p.us);
   return t;
+}
+
+// The standard normal quantile of 1 - alpha (alpha in (0, 0.5)), by bisection on erfc.
+double normal_quantile_upper(double alpha) {
+  double lo = 0, hi = 10;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+// The runs per side that would have made the row conclusive, if its runs spread as these do:
+// the rank test's bounds of log(B/A) are about z sigma sqrt(2 / n) sqrt(pi / 3) wide (the
+// normal approximation, widened by the rank test's efficiency 3 / pi), and they must fit in
+// `gap`, the distance from the estimate to the nearest boundary that settles the row.
+std::size_t runs_needed(const std::vector<Point>& pa, const std::vector<Point>& pb, double gap,
+                        const CompareSettings& s) {
+  if (pa.size() + pb.size() < 3) return 0;  // no spread to go by
+  double sum = 0;
+  std::size_t count = 0;
+  for (const auto* side : {&pa, &pb}) {
+    const auto logs = log_times(*side);
+    const double centre = median_of(logs);
+    for (double v : logs) sum += (v - centre) * (v - centre);
+    count += logs.size();
+  }
+  const double sigma = std::sqrt(sum / static_cast<double>(std::max<std::size_t>(1, count - 2)));
+  std::size_t at_least = 1;
+  while (smallest_rank_test_p(at_least, at_least) > s.significance) ++at_least;
+  if (!(gap > 1e-9)) return std::numeric_limits<std::size_t>::max();
+  const double z = normal_quantile_upper(s.significance);
+  const double n = 2.0 * (std::acos(-1.0) / 3.0) * (z * sigma / gap) * (z * sigma / gap);
+  if (n > 1e6) return std::numeric_limits<std::size_t>::max();
+  return std::max(at_least, static_cast<std::size_t>(std::ceil(n)));
 }
 
 ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
@@ -210,49 +308,88 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   r.a_us = median_of(ta);
   r.b_us = median_of(tb);
   r.ratio = r.a_us > 0 ? r.b_us / r.a_us : (r.b_us > 0 ? INFINITY : 1.0);
-  // The gate asks more than "slower beyond the noise": slower than A's times multiplied by the
-  // limit, beyond the noise. Identical launches then fail only when their noise alone separates
-  // B from A by more than the limit.
+  r.ratio_low = r.ratio_high = std::nan("");
+  for (const auto* side : {&pa, &pb})
+    for (const auto& p : *side)
+      if (!p.not_a_figure.empty() && r.why_not_conclusive.empty())
+        r.why_not_conclusive = "run " + std::to_string(p.run) + ": " + p.not_a_figure;
+  if (!r.why_not_conclusive.empty()) {
+    r.basis = NoiseBasis::kNotAFigure;
+    return r;
+  }
+  // The change the row must be able to show: the limit with a gate, else the noise floor.
   const bool gate = s.fail_above_percent >= 0;
-  const double limit = 1.0 + std::max(0.0, s.fail_above_percent) / 100.0;
-  bool over_limit = false;
+  const double size = 1.0 + (gate ? s.fail_above_percent : s.noise_floor_percent) / 100.0;
+  const std::string size_text =
+      output::format_number(100.0 * (size - 1.0), 1) + " %" + (gate ? " slowdown" : " change");
+  const std::string runs = std::to_string(pa.size()) + ":" + std::to_string(pb.size());
   if (smallest_rank_test_p(pa.size(), pb.size()) <= s.significance) {
     r.basis = NoiseBasis::kRankTest;
     const RankTest t = rank_test(ta, tb);
     r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
     r.beyond = r.ratio != 1 && r.p_value <= s.significance;
-    if (gate) {  // decided over all rows at once: apply_gate_to_tested_rows
+    const auto bounds = shift_bounds(log_times(pa), log_times(pb), s.significance);
+    r.ratio_low = std::exp(bounds->low);
+    r.ratio_high = std::exp(bounds->high);
+    const double estimate = std::log(r.ratio);
+    double gap = 0;
+    if (gate) {  // the slowdown is decided over all rows at once: apply_gate_to_tested_rows
       std::vector<double> scaled = ta;
-      for (double& v : scaled) v *= limit;
+      for (double& v : scaled) v *= size;
       r.limit_p_value = rank_test(scaled, tb).p_slower;
+      r.conclusive = r.ratio_high < size;
+      gap = std::abs(std::log(size) - estimate);
+    } else {
+      r.conclusive = r.beyond || (r.ratio_high < size && r.ratio_low > 1.0 / size);
+      gap = std::max(std::abs(estimate), std::log(size) - std::abs(estimate));
     }
-  } else if (pa.size() == 1 && pb.size() == 1 && pa[0].ci && pb[0].ci) {
-    r.basis = NoiseBasis::kIntervals;
-    // Each interval also covers its run's median, so that a median outside its own interval
-    // never looks separated by accident.
-    const double alo = std::min(pa[0].ci->low, r.a_us), ahi = std::max(pa[0].ci->high, r.a_us);
-    const double blo = std::min(pb[0].ci->low, r.b_us), bhi = std::max(pb[0].ci->high, r.b_us);
-    r.beyond = blo > ahi || bhi < alo;
-    over_limit = blo > ahi * limit;
-  } else {
-    r.basis = NoiseBasis::kNoiseFloor;
-    rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
-    const double floor = 1.0 + s.noise_floor_percent / 100.0;
-    r.beyond = r.ratio > floor || r.ratio < 1.0 / floor;
-    over_limit = r.beyond;
+    if (!r.conclusive) {
+      r.why_not_conclusive = "B/A lies between " + output::format_number(r.ratio_low, 3) + " and " +
+                             output::format_number(r.ratio_high, 3) + " with these runs: a " +
+                             size_text + " cannot be ruled out";
+      r.runs_needed = runs_needed(pa, pb, gap, s);
+    }
+    return r;
   }
-  r.slowdown_over_limit = gate && r.ratio > limit && over_limit;
+  // Too few runs for the rank test: only a change beyond the bound on how much one launch's
+  // figure moves from the next identical one's is a change.
+  r.basis = NoiseBasis::kBound;
+  rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
+  const double bound = kSingleRunBound;
+  r.ratio_low = r.ratio / bound;
+  r.ratio_high = r.ratio * bound;
+  r.beyond = r.ratio > bound || r.ratio < 1.0 / bound;
+  if (gate) {
+    r.slowdown_over_limit = r.ratio > size * bound;
+    r.conclusive = r.slowdown_over_limit || r.ratio_high < size;
+  } else {
+    r.conclusive = r.beyond || (r.ratio_high < size && r.ratio_low > 1.0 / size);
+  }
+  if (!r.conclusive) {
+    r.why_not_conclusive = runs +
+                           " runs, too few for the rank test: one launch's figure moves "
+                           "by up to " +
+                           output::format_number(bound, 1) +
+                           "x from the next identical one's, which hides a " + size_text;
+    const double estimate = std::log(r.ratio);
+    r.runs_needed =
+        runs_needed(pa, pb,
+                    gate ? std::abs(std::log(size) - estimate)
+                         : std::max(std::abs(estimate), std::log(size) - std::abs(estimate)),
+                    s);
+  }
   return r;
 }
 
 void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSettings& s,
                     Comparison& c) {
-  for (const auto& [bytes, pa] : ta.points) {
-    const auto it = tb.points.find(bytes);
+  for (const auto& [key, pa] : ta.points) {
+    const auto it = tb.points.find(key);
     if (it == tb.points.end()) continue;
     ComparedRow r = judge(pa, it->second, s, c.rank_test_too_weak);
     r.table = ta.label;
-    r.bytes = bytes;
+    r.bytes = key.first;
+    r.argument = key.second;
     r.sized = ta.sized;
     c.rows.push_back(r);
   }
@@ -278,6 +415,11 @@ void apply_gate_to_tested_rows(Comparison& c, const CompareSettings& s) {
   for (std::size_t k = 0; k < m; ++k) {
     if (tested[k]->limit_p_value > s.gate_level / static_cast<double>(m - k)) break;
     tested[k]->slowdown_over_limit = tested[k]->ratio > limit;
+    if (tested[k]->slowdown_over_limit) {
+      tested[k]->conclusive = true;
+      tested[k]->why_not_conclusive.clear();
+      tested[k]->runs_needed = 0;
+    }
   }
 }
 
@@ -412,6 +554,7 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
     if (std::find(matched.begin(), matched.end(), key) == matched.end())
       for (const auto& [mode, t] : modes_b) c.only_in_b.push_back(t.label);
   apply_gate_to_tested_rows(c, settings);
+  for (const auto& r : c.rows) c.inconclusive += !r.conclusive;
   return c;
 }
 
@@ -424,69 +567,110 @@ std::string side_lines(const std::string& name, const std::vector<db::StoredRun>
   return s;
 }
 
-std::string test_cell(const ComparedRow& r, const CompareSettings& s) {
+std::string test_cell(const ComparedRow& r) {
   switch (r.basis) {
     case NoiseBasis::kRankTest:
       return "p=" + output::format_number(r.p_value, 4);
-    case NoiseBasis::kIntervals:
-      return "CI";
-    case NoiseBasis::kNoiseFloor:
+    case NoiseBasis::kBound:
+      return "bound " + output::format_number(kSingleRunBound, 1) + "x";
+    case NoiseBasis::kNotAFigure:
       break;
   }
-  return "floor " + output::format_number(s.noise_floor_percent, 1) + "%";
+  return "-";
+}
+
+std::string bounds_cell(const ComparedRow& r) {
+  if (!std::isfinite(r.ratio_low) || !std::isfinite(r.ratio_high)) return "-";
+  return output::format_number(r.ratio_low, 3) + "-" + output::format_number(r.ratio_high, 3);
 }
 
 }  // namespace
+
+std::string verdict_text(const ComparedRow& r) {
+  if (r.slowdown_over_limit) return "SLOWDOWN";
+  const std::string direction = r.beyond ? (r.ratio > 1 ? "slower" : "faster") : "";
+  if (r.conclusive) return direction;
+  return direction.empty() ? "cannot tell" : direction + ", cannot tell";
+}
 
 std::string render_comparison(const std::vector<db::StoredRun>& a,
                               const std::vector<db::StoredRun>& b, const Comparison& c,
                               const CompareSettings& s) {
   const std::string level = output::format_number(s.significance, 3);
   const std::string floor = output::format_number(s.noise_floor_percent, 1);
+  const std::string bound = output::format_number(kSingleRunBound, 1);
+  const std::string confidence = output::format_number(100.0 * (1.0 - 2.0 * s.significance), 1);
   std::string out =
       "# mpiscope compare\n" + side_lines("A", a) + side_lines("B", b) +
       "# time: each run's median (accurate mode), else the suite's headline time (osu), else "
       "t_max where recorded, else t_avg, in microseconds; the median over a side's runs; ratio "
       "= B/A (above 1: B is slower)\n"
       "# noise: with several runs per side, an exact one-sided Wilcoxon-Mann-Whitney rank test "
-      "of the runs' times (test p=..., 'beyond' when p <= " +
-      level +
-      "); with one run per side, the medians' 95% intervals (accurate mode, test CI) apart, "
-      "else a change above the noise floor of " +
-      floor + " %\n";
+      "of the runs' figures (test p=..., beyond the noise when p <= " +
+      level + ") and the " + confidence +
+      " % distribution-free bounds of B/A it gives (bounds); with fewer runs, only a change "
+      "beyond " +
+      bound +
+      "x, the most one launch's figure moves from the next identical one's (test bound), with "
+      "bounds B/A / " +
+      bound + " to B/A x " + bound +
+      "; accurate mode's within-run intervals are never taken as run-to-run noise\n";
   if (s.fail_above_percent >= 0) {
     const std::string factor = output::format_number(1.0 + s.fail_above_percent / 100.0, 3);
     out += "# limit: a row fails when B/A > " + factor + " and B is slower than A x " + factor +
-           " beyond the noise (the same rank test against A's times x " + factor +
-           ", at the level " + output::format_number(s.gate_level, 3) +
-           " for all such rows together (Holm); B's interval above A's x " + factor +
-           "; else the noise floor)\n";
+           " beyond the noise (the rank test against A's times x " + factor + ", at the level " +
+           output::format_number(s.gate_level, 3) +
+           " for all such rows together (Holm); with fewer runs, B/A above " + factor + " x " +
+           bound + "); it passes when B/A's upper bound is below " + factor +
+           "; otherwise, or when a figure did not converge, it cannot tell\n";
+  } else {
+    out += "# within the noise: B/A's bounds inside " + floor +
+           " % of 1 (--noise-floor); wider bounds cannot tell\n";
   }
   std::string current;
   std::unique_ptr<output::TextTable> table;
+  bool arguments = false;  // the current table's rows differ in more than the length
   auto flush = [&] {
     if (table) out += "\n# " + current + "\n" + table->render("  ");
   };
   int slow = 0, fast = 0, over = 0;
-  for (const auto& r : c.rows) {
+  std::size_t most_runs_needed = 0;
+  bool runs_needed_unknown = false;
+  std::map<NoiseBasis, std::size_t> unsettled;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    const ComparedRow& r = c.rows[i];
     if (r.table != current) {
       flush();
       current = r.table;
-      table = std::make_unique<output::TextTable>(
-          std::vector<std::string>{r.sized ? "bytes" : "-", "A t[usec]", "B t[usec]", "B/A",
-                                   "change[%]", "runs", "test", "noise", "verdict"});
+      arguments = false;
+      for (std::size_t j = i; j < c.rows.size() && c.rows[j].table == current; ++j)
+        arguments = arguments || c.rows[j].argument.has_value();
+      std::vector<std::string> headings{r.sized ? "bytes" : "-"};
+      if (arguments) headings.push_back("argument");
+      for (const char* h :
+           {"A t[usec]", "B t[usec]", "B/A", "change[%]", "runs", "test", "bounds", "verdict"})
+        headings.push_back(h);
+      table = std::make_unique<output::TextTable>(headings);
     }
-    std::string verdict;
-    if (r.beyond) verdict = r.ratio > 1 ? "slower" : "faster";
-    if (r.slowdown_over_limit) verdict = "SLOWDOWN";
     slow += r.ratio > 1 && r.beyond;
     fast += r.ratio < 1 && r.beyond;
     over += r.slowdown_over_limit;
-    table->add_row({r.sized ? std::to_string(r.bytes) : "-", output::format_number(r.a_us),
-                    output::format_number(r.b_us), output::format_number(r.ratio, 3),
-                    output::format_number(100.0 * (r.ratio - 1.0), 1),
-                    std::to_string(r.a_runs) + ":" + std::to_string(r.b_runs), test_cell(r, s),
-                    r.beyond ? "beyond" : "within", verdict});
+    if (!r.conclusive) {
+      ++unsettled[r.basis];
+      if (r.runs_needed == 0)
+        runs_needed_unknown = true;
+      else
+        most_runs_needed = std::max(most_runs_needed, r.runs_needed);
+    }
+    std::vector<std::string> cells{r.sized ? std::to_string(r.bytes) : "-"};
+    if (arguments) cells.push_back(r.argument ? output::format_number(*r.argument) : "-");
+    for (auto&& cell :
+         {output::format_number(r.a_us), output::format_number(r.b_us),
+          output::format_number(r.ratio, 3), output::format_number(100.0 * (r.ratio - 1.0), 1),
+          std::to_string(r.a_runs) + ":" + std::to_string(r.b_runs), test_cell(r), bounds_cell(r),
+          verdict_text(r)})
+      cells.push_back(cell);
+    table->add_row(cells);
   }
   flush();
   for (const auto& t : c.only_in_a) out += "\n# only in A: " + t;
@@ -504,11 +688,47 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
         "differ by rule as well as by any change of the system:\n";
     for (const auto& d : c.rule_differences) out += "#   " + d + "\n";
   }
+  if (c.inconclusive > 0) {
+    out +=
+        "\n# cannot tell: " + std::to_string(c.inconclusive) + " of " +
+        std::to_string(c.rows.size()) + " rows could not have shown a " +
+        (s.fail_above_percent >= 0 ? output::format_number(s.fail_above_percent, 1) + " % slowdown"
+                                   : floor + " % change") +
+        ":\n";
+    if (const auto n = unsettled[NoiseBasis::kRankTest])
+      out += "#   " + std::to_string(n) + " whose runs spread too widely for their number\n";
+    if (const auto n = unsettled[NoiseBasis::kBound])
+      out += "#   " + std::to_string(n) +
+             " with too few runs per side for the rank test (at least 4 per side; one launch's "
+             "figure moves by up to " +
+             bound + "x)\n";
+    if (const auto n = unsettled[NoiseBasis::kNotAFigure])
+      out += "#   " + std::to_string(n) +
+             " whose figure in some run did not converge or is not physical (a row's reason "
+             "with --json)\n";
+    const std::size_t gate_runs =
+        s.fail_above_percent >= 0 ? runs_for_gate(c.rows.size(), s.gate_level) : 0;
+    if (most_runs_needed == std::numeric_limits<std::size_t>::max())
+      out += "#   no number of runs settles every row: some B/A lies at the size asked about\n";
+    else if (most_runs_needed > 1000)
+      out +=
+          "#   more than 1000 runs per side would be needed, if the runs spread as these do: "
+          "record them where they vary less (a quieter machine, accurate mode)\n";
+    else if (most_runs_needed > 0)
+      out += "#   about " + std::to_string(std::max(most_runs_needed, gate_runs)) +
+             " runs per side would have sufficed, if the runs spread as these do" +
+             (runs_needed_unknown ? " (the rows with one run per side give no spread)" : "") + "\n";
+    else if (runs_needed_unknown)
+      out += "#   record several runs per side (at least " +
+             std::to_string(std::max<std::size_t>(4, gate_runs)) +
+             "): one run per side shows no spread to go by\n";
+  }
   if (c.rank_test_too_weak)
     out += "\n# note: too few runs for the rank test to reach p <= " + level +
-           " (4 runs per side suffice); those rows were judged by the noise floor\n";
+           " (4 runs per side suffice); those rows were judged by the " + bound + "x bound\n";
   out += "\n# " + std::to_string(c.rows.size()) + " rows compared: " + std::to_string(slow) +
-         " slower and " + std::to_string(fast) + " faster beyond the noise";
+         " slower and " + std::to_string(fast) + " faster beyond the noise; " +
+         std::to_string(c.inconclusive) + " cannot tell";
   if (s.fail_above_percent >= 0)
     out += "; " + std::to_string(over) + " slowdowns above " +
            output::format_number(s.fail_above_percent, 1) + " %";

@@ -1,8 +1,8 @@
 // `mpiscope compare`: two sets of stored runs side by side, per benchmark table and message
 // length, as the ratio B/A of the reported time, with whether the difference is larger than the
-// run-to-run noise: from the variation between runs when each side has several (an exact
-// Wilcoxon-Mann-Whitney rank test), else from accurate mode's interval of the median, else from
-// a fixed noise floor (docs/results-db.md).
+// run-to-run noise (an exact Wilcoxon-Mann-Whitney rank test on the runs' figures, and the
+// distribution-free bounds of B/A it gives) and whether the data could have shown a change of
+// the size asked about at all: rows that could not say "cannot tell" (docs/results-db.md).
 #pragma once
 
 #include <map>
@@ -18,9 +18,8 @@ namespace mpiscope::report {
 // slowest rank), else t_avg (OSU's and SKaMPI's only figure), else t_min; NaN when it has none.
 double reported_time_us(const core::Measurement& m);
 
-// Accurate mode's 95 % interval of the median, the only interval a single run records that
-// bears on run-to-run noise ([t_min, t_max] across ranks or repetitions does not); nullopt
-// otherwise.
+// Accurate mode's 95 % interval of the median: how the repetitions within one launch spread
+// (the report's error bars), never how a figure moves from launch to launch; nullopt otherwise.
 struct Interval {
   double low = 0, high = 0;
 };
@@ -46,45 +45,77 @@ RankTest rank_test(const std::vector<double>& a, const std::vector<double>& b);
 // The smallest one-sided p-value the rank test can give with na and nb values: 1 / C(na+nb, na).
 double smallest_rank_test_p(std::size_t na, std::size_t nb);
 
+// The distribution-free bounds of the shift of B against A (Hodges-Lehmann's, from the exact
+// distribution of the Mann-Whitney count): with d the na x nb differences b_j - a_i in ascending
+// order, [d(k), d(na nb + 1 - k)] where k is the largest count whose one-sided tail probability
+// is at most `alpha`. nullopt when na and nb cannot reach `alpha` (smallest_rank_test_p).
+std::optional<Interval> shift_bounds(const std::vector<double>& a, const std::vector<double>& b,
+                                     double alpha);
+
 // The runs per side the gate needs to be able to fail with `rows` rows judged by the rank test:
 // the smallest n with 1 / C(2n, n) <= gate_level / rows (5 for up to 12 rows at 0.05).
 std::size_t runs_for_gate(std::size_t rows, double gate_level);
 
 // ---- the comparison -----------------------------------------------------------------------
 
+// One launch's figure differs from the next identical launch's by less than this factor on the
+// quiet 2-core test machine (largest ratio of identical single launches seen: docs/results-db.md
+// "One run per side"); with fewer runs than the rank test needs, only a change beyond it decides.
+inline constexpr double kSingleRunBound = 3.0;
+
 struct CompareSettings {
   double fail_above_percent = -1;  // < 0: no limit
-  double noise_floor_percent = 5;  // single runs without an interval of the median
-  double significance = 0.025;     // one-sided level of the rank test, per row (noise verdict)
+  // Without a limit, the smallest change a row's data must be able to show for the row to be
+  // called "within the noise" (--noise-floor); with one, the limit is that change.
+  double noise_floor_percent = 5;
+  double significance = 0.025;  // one-sided level of the rank test and bounds, per row
   // The gate's level over all rows the rank test judges together (Holm's procedure): the
   // largest chance that identical launches fail --fail-above.
   double gate_level = 0.05;
 };
 
-// How a row's difference was judged against the noise.
+// What a row's verdict rests on.
 enum class NoiseBasis {
-  kRankTest,    // several runs per side: the rank test on the per-run times
-  kIntervals,   // one run per side, both accurate: the medians' 95 % intervals
-  kNoiseFloor,  // otherwise: |B/A - 1| against the noise floor
+  kRankTest,    // several runs per side: the rank test and the bounds of B/A it gives
+  kBound,       // too few runs for the rank test: only a change beyond kSingleRunBound counts
+  kNotAFigure,  // a side's figure did not converge or is not physical: nothing can be judged
 };
 
 struct ComparedRow {
   std::string table;  // "PingPong, 2 processes" (+ mode and parameters), as A's runs name it
   std::size_t bytes = 0;
   bool sized = true;
+  // The point within its table beyond the length (SKaMPI's argument when the suite varies the
+  // process count or chunks); nullopt when the length alone names the row.
+  std::optional<double> argument;
   std::size_t a_runs = 0, b_runs = 0;  // runs of each side that measured the row
   double a_us = 0, b_us = 0;           // the median over those runs of each run's time
   double ratio = 0;                    // b / a
-  NoiseBasis basis = NoiseBasis::kNoiseFloor;
+  NoiseBasis basis = NoiseBasis::kBound;
   double p_value = 1;        // kRankTest: the one-sided p in the direction of the ratio
   double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
-  bool beyond = false;       // the difference exceeds the noise
+  // kRankTest: the distribution-free confidence bounds of B/A (two-sided 1 - 2 x significance,
+  // from the ratios of every pair of runs); NaN where the run counts cannot give them.
+  double ratio_low = 0, ratio_high = 0;
+  bool beyond = false;  // the difference exceeds the noise
   // Slower than 1 + fail_above/100 beyond the noise: several runs, the rank test of B against
   // A's times x (1 + fail_above/100), its p-values taken together over the rows at gate_level
-  // (Holm); one accurate run, B's interval above A's x (1 + ...); else B/A above both the limit
-  // and the noise floor.
+  // (Holm); fewer, B/A above (1 + fail_above/100) x kSingleRunBound.
   bool slowdown_over_limit = false;
+  // The data could have shown a change of the size asked about (the limit, else the noise
+  // floor): with a limit, a slowdown was found or B/A's upper bound lies below the limit;
+  // without, the difference is beyond the noise or B/A's bounds lie within the noise floor.
+  // A row that is not conclusive is "cannot tell", never "within the noise".
+  bool conclusive = false;
+  std::string why_not_conclusive;  // empty when conclusive
+  // How many runs per side would have made the row conclusive, from the spread of its runs
+  // (0: the spread cannot be estimated; SIZE_MAX: no number, B/A lies at the limit).
+  std::size_t runs_needed = 0;
 };
+
+// "SLOWDOWN", "slower", "faster", "" (within the noise), "cannot tell" or "slower, cannot tell":
+// the verdict column of compare and the report.
+std::string verdict_text(const ComparedRow& r);
 
 struct Comparison {
   std::vector<ComparedRow> rows;
@@ -92,6 +123,7 @@ struct Comparison {
   std::size_t gate_rows = 0;                      // rows the gate judged by the rank test together
   bool gate_too_weak = false;       // too few runs to reach gate_level / gate_rows in a row
   bool rank_test_too_weak = false;  // several runs, but too few for the rank test's level
+  std::size_t inconclusive = 0;     // rows whose verdict is "cannot tell"
   // Rules of timing the two sides do not share ("collectives' root: A round robin (IMB 3.1);
   // B rank 0 (current IMB)"): the rows they govern differ by rule as well as by whatever the
   // comparison looks for.

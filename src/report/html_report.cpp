@@ -189,28 +189,33 @@ json comparison_data(const PageComparison& c) {
   for (const auto& r : c.b) ids_b.push_back(r.id);
   json rows = json::array();
   for (const auto& r : c.result.rows) {
-    const char* basis = r.basis == NoiseBasis::kRankTest    ? "rank test"
-                        : r.basis == NoiseBasis::kIntervals ? "95% intervals"
-                                                            : "noise floor";
-    std::string verdict = r.beyond ? (r.ratio > 1 ? "slower" : "faster") : "within the noise";
-    if (r.slowdown_over_limit) verdict = "SLOWDOWN";
+    const char* basis = r.basis == NoiseBasis::kRankTest ? "rank test"
+                        : r.basis == NoiseBasis::kBound  ? "single-run bound"
+                                                         : "no figure";
+    const std::string verdict = verdict_text(r);
     rows.push_back({{"table", r.table},
                     {"bytes", r.bytes},
+                    {"argument", r.argument ? json(*r.argument) : json(nullptr)},
                     {"sized", r.sized},
                     {"a_us", number_or_null(r.a_us)},
                     {"b_us", number_or_null(r.b_us)},
                     {"ratio", number_or_null(r.ratio)},
+                    {"ratio_low", number_or_null(r.ratio_low)},
+                    {"ratio_high", number_or_null(r.ratio_high)},
                     {"basis", basis},
                     {"p", r.basis == NoiseBasis::kRankTest ? json(r.p_value) : json(nullptr)},
                     {"beyond", r.beyond},
-                    {"verdict", verdict}});
+                    {"conclusive", r.conclusive},
+                    {"why_not_conclusive", r.why_not_conclusive},
+                    {"verdict", verdict.empty() ? "within the noise" : verdict}});
   }
   return {{"a", ids_a},
           {"b", ids_b},
           {"rows", rows},
           {"only_in_a", c.result.only_in_a},
           {"only_in_b", c.result.only_in_b},
-          {"rule_differences", c.result.rule_differences}};
+          {"rule_differences", c.result.rule_differences},
+          {"inconclusive", c.result.inconclusive}};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // benchmark compare, and Intel's IMB-IO tables match mpiscope's.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,9 @@ std::string ids(const std::vector<int>& launches) {
 }  // namespace
 
 // 5 launches against 5 identical ones pass --fail-above 10; 5 launches whose every MPI_Send
-// waits 20 us more (the project's PMPI library) fail it, in PingPong's rows only. The three sets
-// are launched interleaved so that the machine's load changes reach them alike.
+// waits 20 us more (the project's PMPI library) fail it, in PingPong's rows only; 5 identical
+// launches beside CPU hogs never pass it. The four sets are launched interleaved so that the
+// machine's load changes reach them alike.
 TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
   const auto dir = temp_dir();
   const auto db = dir + "/n.db";
@@ -35,10 +37,17 @@ TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
   const std::vector<std::string> args = {
       "imb-mpi1", "PingPong", "Allreduce", "-msglen", write_file(dir, "l", "0\n4\n64\n1024\n"),
       "-iter",    "400",      "--db",      db};
-  std::vector<int> a, b, slow;
+  std::vector<int> a, b, slow, hogged;
   int launch = 0;
   for (int round = 0; round < 5; ++round) {
-    for (auto* set : {&a, &b, &slow}) {
+    for (auto* set : {&a, &b, &slow, &hogged}) {
+      // Identical launches beside two busy loops (ended by their PIDs): the ranks share the
+      // 2 cores with them and are slowed by as much as the scheduler happens to take.
+      std::unique_ptr<BackgroundCommand> hog1, hog2;
+      if (set == &hogged) {
+        hog1 = std::make_unique<BackgroundCommand>("while :; do :; done");
+        hog2 = std::make_unique<BackgroundCommand>("while :; do :; done");
+      }
       const auto r =
           run_mpi(2, args, set == &slow ? "MPISCOPE_DELAY=MPI_Send=20" : "", 120, wrapper);
       ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -57,12 +66,24 @@ TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
   // machine a time-sliced launch of A can be slower still at some length), never Allreduce's.
   const auto allreduce = delayed.out.find("# Allreduce");
   ASSERT_NE(allreduce, std::string::npos) << delayed.out;
-  EXPECT_GE(count_of(delayed.out.substr(0, allreduce), "p=0.0040  beyond  SLOWDOWN"), 2)
-      << delayed.out;
+  EXPECT_GE(count_of(delayed.out.substr(0, allreduce), "  SLOWDOWN\n"), 2) << delayed.out;
   EXPECT_EQ(count_of(delayed.out.substr(allreduce), "SLOWDOWN"), 0) << delayed.out;
+  // One run per side: +20 us on a send of well under a microsecond lies far beyond the
+  // single-run bound, and fails; the identical pair cannot tell (exit 6), never passes.
+  const auto one_slow = run_plain(
+      {"compare", "--db", db, std::to_string(a[0]), std::to_string(slow[0]), "--fail-above", "10"});
+  EXPECT_EQ(one_slow.exit_code, 3) << one_slow.out;
+  const auto one_same = run_plain(
+      {"compare", "--db", db, std::to_string(a[0]), std::to_string(b[0]), "--fail-above", "10"});
+  EXPECT_EQ(one_same.exit_code, 6) << one_same.out;
+  EXPECT_EQ(count_of(one_same.out, "SLOWDOWN"), 0) << one_same.out;
+  // Identical launches, B's beside CPU hogs: the gate cannot pass them (exit 6, "cannot tell";
+  // or 3 if the hogs slowed every launch of B alike beyond the limit), never 0.
+  const auto hog = run_plain({"compare", "--db", db, ids(a), ids(hogged), "--fail-above", "10"});
+  EXPECT_TRUE(hog.exit_code == 6 || hog.exit_code == 3) << hog.out << hog.err;
   // "last-N" still names runs, alone or in lists.
   const auto tail =
-      run_plain({"compare", "--db", db, "last-14,last-11", "last-1,last-4", "--fail-above", "10"});
+      run_plain({"compare", "--db", db, "last-19,last-15", "last-2,last-6", "--fail-above", "10"});
   EXPECT_NE(tail.exit_code, 2) << tail.err;
   EXPECT_EQ(count_of(tail.out, " 2:2 "), 8) << tail.out;
   EXPECT_EQ(count_of(tail.out, "too few runs for the rank test"), 1) << tail.out;

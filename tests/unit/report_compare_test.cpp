@@ -1,5 +1,6 @@
-// compare: the rank test's exact p-values, ratios B/A, the noise verdicts (rank test, intervals
-// of the median, noise floor), the regression limit and the matching of tables on known inputs.
+// compare: the rank test's exact p-values and bounds, ratios B/A, the noise verdicts (rank test,
+// the single-run bound), "cannot tell" where the runs could not have shown the change asked
+// about, the regression limit and the matching of tables on known inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,6 +95,13 @@ TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
   EXPECT_DOUBLE_EQ(c.rows[0].b_us, 10.3);
   EXPECT_FALSE(c.rows[0].beyond);
   EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  // So noisy (runs 9.5 to 12.5) that 5 runs cannot rule out a 10 % slowdown: cannot tell, with
+  // the bounds of B/A that say why and the runs that would have sufficed.
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_GT(c.rows[0].ratio_high, 1.1);
+  EXPECT_LT(c.rows[0].ratio_low, 1.0);
+  EXPECT_GT(c.rows[0].runs_needed, 5u);
+  EXPECT_EQ(report::verdict_text(c.rows[0]), "cannot tell");
   // One slow outlier run in B lifts no median and fails nothing.
   c = report::compare_runs(a, runs_of(10, {10.3, 9.8, 40, 10.1, 10.4}), limit(10));
   EXPECT_FALSE(c.rows[0].slowdown_over_limit);
@@ -103,6 +111,8 @@ TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
   EXPECT_NEAR(c.rows[0].p_value, 1.0 / 252, 1e-12);
   EXPECT_TRUE(c.rows[0].beyond);
   EXPECT_TRUE(c.rows[0].slowdown_over_limit);
+  EXPECT_TRUE(c.rows[0].conclusive);
+  EXPECT_EQ(report::verdict_text(c.rows[0]), "SLOWDOWN");
   // Against A x 1.1 = {11, 13.2, 10.45, 11.22, 12.1}, B's ranks are 5, 7, 8, 9, 10: p = 2/252.
   EXPECT_NEAR(c.rows[0].limit_p_value, 2.0 / 252, 1e-12);
   EXPECT_FALSE(report::compare_runs(a, slow, limit(50)).rows[0].slowdown_over_limit);
@@ -113,19 +123,76 @@ TEST(ReportCompare, SeveralRunsPerSideAreJudgedByTheRankTest) {
   EXPECT_TRUE(c.rows[0].beyond);
   EXPECT_GT(c.rows[0].limit_p_value, 0.025);
   EXPECT_FALSE(c.rows[0].slowdown_over_limit);
-  // Reversed, it is faster beyond the noise, never a slowdown.
+  // ... nor clearly less than 10 % slower: the gate cannot tell.
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_EQ(report::verdict_text(c.rows[0]), "slower, cannot tell");
+  // Reversed, it is faster beyond the noise, never a slowdown, and B/A's upper bound lies below
+  // the limit: the gate passes it.
   c = report::compare_runs(slow, a, limit(10));
   EXPECT_TRUE(c.rows[0].beyond);
   EXPECT_LT(c.rows[0].ratio, 1);
   EXPECT_FALSE(c.rows[0].slowdown_over_limit);
-  // 2 against 2 can never reach p <= 0.025: the noise floor decides, and the output says so.
+  EXPECT_TRUE(c.rows[0].conclusive);
+  EXPECT_EQ(report::verdict_text(c.rows[0]), "faster");
+  // 2 against 2 can never reach p <= 0.025: only a change beyond the single-run bound counts,
+  // and the output says so.
   const auto two_a = runs_of(1, {10, 10.5}), two_b = runs_of(10, {13, 13.5});
   c = report::compare_runs(two_a, two_b, limit(10));
-  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNoiseFloor);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kBound);
   EXPECT_TRUE(c.rank_test_too_weak);
-  EXPECT_TRUE(c.rows[0].slowdown_over_limit);
-  EXPECT_NE(report::render_comparison(two_a, two_b, c, limit(10)).find("too few runs"),
-            std::string::npos);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_EQ(c.inconclusive, 1u);
+  const auto text = report::render_comparison(two_a, two_b, c, limit(10));
+  EXPECT_NE(text.find("too few runs"), std::string::npos) << text;
+  EXPECT_NE(text.find("# cannot tell: 1 of 1 rows could not have shown a 10.0 % slowdown"),
+            std::string::npos)
+      << text;
+}
+
+// Quiet runs (1 % apart) settle a 10 % limit both ways with 5 runs per side: identical ones
+// pass, 30 % slower ones fail. A baseline slowed 4-400x by other jobs now and then cannot rule
+// out anything: B 400x slower than A's median is "cannot tell", never "within the noise".
+TEST(ReportCompare, TheGateSaysWhenItsRunsCouldNotHaveShownTheChange) {
+  const auto quiet = runs_of(1, {10, 10.1, 10.05, 9.95, 10.02});
+  const auto again = runs_of(10, {10.03, 9.98, 10.08, 10.0, 10.06});
+  auto c = report::compare_runs(quiet, again, limit(10));
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_TRUE(c.rows[0].conclusive);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  EXPECT_LT(c.rows[0].ratio_high, 1.1);
+  EXPECT_EQ(c.inconclusive, 0u);
+  EXPECT_EQ(report::verdict_text(c.rows[0]), "");
+  // Without a limit, the noise floor is the change the runs must be able to show.
+  EXPECT_TRUE(report::compare_runs(quiet, again, limit(-1)).rows[0].conclusive);
+  const auto hogged = runs_of(1, {10, 4000, 40, 4290, 10.1});
+  const auto candidate = runs_of(10, {4000, 4100, 3900, 4050, 4020});
+  c = report::compare_runs(hogged, candidate, limit(10));
+  EXPECT_GT(c.rows[0].ratio, 90);
+  EXPECT_FALSE(c.rows[0].slowdown_over_limit);
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_EQ(c.inconclusive, 1u);
+  const auto text = report::render_comparison(hogged, candidate, c, limit(10));
+  EXPECT_NE(text.find("1 whose runs spread too widely for their number"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("0 cannot tell"), std::string::npos) << text;
+}
+
+// The bounds are the Hodges-Lehmann interval: with 5 against 5 at 0.025 one-sided, the 3rd
+// smallest and the 3rd largest of the 25 differences (P(U <= 2) = 4/252 <= 0.025 < 7/252).
+TEST(ReportCompare, ShiftBoundsAreTheOrderStatisticsOfThePairwiseDifferences) {
+  const auto b = report::shift_bounds({0, 1, 2, 3, 4}, {10, 20, 30, 40, 50}, 0.025);
+  ASSERT_TRUE(b.has_value());
+  // Differences 6..50: sorted, the 3rd smallest is 8 (10-2), the 3rd largest 48 (50-2).
+  EXPECT_DOUBLE_EQ(b->low, 8);
+  EXPECT_DOUBLE_EQ(b->high, 48);
+  // 3 against 3 cannot reach 0.025 (1/20 = 0.05): no bounds.
+  EXPECT_FALSE(report::shift_bounds({1, 2, 3}, {4, 5, 6}, 0.025).has_value());
+  // ... but reaches 0.05: the extreme differences.
+  const auto wide = report::shift_bounds({1, 2, 3}, {4, 5, 6}, 0.05);
+  ASSERT_TRUE(wide.has_value());
+  EXPECT_DOUBLE_EQ(wide->low, 1);
+  EXPECT_DOUBLE_EQ(wide->high, 5);
 }
 
 // B's runs {5, 100, 100, 100, 100} against A's {1, 2, 3, 4, 5} x 1.1: B's ranks 5, 7, 8, 9, 10,
@@ -169,37 +236,87 @@ TEST(ReportCompare, TheGateHoldsItsLevelOverAllRowsTogether) {
             std::string::npos);
 }
 
-TEST(ReportCompare, OneRunPerSideUsesTheMedianIntervalElseTheNoiseFloor) {
-  // Classic rows: the ranks' [t_min, t_max] are ignored; 4 % is within the 5 % floor, 20 % is not.
-  const auto a = run_with(1, {row(8, 1, 10, 5), row(16, 9, 10, 9.5), row(32, 1, 10, 5)});
-  const auto b = run_with(2, {row(8, 1, 10.4, 5), row(16, 11.9, 12, 12), row(32, 1, 8, 4)});
+// One run per side shows no run-to-run spread: a change within the single-run bound (3x) cannot
+// be told from noise, so the gate can neither pass nor fail it; a +20 us delay per send on a
+// 0.3 us latency still fails. Accurate mode's within-run intervals, however narrow, change
+// nothing: they say how the repetitions of one launch spread, not how launches do.
+TEST(ReportCompare, OneRunPerSideDecidesOnlyBeyondTheSingleRunBound) {
+  const auto a = run_with(1, {row(8, 1, 10, 5), row(16, 9, 10, 9.5), row(32, 0.2, 0.3, 0.25)});
+  const auto b = run_with(2, {row(8, 1, 10.4, 5), row(16, 11.9, 12, 12), row(32, 20, 20.3, 20.1)});
   auto c = report::compare_runs({a}, {b}, limit(10));
   ASSERT_EQ(c.rows.size(), 3u);
-  for (const auto& r : c.rows) EXPECT_EQ(r.basis, report::NoiseBasis::kNoiseFloor);
+  for (const auto& r : c.rows) EXPECT_EQ(r.basis, report::NoiseBasis::kBound);
   EXPECT_NEAR(c.rows[0].ratio, 1.04, 1e-12);
   EXPECT_FALSE(c.rows[0].beyond);
-  EXPECT_TRUE(c.rows[1].beyond);  // 10 -> 12: 20 %
-  EXPECT_TRUE(c.rows[1].slowdown_over_limit);
-  EXPECT_TRUE(c.rows[2].beyond);
-  EXPECT_FALSE(c.rows[2].slowdown_over_limit);
+  EXPECT_FALSE(c.rows[0].conclusive);  // 4 %: cannot tell, not "within the noise"
+  EXPECT_FALSE(c.rows[1].beyond);      // 20 %: cannot tell either
+  EXPECT_FALSE(c.rows[1].slowdown_over_limit);
+  EXPECT_FALSE(c.rows[1].conclusive);
+  EXPECT_TRUE(c.rows[2].beyond);  // 0.3 -> 20.3 us: 68x, beyond 1.1 x 3
+  EXPECT_TRUE(c.rows[2].slowdown_over_limit);
+  EXPECT_TRUE(c.rows[2].conclusive);
+  EXPECT_EQ(c.inconclusive, 2u);
   EXPECT_FALSE(c.rank_test_too_weak);
-  auto wide = limit(10);
-  wide.noise_floor_percent = 25;
-  EXPECT_FALSE(report::compare_runs({a}, {b}, wide).rows[1].slowdown_over_limit);
-  EXPECT_FALSE(report::compare_runs({a}, {b}, limit(-1)).rows[1].slowdown_over_limit);
+  const auto text = report::render_comparison({a}, {b}, c, limit(10));
+  EXPECT_NE(text.find("one run per side shows no spread to go by"), std::string::npos) << text;
 
-  // Accurate rows: the medians' intervals decide. 20 % slower with overlapping intervals is
-  // within the noise; 20 % with separated intervals is a slowdown.
-  const auto acc_a = run_with(1, {accurate_row(8, 10, 9, 11.5), accurate_row(16, 10, 9.8, 10.2)});
-  const auto acc_b = run_with(2, {accurate_row(8, 12, 11, 13), accurate_row(16, 12, 11.8, 12.2)});
+  // Accurate rows with narrow, separated intervals: still one launch per side.
+  const auto acc_a = run_with(1, {accurate_row(8, 10, 9.8, 10.2)});
+  const auto acc_b = run_with(2, {accurate_row(8, 12, 11.8, 12.2)});
   c = report::compare_runs({acc_a}, {acc_b}, limit(10));
-  ASSERT_EQ(c.rows.size(), 2u);
-  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kIntervals);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kBound);
   EXPECT_DOUBLE_EQ(c.rows[0].a_us, 10);  // the median, not t_max
-  EXPECT_FALSE(c.rows[0].beyond);
   EXPECT_FALSE(c.rows[0].slowdown_over_limit);
-  EXPECT_TRUE(c.rows[1].beyond);
-  EXPECT_TRUE(c.rows[1].slowdown_over_limit);
+  EXPECT_FALSE(c.rows[0].conclusive);
+}
+
+// A figure that is no measurement of the operation (an accurate row that never met its stopping
+// rule, SKaMPI's converged = 0, a time at or below zero) is judged by nothing: cannot tell, with
+// the run and the reason, whatever the ratio.
+TEST(ReportCompare, FiguresThatDidNotConvergeOrAreNotPhysicalCannotTell) {
+  auto budget = accurate_row(256, 3073.55, 0.81, 32015);
+  budget.accurate = core::AccurateStats{};
+  budget.accurate->stop_reason = "time-budget";
+  auto converged = accurate_row(256, 0.6, 0.58, 0.62);
+  converged.accurate = core::AccurateStats{};
+  converged.accurate->stop_reason = "converged";
+  std::vector<db::StoredRun> a, b;
+  for (int i = 0; i < 5; ++i) {
+    a.push_back(run_with(1 + i, {converged}));
+    b.push_back(run_with(10 + i, {i == 2 ? budget : converged}));
+  }
+  auto c = report::compare_runs(a, b, limit(10));
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNotAFigure);
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_FALSE(c.rows[0].beyond);
+  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 12: not converged (time-budget)");
+  auto skampi = row(16, 1, 1, 1);
+  skampi.values = {{"converged", 0, ""}};
+  auto negative = row(16, -0.527, -0.527, -0.527);
+  c = report::compare_runs({run_with(1, {skampi})}, {run_with(2, {negative})}, limit(10));
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNotAFigure);
+  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 1: not converged");
+  c = report::compare_runs({run_with(1, {row(16, 1, 1, 1)})}, {run_with(2, {negative})}, limit(10));
+  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 2: time -0.53 us is not physical");
+}
+
+// A suite varied over the process count or chunks at one length (SKaMPI's Variation = Nodes)
+// has one row per argument: every one is compared, not the last of each length.
+TEST(ReportCompare, RowsOfOneLengthThatDifferInTheirArgumentAllCompare) {
+  auto nodes_row = [](double nodes, double t) {
+    auto m = row(1024, t, t, t);
+    m.values = {{"argument", nodes, "processes"}};
+    return m;
+  };
+  const auto a = run_with(1, {nodes_row(2, 5), nodes_row(3, 6), nodes_row(4, 7)}, 4, "gather");
+  const auto b = run_with(2, {nodes_row(2, 5), nodes_row(3, 6), nodes_row(4, 7)}, 4, "gather");
+  const auto c = report::compare_runs({a}, {b}, limit(10));
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[2].argument, 4.0);
+  const auto text = report::render_comparison({a}, {b}, c, limit(10));
+  EXPECT_NE(text.find("argument"), std::string::npos) << text;
 }
 
 TEST(ReportCompare, ClassicAndAccurateRunsOfOneBenchmarkCompare) {
@@ -211,7 +328,7 @@ TEST(ReportCompare, ClassicAndAccurateRunsOfOneBenchmarkCompare) {
   EXPECT_TRUE(c.only_in_a.empty());
   EXPECT_DOUBLE_EQ(c.rows[0].a_us, 10);    // classic: t_max
   EXPECT_DOUBLE_EQ(c.rows[0].b_us, 10.2);  // accurate: the median
-  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNoiseFloor);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kBound);
   EXPECT_EQ(c.rows[0].table, "Allreduce, 4 processes");
 }
 

@@ -115,7 +115,7 @@ function vegaSpec(o, width) {
   for (const s of o.series) {
     if (state.hidden.has(s.key)) continue;
     for (const p of s.points)
-      if (p.x > 0 && (o.yLinear ? Number.isFinite(p.y) : p.y > 0)) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, tip: s.name + '\n' + p.tip});
+      if (p.x > 0 && (o.yLinear ? Number.isFinite(p.y) : p.y > 0)) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, cross: !!p.cross, tip: s.name + '\n' + p.tip});
   }
   const xs = points.map(p => p.x), ys = points.flatMap(p => [p.y, p.lo, p.hi].filter(v => v > 0));
   const xdom = extent(xs, 1.15);
@@ -173,8 +173,8 @@ function vegaSpec(o, width) {
                    encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, stroke: {scale: 'color', field: 's'},
                                      strokeDash: {scale: 'dash', field: 's'}, strokeWidth: {value: 1.8}}}}]},
          {type: 'symbol', name: 'marker', from: {data: 'points'},
-          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: {scale: 'shape', field: 's'},
-                            fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
+          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: [{test: 'datum.cross', value: 'cross'}, {scale: 'shape', field: 's'}],
+                            fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow || datum.cross ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
                             strokeWidth: {value: 1.2}, size: {value: 50}, tooltip: {field: 'tip'}}}},
        ]},
     ],
@@ -642,26 +642,27 @@ function mapCard(run) {
 }
 
 // compare's verdicts for the sides given with --compare: B/A per length, marked where beyond
-// the noise.
+// the noise, crossed where the data cannot tell.
 function comparisonCard(c) {
   const card = el('section', {class: 'card', id: 'comparison', 'data-benchmark': 'comparison'});
   card.append(el('h2', {}, `Comparison: runs ${c.b.join(',')} (B) against runs ${c.a.join(',')} (A)`));
-  card.append(el('p', {class: 'muted'}, 'B/A of the reported time (median for accurate runs, else t_max or t_avg; the median over a side\'s runs). Filled markers: beyond the noise (compare\'s rank test, the medians\' 95% intervals, or its 5% noise floor); hollow: within it.'));
+  card.append(el('p', {class: 'muted'}, 'B/A of the reported time (median for accurate runs, else t_max or t_avg; the median over a side\'s runs). Filled markers: beyond the noise (compare\'s rank test over several runs per side, else a change beyond the most one launch moves from the next); hollow: within it; crosses: cannot tell (the runs spread too widely for their number, too few runs, or a figure that did not converge).'));
   const byTable = new Map();
   for (const r of c.rows) { if (!byTable.has(r.table)) byTable.set(r.table, []); byTable.get(r.table).push(r); }
   const series = [...byTable].map(([t, rows], i) => ({key: 'cmp|' + t, name: t, run: null, variant: 0,
-    points: rows.map(r => ({x: r.sized ? Math.max(r.bytes, 1) : i + 1, y: r.ratio, hollow: !r.beyond,
-      tip: `${r.sized ? fmtBytes(r.bytes) : ''} B/A ${fmt(r.ratio)}: ${r.verdict} (${r.basis}${r.p !== null ? ', p=' + r.p.toFixed(4) : ''})`}))}));
+    points: rows.map(r => ({x: r.sized ? Math.max(r.bytes, 1) : i + 1, y: r.ratio, hollow: !r.beyond, cross: !r.conclusive,
+      tip: `${r.sized ? fmtBytes(r.bytes) : ''} B/A ${fmt(r.ratio)}: ${r.verdict} (${r.basis}${r.p !== null ? ', p=' + r.p.toFixed(4) : ''}${r.conclusive ? '' : '; ' + r.why_not_conclusive})`}))}));
   const plots = el('div', {class: 'plots'});
   plots.append(plot({id: 'comparison', title: 'B/A over message size (1 = no change)', xAxis: 'bytes', xTitle: AXES.bytes, yTitle: 'B/A', yUnit: '', series, height: 300}));
   card.append(plots);
   if (c.rule_differences && c.rule_differences.length)
     card.append(el('ul', {class: 'notes'}, el('li', {}, 'Not timed under the same rules; the rows these rules govern differ by rule as well as by any change of the system:'),
       ...c.rule_differences.map(d => el('li', {}, d))));
-  const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise`));
+  const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise; ${c.inconclusive} cannot tell`));
   const t = el('table');
-  t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
-  for (const r of c.rows) t.append(el('tr', {class: r.beyond ? 'beyond' : ''}, ...[r.table, String(r.bytes), fmt(r.a_us), fmt(r.b_us), fmt(r.ratio), r.basis + (r.p !== null ? ` p=${r.p.toFixed(4)}` : ''), r.verdict].map(x => el('td', {class: 'n'}, x))));
+  t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'bounds', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
+  const bounds = r => r.ratio_low === null || r.ratio_high === null ? '-' : `${fmt(r.ratio_low)}-${fmt(r.ratio_high)}`;
+  for (const r of c.rows) t.append(el('tr', {class: r.conclusive ? (r.beyond ? 'beyond' : '') : 'inconclusive', title: r.why_not_conclusive}, ...[r.table, String(r.bytes) + (r.argument !== null ? ` (${r.argument})` : ''), fmt(r.a_us), fmt(r.b_us), fmt(r.ratio), bounds(r), r.basis + (r.p !== null ? ` p=${r.p.toFixed(4)}` : ''), r.verdict].map(x => el('td', {class: 'n'}, x))));
   det.append(t);
   card.append(det);
   return card;
