@@ -1,55 +1,92 @@
 #!/usr/bin/env bash
-# The false alarm rate of `mpiscope compare --fail-above 10` on identical launches (issue 14
-# item 5). Each comparison launches the same tiny run (PingPong and Allreduce at 2 processes,
-# 0, 4, 64 and 1024 bytes, at most 400 repetitions) 10 times, alternately into set A and set B,
-# then compares A's 5 runs with B's 5: a SLOWDOWN there is a false alarm. The first run of each
-# set is also compared alone (one run per side: the 5 % noise floor decides), to show what a
-# single-run gate would do on the same launches; and the 5-against-5 rows that are slower beyond
-# the noise with B/A above 1.1 are counted, to show what a gate without compare's test of B
-# against A x 1.1 would do.
-#   bench/compare_false_alarms.sh [BUILD_DIR] [LAUNCHER] [COMPARISONS]
+# How often `mpiscope compare --fail-above 10` is wrong, and how often it says it cannot tell
+# (issues 14 and 36). Each comparison launches the same tiny run (PingPong and Allreduce at 2
+# processes, 0, 4, 64 and 1024 bytes, at most 400 repetitions) 15 times, in turn into set A, set
+# B (identical) and set D (every MPI_Send delayed by DELAY_US microseconds through the project's
+# PMPI library), then compares:
+#   A's 5 runs with B's 5: exit 3 is a false alarm, 6 "cannot tell", 0 a pass;
+#   A's 5 runs with D's 5: anything but exit 3 is a miss;
+#   the first run of A with the first of B and of D (one run per side): the same, and the largest
+#   B/A (or A/B) of identical single launches, which the single-run bound (3x) must exceed.
+# With HOGS=N, N busy loops run beside every launch (a machine shared with other jobs).
+#   [HOGS=N] [DELAY_US=20] bench/compare_false_alarms.sh [BUILD_DIR] [LAUNCHER] [COMPARISONS]
 #   (defaults: build, mpirun.openmpi, 20)
 set -euo pipefail
 build=${1:-build}
 launcher=${2:-mpirun.openmpi}
 comparisons=${3:-20}
+hogs=${HOGS:-0}
+delay=${DELAY_US:-20}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 oversubscribe=""
 [[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+hog_pids=()
+stop_hogs() {
+  for pid in "${hog_pids[@]}"; do kill "$pid" 2> /dev/null || true; done
+  hog_pids=()
+}
+trap 'stop_hogs; rm -rf "$work"' EXIT
 printf '0\n4\n64\n1024\n' > "$work/lengths"
+preload=$(cd "$build/bin" && pwd)/libmpiscope_delay.so
+[[ -f $preload ]] || { echo "no $preload: build the tests first" >&2; exit 2; }
+for ((h = 0; h < hogs; ++h)); do
+  (while :; do :; done) &
+  hog_pids+=($!)
+done
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+launch() {  # launch DB [DELAY]
+  local env=()
+  [[ -n ${2:-} ]] && env=(env LD_PRELOAD="$preload" MPISCOPE_DELAY="MPI_Send=$2")
+  timeout 300 "${env[@]}" "$launcher" $oversubscribe -np 2 "$build/bin/mpiscope" imb-mpi1 \
+    PingPong Allreduce -msglen "$work/lengths" -iter 400 --db "$1" > /dev/null 2>&1
+}
+verdict() {  # verdict DB A B: compare's exit status
+  local status=0
+  "$build/bin/mpiscope" compare --db "$1" "$2" "$3" --fail-above 10 > "$work/last.txt" || status=$?
+  echo "$status"
+}
+declare -A count
+tally() { count[$1]=$((${count[$1]:-0} + 1)); }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $hogs busy loops beside the launches"
 start=$(date +%s)
-alarms=0 single_alarms=0 unscaled_alarms=0
+widest=1
 for ((c = 1; c <= comparisons; ++c)); do
   db=$work/c$c.sqlite
-  for launch in 1 2 3 4 5 6 7 8 9 10; do
-    timeout 300 "$launcher" $oversubscribe -np 2 "$build/bin/mpiscope" imb-mpi1 PingPong Allreduce \
-      -msglen "$work/lengths" -iter 400 --db "$db" > /dev/null 2>&1
+  for round in 1 2 3 4 5; do
+    launch "$db"             # A: runs 1, 4, 7, 10, 13
+    launch "$db"             # B: runs 2, 5, 8, 11, 14
+    launch "$db" "$delay"    # D: runs 3, 6, 9, 12, 15
   done
-  # Odd launches (runs 1, 3, ...) are A, even ones B.
-  status=0
-  "$build/bin/mpiscope" compare --db "$db" 1,3,5,7,9 2,4,6,8,10 --fail-above 10 \
-    > "$work/c$c.txt" || status=$?
-  single=0
-  "$build/bin/mpiscope" compare --db "$db" 1 2 --fail-above 10 > "$work/s$c.txt" || single=$?
-  [[ $status == 3 ]] && alarms=$((alarms + 1))
-  [[ $single == 3 ]] && single_alarms=$((single_alarms + 1))
-  # The largest B/A of the comparison, to see how close the gate came.
-  worst=$(awk 'NF >= 8 && $7 ~ /^p=/ { if ($4 + 0 > w) w = $4 + 0 } END { printf "%.3f", w }' \
-    "$work/c$c.txt")
-  # Rows that a gate on "B/A above the limit and slower beyond the noise" would fail, without
-  # compare's test of B against A x (1 + limit).
-  unscaled=$(awk 'NF >= 8 && $7 ~ /^p=/ && $8 == "beyond" && $4 + 0 > 1.1' "$work/c$c.txt" | wc -l)
-  [[ $unscaled -gt 0 ]] && unscaled_alarms=$((unscaled_alarms + 1))
-  echo "comparison $c: 5 vs 5 exit $status (largest B/A $worst; $unscaled rows slower beyond" \
-    "the noise and above 1.1), 1 vs 1 exit $single"
-  [[ $status == 3 ]] && grep -E 'SLOWDOWN|^# [A-Z]' "$work/c$c.txt" | grep -B1 SLOWDOWN || true
+  same=$(verdict "$db" 1,4,7,10,13 2,5,8,11,14)
+  cp "$work/last.txt" "$work/same$c.txt"
+  slow=$(verdict "$db" 1,4,7,10,13 3,6,9,12,15)
+  single_same=$(verdict "$db" 1 2)
+  # The largest ratio either way between two identical single launches, over every row.
+  ratio=$(awk '$7 == "bound" { r = $4 + 0; if (r > 0 && 1 / r > r) r = 1 / r; if (r > w) w = r }
+               END { printf "%.3f", w }' "$work/last.txt")
+  widest=$(awk -v a="$widest" -v b="$ratio" 'BEGIN { print (b > a ? b : a) }')
+  single_slow=$(verdict "$db" 1 3)
+  tally "same:$same"; tally "slow:$slow"; tally "single_same:$single_same"
+  tally "single_slow:$single_slow"
+  echo "comparison $c: identical 5 vs 5 exit $same, delayed 5 vs 5 exit $slow;" \
+    "identical 1 vs 1 exit $single_same (largest ratio $ratio), delayed 1 vs 1 exit $single_slow"
+  [[ $same == 3 ]] && grep -E 'SLOWDOWN|^# [A-Z]' "$work/same$c.txt" | grep -B1 SLOWDOWN || true
 done
+stop_hogs
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "false alarms, 5 vs 5 runs: $alarms of $comparisons comparisons"
-echo "false alarms, 1 vs 1 run:  $single_alarms of $comparisons comparisons"
-echo "false alarms, 5 vs 5 runs without the test against A x 1.1: $unscaled_alarms of $comparisons"
+identical() {  # identical KIND LABEL
+  echo "identical launches, $2: false alarms (exit 3) ${count[$1:3]:-0}, cannot tell (6)" \
+    "${count[$1:6]:-0}, passed (0) ${count[$1:0]:-0} of $comparisons"
+}
+delayed() {  # delayed KIND LABEL
+  echo "+$delay us per MPI_Send, $2: caught (exit 3) ${count[$1:3]:-0}, missed" \
+    "$((comparisons - ${count[$1:3]:-0})) (of which cannot tell ${count[$1:6]:-0}) of $comparisons"
+}
+identical same "5 vs 5"
+identical single_same "1 vs 1"
+delayed slow "5 vs 5"
+delayed single_slow "1 vs 1"
+echo "largest ratio of identical single launches, any row: $widest"
 echo "wall time: $(( $(date +%s) - start )) s"

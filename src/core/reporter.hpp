@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/run_info.hpp"
 
 namespace mpiscope::core {
 
@@ -47,7 +48,9 @@ class ReporterList : public Reporter {
     for (auto& r : list_) r->summary(v);
   }
   void run_finished(const RunInfo& i, bool ok) override {
-    for (auto& r : list_) r->run_finished(i, ok);
+    RunInfo at_end = i;
+    add_end_of_run_settings(at_end);
+    for (auto& r : list_) r->run_finished(at_end, ok);
   }
 
  private:

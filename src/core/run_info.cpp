@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -44,8 +45,37 @@ std::string rank_ranges_by_host(
   return text;
 }
 
+namespace {
+struct RunStart {
+  double wall_s = std::nan(""), cpu_s = std::nan("");
+};
+RunStart run_start;
+
+double seconds_of(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+}  // namespace
+
+double cpu_share_since_run_start() {
+  const double wall = seconds_of(CLOCK_MONOTONIC) - run_start.wall_s;
+  const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - run_start.cpu_s;
+  return wall > 0 ? cpu / wall : std::nan("");
+}
+
+void add_end_of_run_settings(RunInfo& info) {
+  // Once: reporter lists nest, and every reporter must record the same value.
+  const double share = cpu_share_since_run_start();
+  if (info.settings.count(kEndOfRunSettings[0]) || !std::isfinite(share)) return;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", share);
+  info.settings[kEndOfRunSettings[0]] = text;
+}
+
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level) {
+  run_start = {seconds_of(CLOCK_MONOTONIC), seconds_of(CLOCK_PROCESS_CPUTIME_ID)};
   RunInfo info;
   info.suite = suite;
   info.command_line = command_line;

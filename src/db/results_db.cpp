@@ -752,6 +752,16 @@ void ResultsDb::finish_run(std::int64_t run_id, bool ok) {
       .run();
 }
 
+void ResultsDb::add_settings(std::int64_t run_id,
+                             const std::map<std::string, std::string>& settings) {
+  auto insert = conn_.prepare(
+      "INSERT OR REPLACE INTO run_settings (run_id, name, value) VALUES (:run_id, :name, :value)");
+  for (const auto& [name, value] : settings) {
+    insert.bind(":run_id", run_id).bind(":name", name).bind(":value", value).run();
+    insert.reset();
+  }
+}
+
 std::int64_t ResultsDb::store(const StoredRun& run) {
   Transaction t(conn_);
   const auto id = insert_run(run.info, run.source, run.source_file);

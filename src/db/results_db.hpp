@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,8 @@ class ResultsDb {
   void add_note(std::int64_t run_id, const std::string& text);
   void add_summary(std::int64_t run_id, const core::NamedValue& v);
   void finish_run(std::int64_t run_id, bool ok);
+  // Adds settings known only at the end of a recorded run (rank 0's CPU share).
+  void add_settings(std::int64_t run_id, const std::map<std::string, std::string>& settings);
 
   // A whole run (imports) in one transaction; returns its id.
   std::int64_t store(const StoredRun& run);

@@ -1,5 +1,8 @@
 #include "output/db_reporter.hpp"
 
+#include <cmath>
+
+#include "core/run_info.hpp"
 #include "db/results_db.hpp"
 #include "output/files.hpp"
 
@@ -52,8 +55,13 @@ void DbReporter::summary(const core::NamedValue& v) {
   guarded([&] { db_->add_summary(run_id_, v); });
 }
 
-void DbReporter::run_finished(const core::RunInfo&, bool ok) {
+void DbReporter::run_finished(const core::RunInfo& info, bool ok) {
   guarded([&] {
+    // Whether rank 0 kept its core for the whole run: compare trusts one run per side only then.
+    std::map<std::string, std::string> at_end;
+    for (const char* name : core::kEndOfRunSettings)
+      if (const auto it = info.settings.find(name); it != info.settings.end()) at_end.insert(*it);
+    db_->add_settings(run_id_, at_end);
     db_->finish_run(run_id_, ok);
     std::fprintf(messages_, "# mpiscope: results recorded as run %lld in %s\n",
                  static_cast<long long>(run_id_), path_.c_str());

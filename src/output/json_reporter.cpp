@@ -2,6 +2,7 @@
 
 #include <cerrno>
 
+#include "core/run_info.hpp"
 #include "output/registry.hpp"
 
 namespace mpiscope::output {
@@ -207,8 +208,11 @@ void JsonReporter::summary(const core::NamedValue& v) {
   append("");
 }
 
-void JsonReporter::run_finished(const core::RunInfo&, bool ok) {
+void JsonReporter::run_finished(const core::RunInfo& info, bool ok) {
   if (benchmark_open_) benchmark_finished({});
+  for (const char* name : core::kEndOfRunSettings)
+    if (const auto it = info.settings.find(name); it != info.settings.end())
+      settings_at_end_[name] = it->second;
   complete_ = true;
   all_points_ran_ = ok;
   append("");
@@ -218,8 +222,10 @@ void JsonReporter::append(const std::string& body) {
   std::string tail = std::string(benchmark_open_ ? "]}" : "") +
                      "\n],\n\"notes\": " + notes_.dump() + ",\n\"summary\": " + summary_.dump() +
                      ",\n\"complete\": " + (complete_ ? "true" : "false");
-  if (complete_)
+  if (complete_) {
     tail += std::string(", \"all_points_ran\": ") + (all_points_ran_ ? "true" : "false");
+    tail += ",\n\"settings_at_end\": " + settings_at_end_.dump();
+  }
   tail += "}\n";
   const std::string text = body + tail;
   // One positioned write of the new body and the tail: the file is never half a document.

@@ -40,6 +40,7 @@ class JsonReporter : public core::Reporter {
   bool benchmark_open_ = false, first_benchmark_ = true, first_row_ = true;
   nlohmann::json notes_ = nlohmann::json::array(), summary_ = nlohmann::json::array();
   bool complete_ = false, all_points_ran_ = false;
+  nlohmann::json settings_at_end_ = nlohmann::json::object();  // core::kEndOfRunSettings
 };
 
 }  // namespace mpiscope::output

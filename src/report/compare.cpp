@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "core/run_info.hpp"
 #include "core/text.hpp"
 #include "output/text_table.hpp"
 
@@ -156,8 +158,17 @@ namespace {
 struct Point {
   double us = 0;
   std::int64_t run = 0;
-  std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
+  std::string not_a_figure;         // why this time cannot be judged (not converged, not physical)
+  double cpu_share = std::nan("");  // rank 0's share of a core during the run (NaN: unknown)
 };
+
+double cpu_share_of(const db::StoredRun& run) {
+  const auto it = run.info.settings.find("rank0_cpu_share");
+  if (it == run.info.settings.end()) return std::nan("");
+  char* end = nullptr;
+  const double share = std::strtod(it->second.c_str(), &end);
+  return end != it->second.c_str() ? share : std::nan("");
+}
 
 // A row within its table: the length and, where the suite varies something else at one length
 // (SKaMPI's process count or chunks), that argument.
@@ -245,7 +256,7 @@ Side collect(const std::vector<db::StoredRun>& runs) {
         if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
       for (const auto& [row, m] : rows) {
         const double us = reported_time_us(*m);
-        table->points[row].push_back({us, run.id, not_a_figure(*m, us)});
+        table->points[row].push_back({us, run.id, not_a_figure(*m, us), cpu_share_of(run)});
       }
     }
   }
@@ -352,9 +363,18 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     return r;
   }
   // Too few runs for the rank test: only a change beyond the bound on how much one launch's
-  // figure moves from the next identical one's is a change.
+  // figure moves from the next identical one's is a change. The bound holds for launches that
+  // kept their cores; one that other work time-sliced moves by any factor (83x seen under load).
   r.basis = NoiseBasis::kBound;
   rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
+  for (const auto* side : {&pa, &pb})
+    for (const auto& p : *side)
+      if (p.cpu_share < core::kUndisturbedCpuShare && r.why_not_conclusive.empty())
+        r.why_not_conclusive = "run " + std::to_string(p.run) + "'s rank 0 had a CPU " +
+                               output::format_number(100.0 * p.cpu_share, 0) +
+                               " % of the time: time-sliced by other work, it can move by any "
+                               "factor";
+  if (!r.why_not_conclusive.empty()) return r;
   const double bound = kSingleRunBound;
   r.ratio_low = r.ratio / bound;
   r.ratio_high = r.ratio * bound;
@@ -637,6 +657,7 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   std::size_t most_runs_needed = 0;
   bool runs_needed_unknown = false;
   std::map<NoiseBasis, std::size_t> unsettled;
+  std::size_t time_sliced = 0;  // of the kBound rows: a run that did not keep its core
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const ComparedRow& r = c.rows[i];
     if (r.table != current) {
@@ -657,6 +678,7 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
     over += r.slowdown_over_limit;
     if (!r.conclusive) {
       ++unsettled[r.basis];
+      time_sliced += r.why_not_conclusive.find("time-sliced") != std::string::npos;
       if (r.runs_needed == 0)
         runs_needed_unknown = true;
       else
@@ -697,11 +719,17 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
         ":\n";
     if (const auto n = unsettled[NoiseBasis::kRankTest])
       out += "#   " + std::to_string(n) + " whose runs spread too widely for their number\n";
-    if (const auto n = unsettled[NoiseBasis::kBound])
+    if (const auto n = unsettled[NoiseBasis::kBound] - time_sliced)
       out += "#   " + std::to_string(n) +
              " with too few runs per side for the rank test (at least 4 per side; one launch's "
              "figure moves by up to " +
              bound + "x)\n";
+    if (time_sliced > 0)
+      out += "#   " + std::to_string(time_sliced) +
+             " with too few runs per side, some of them time-sliced by other work (rank 0 had a "
+             "CPU less than " +
+             output::format_number(100.0 * core::kUndisturbedCpuShare, 0) +
+             " % of the run): such a launch moves by any factor\n";
     if (const auto n = unsettled[NoiseBasis::kNotAFigure])
       out += "#   " + std::to_string(n) +
              " whose figure in some run did not converge or is not physical (a row's reason "
