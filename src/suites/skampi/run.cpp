@@ -219,11 +219,7 @@ class SuiteRunner {
         [&](long arg) {
           r.rows.push_back(point(arg, resolution_us));
           const PointRow& row = r.rows.back();
-          return CurvePoint{
-              .m = arg,
-              .t = row.t_us,
-              .usable = time_is_a_figure(row.t_us, resolution_us,
-                                         waits_for_another_process(instance_, row.nprocs))};
+          return CurvePoint{.m = arg, .t = row.t_us, .usable = is_a_figure(row, resolution_us)};
         },
         lim);
     r.params["refinement_max_error"] = output::format_number(refined.max_error, 4);
@@ -318,6 +314,11 @@ class SuiteRunner {
            output::format_number(refined.max_error, 4) + " above Standard_error";
   }
 
+  bool is_a_figure(const PointRow& row, double resolution_us) const {
+    return time_is_a_figure(row.t_us, resolution_us,
+                            waits_for_another_process(instance_, row.nprocs));
+  }
+
   PointRow point(long arg, double resolution_us) {
     PointRow row;
     row.argument = arg;
@@ -373,8 +374,7 @@ class SuiteRunner {
     share_point(row, root);
     // A time below zero, or below the timer's resolution for an operation that waits for
     // another process, is not a figure however small its standard error.
-    if (!accurate_ && !time_is_a_figure(row.t_us, resolution_us,
-                                        waits_for_another_process(instance_, row.nprocs))) {
+    if (!accurate_ && !is_a_figure(row, resolution_us)) {
       row.converged = false;
       row.note = row.t_us < 0 ? kBelowZeroNote
                               : "t is below the timer's resolution (" +
