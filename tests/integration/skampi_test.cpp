@@ -587,7 +587,8 @@ TEST(SkampiRun, LimitsBoundTheSuiteAndSayWhatTheyCut) {
   ASSERT_GE(cut.rows.size(), 1u);
   ASSERT_LT(cut.rows.size(), 17u);
   const std::string said = "Time_Suite (0.5 s) ended the suite after " +
-                           std::to_string(cut.rows.size()) + " points: measured up to " +
+                           std::to_string(cut.rows.size()) +
+                           (cut.rows.size() == 1 ? " point" : " points") + ": measured up to " +
                            std::to_string(cut.rows.back().argument) + " of 65536 bytes";
   EXPECT_EQ(cut.params.at("time_suite_stopped"), said);
   EXPECT_NE(r.out.find("# suite Cut: " + said), std::string::npos) << r.out;

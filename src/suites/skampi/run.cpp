@@ -305,7 +305,8 @@ class SuiteRunner {
   std::string time_suite_text(const RefinementResult& refined, std::size_t points, long end,
                               const std::string& unit) const {
     const std::string ended = "Time_Suite (" + number_text(spec_.time_suite_s) +
-                              " s) ended the suite after " + std::to_string(points) + " points: ";
+                              " s) ended the suite after " + std::to_string(points) +
+                              (points == 1 ? " point: " : " points: ");
     const long reached = refined.points.empty() ? 0 : refined.points.back().m;
     if (reached < end)
       return ended + "measured up to " + std::to_string(reached) + " of " + std::to_string(end) +
