@@ -786,6 +786,10 @@ StoredRun parse_mpiscope_skampi(LineReader& lines, const TableSink& sink) {
     if (const auto* open = reader.open_suite()) check_table_size(open->name, open->rows.size());
     if (!finished) continue;
     const bool merged = run.info.settings.count("merged") > 0;
+    // As a live run records them: the ping-pong pair a setting (the first suite's), the notes.
+    for (const auto& [name, value] : skampi::suite_settings(*finished))
+      run.info.settings.emplace(name, value);
+    for (auto& n : skampi::suite_notes(*finished)) run.notes.push_back(std::move(n));
     core::BenchmarkRun b = skampi::benchmark_of(*finished, run.info.world_size);
     if (merged) b.parameters.erase("runs");  // the setting and each row's merged_runs say it
     for (const auto& p : finished->rows) {

@@ -1,5 +1,6 @@
 // mpiscope skampi: the real launcher, several ranks, short configurations.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -189,6 +190,29 @@ TEST(SkampiRun, ConfigurationErrorStopsBeforeAnythingRuns) {
   const auto r3 = run_mpi(2, {"skampi", dir + "/missing.skampi"}, "", 60);
   EXPECT_EQ(r3.exit_code, 2);
   EXPECT_NE(r3.err.find("cannot read a SKaMPI configuration file"), std::string::npos) << r3.err;
+  // A reduction on a datatype pattern (it aborted inside MPI_Reduce, exit 10) and Min_Distance
+  // above Max_Distance are refused the same way.
+  const auto reduce = write_file(dir, "reduce.skampi",
+                                 "@MEMORY 64\n@BASETYPE2 MPI_INT\n@MEASUREMENTS\nR\n{\n  Type = "
+                                 "19;\n  Basetype_Number = 2;\n  Send_Datatype_Number = 2;\n  "
+                                 "Receive_Datatype_Number = 2;\n}\n");
+  const auto r4 = run_mpi(2, run_args(reduce, dir), "", 60);
+  EXPECT_EQ(r4.exit_code, 2) << r4.err;
+  EXPECT_EQ(count_of(r4.err, "error: "), 1) << r4.err;
+  EXPECT_NE(r4.err.find(reduce + ":8:26: MPI_Reduce reduces the base type itself"),
+            std::string::npos)
+      << r4.err;
+  const auto distance =
+      write_file(dir, "distance.skampi",
+                 "@MEMORY 64\n@MEASUREMENTS\nD\n{\n  Type = 1;\n  Min_Distance = 64;\n  "
+                 "Max_Distance = 16;\n}\n");
+  const auto r5 = run_mpi(2, run_args(distance, dir), "", 60);
+  EXPECT_EQ(r5.exit_code, 2) << r5.err;
+  EXPECT_EQ(count_of(r5.err, "error: "), 1) << r5.err;
+  EXPECT_NE(r5.err.find(distance + ":7:18: Max_Distance (16) is below Min_Distance (64)"),
+            std::string::npos)
+      << r5.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/skampi.out"));
 }
 
 TEST(SkampiRun, DatatypesMoveTheRightBytes) {
@@ -478,4 +502,204 @@ TEST(SkampiRun, PostprocessorWritesMedians) {
   // The files hold 6 significant digits, so the median is checked to that precision.
   const double expected = (first.suites[0].rows[0].t_us + second.suites[0].rows[0].t_us) / 2;
   EXPECT_NEAR(merged.suites[0].rows[0].t_us, expected, 1e-5 * std::abs(expected) + 1e-9);
+}
+
+namespace {
+
+// Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader).
+std::vector<std::vector<std::string>> query(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::vector<std::vector<std::string>> rows;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    ADD_FAILURE() << "cannot open " << db_path;
+    return rows;
+  }
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      std::vector<std::string> row;
+      for (int c = 0; c < sqlite3_column_count(s); ++c) {
+        const auto* t = sqlite3_column_text(s, c);
+        row.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
+      }
+      rows.push_back(row);
+    }
+  } else {
+    ADD_FAILURE() << "bad query: " << sqlite3_errmsg(db);
+  }
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return rows;
+}
+
+const Suite& suite_named(const OutputFile& f, const std::string& name) {
+  for (const auto& s : f.suites)
+    if (s.name == name) return s;
+  throw std::runtime_error("no suite " + name);
+}
+
+}  // namespace
+
+// The limits of a suite bound it and say what they cut. Stepwidth just above 1 (some 10^11
+// lengths from 1 to 64 KiB) measures the 5 lengths Max_Steps thins it to at once (it hung
+// building the grid). Time_Measurement bounds a point that never converges in wall time (it
+// counted only the samples' own time, and re-sorted every sample after each: minutes).
+// Time_Suite's ending of a suite is said in the text, the output file, the JSON and the database.
+TEST(SkampiRun, LimitsBoundTheSuiteAndSayWhatTheyCut) {
+  const auto dir = temp_dir();
+  const std::string never_converges =
+      "  Type = 1;\n  Scale = Fixed_log;\n  Min_Repetition = 2;\n  Max_Repetition = 1000000;\n"
+      "  Standard_error = 0.000001;\n";
+  const auto cfg = write_file(
+      dir, "limits.skampi",
+      "@MEMORY 1024\n@CACHEWARMUP 0\n@MEASUREMENTS\n" +
+          suite("Thin",
+                "  Type = 1;\n  Scale = Fixed_log;\n  Start_Argument = 1;\n  End_Argument = "
+                "65536;\n  Stepwidth = 1.0000000001;\n  Max_Steps = 5;\n") +
+          "Bounded\n{\n" + never_converges +
+          "  Start_Argument = 64;\n  End_Argument = 64;\n  Time_Measurement = 0.3;\n}\n" +
+          "Cut\n{\n" + never_converges +
+          "  Start_Argument = 1;\n  End_Argument = 65536;\n  Stepwidth = 2;\n"
+          "  Time_Measurement = 0.1;\n  Time_Suite = 0.5;\n}\n");
+  auto args = run_args(cfg, dir);
+  args.insert(args.end(), {"--json", dir + "/r.json", "--db", dir + "/r.sqlite"});
+  const auto r = run_mpi(2, args, "", 90);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_LT(r.seconds, 45);
+  const auto f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 3u);
+
+  const auto& thin = suite_named(f, "Thin");
+  std::vector<long> lengths;
+  for (const auto& p : thin.rows) lengths.push_back(p.argument);
+  EXPECT_EQ(lengths, (std::vector<long>{1, 16, 256, 4096, 65536}));
+  EXPECT_EQ(thin.params.at("grid_thinned").rfind("5 of 1109", 0), 0u)
+      << thin.params.at("grid_thinned");
+
+  // Two measurements of at most 0.3 s and a sample each: the empty one and the operation's.
+  const auto& bounded = suite_named(f, "Bounded");
+  ASSERT_EQ(bounded.rows.size(), 1u);
+  EXPECT_LT(bounded.rows[0].repetitions, 1000000);
+  EXPECT_EQ(bounded.rows[0].converged, 0);
+
+  const auto& cut = suite_named(f, "Cut");
+  ASSERT_GE(cut.rows.size(), 1u);
+  ASSERT_LT(cut.rows.size(), 17u);
+  const std::string said = "Time_Suite (0.5 s) ended the suite after " +
+                           std::to_string(cut.rows.size()) +
+                           (cut.rows.size() == 1 ? " point" : " points") + ": measured up to " +
+                           std::to_string(cut.rows.back().argument) + " of 65536 bytes";
+  EXPECT_EQ(cut.params.at("time_suite_stopped"), said);
+  EXPECT_NE(r.out.find("# suite Cut: " + said), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
+  EXPECT_NE(std::find(j["notes"].begin(), j["notes"].end(), "suite Cut: " + said), j["notes"].end())
+      << j["notes"].dump();
+  EXPECT_EQ(query(dir + "/r.sqlite",
+                  "SELECT count(*) FROM run_notes WHERE text = 'suite Cut: " + said + "'")
+                .at(0)
+                .at(0),
+            "1");
+  // A note about this run, not a parameter of the table: runs that ran the suite through compare.
+  EXPECT_EQ(query(dir + "/r.sqlite",
+                  "SELECT count(*) FROM benchmark_parameters WHERE name = 'time_suite_stopped'")
+                .at(0)
+                .at(0),
+            "0");
+}
+
+// Collectives end with a zero-byte message from every process to the root instead of a second
+// barrier (the root that finishes last, as in MPI_Gather, paid less of a closing barrier than the
+// empty measurement subtracted, and 14 of 24 MPI_Gather points came out negative). And a time
+// below zero is never a converged figure: the non-root's first three sends, the empty
+// measurement's, are slowed by 3 ms through the PMPI library, so that every point's mean falls
+// below the empty measurement subtracted from it.
+TEST(SkampiRun, CollectivesEndWithAMessageToTheRootAndNegativeTimesAreNotFigures) {
+  const auto dir = temp_dir();
+  const auto cfg =
+      write_file(dir, "gather.skampi",
+                 "@MEMORY 256\n@CACHEWARMUP 0\n@MEASUREMENTS\nGather\n{\n  Type = 33;\n  Scale = "
+                 "Dynamic_log;\n  Start_Argument = 4;\n  End_Argument = 64;\n  Stepwidth = 2;\n"
+                 "  Min_Repetition = 3;\n  Max_Repetition = 3;\n  Standard_error = 0.9;\n}\n");
+  auto args = run_args(cfg, dir);
+  args.insert(args.end(), {"--json", dir + "/r.json"});
+  const auto r = run_mpi(
+      2, args, "MPISCOPE_TRACE=" + dir + " MPISCOPE_DELAY=MPI_Send=3000 MPISCOPE_DELAY_UNTIL=3", 60,
+      with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  // Every sample (the empty measurement's too) has one barrier and one message in on the root.
+  int barriers = 0, done_messages = 0;
+  for (const auto& line : lines_of(read_file(dir + "/trace.0"))) {
+    std::istringstream in(line);
+    std::string call, word;
+    int count = -1, source = -1;
+    in >> call >> count >> word >> source;
+    if (call == "MPI_Barrier") ++barriers;
+    if (call == "MPI_Recv" && count == 0 && source == 1) ++done_messages;
+  }
+  const auto f = parse_output(read_file(dir + "/skampi.out"), "out");
+  ASSERT_EQ(f.suites.size(), 1u);
+  const auto& rows = f.suites[0].rows;
+  ASSERT_EQ(rows.size(), 5u);  // 4 8 16 32 64: no refinement between times that are no figures
+  EXPECT_EQ(done_messages, 3 + 3 * 5);
+  EXPECT_EQ(barriers, done_messages);
+  const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
+  const auto& jrows = j["benchmarks"][0]["rows"];
+  ASSERT_EQ(jrows.size(), rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    SCOPED_TRACE(rows[k].argument);
+    EXPECT_LT(rows[k].t_us, -1000);
+    EXPECT_EQ(rows[k].converged, 0);
+    EXPECT_NE(r.out.find("# argument " + std::to_string(rows[k].argument) + ": t is below zero"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(jrows[k]["note"].get<std::string>().rfind("t is below zero", 0), 0u) << jrows[k];
+    EXPECT_EQ(jrows[k]["values"]["converged"]["value"], 0) << jrows[k];
+  }
+}
+
+// The ping-pong pair is chosen by latency at every run: a setting of the run, not part of the
+// table, so that runs of one configuration that chose different pairs are the same table in the
+// database (name, processes and parameters). The output file, imported with the other pair,
+// lands on the table the run recorded.
+TEST(SkampiRun, RunsThatChoseDifferentPairsAreOneTable) {
+  const auto dir = temp_dir();
+  const auto cfg =
+      write_file(dir, "pp.skampi",
+                 "@MEMORY 256\n@MEASUREMENTS\n" +
+                     suite("PP",
+                           "  Type = 1;\n  Scale = Fixed_log;\n  Start_Argument = 16;\n  "
+                           "End_Argument = 64;\n  Stepwidth = 4;\n"));
+  const std::string db = dir + "/r.sqlite";
+  auto args = run_args(cfg, dir);
+  args.insert(args.end(), {"--db", db});
+  const auto r = run_mpi(3, args, "", 60);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto text = read_file(dir + "/skampi.out");
+  const auto at = text.find("@PARAM pair ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string chosen = text.substr(at + 12, 3);
+  EXPECT_NE(r.out.find("Variation Length, pair " + chosen), std::string::npos) << r.out;
+  const std::string other = chosen == "0-1" ? "0-2" : "0-1";
+  text.replace(at + 12, 3, other);
+  write_file(dir, "other.out", text);
+  const auto imported = run_plain({"import", "--db", db, dir + "/other.out"});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const auto pairs =
+      query(db, "SELECT value FROM run_settings WHERE name = 'pingpong_pair' ORDER BY run_id");
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0][0], chosen);
+  EXPECT_EQ(pairs[1][0], other);
+  const auto identity =
+      query(db,
+            "SELECT b.run_id, b.name, b.nprocs, (SELECT group_concat(name || '=' || value, ';') "
+            "FROM (SELECT name, value FROM benchmark_parameters p WHERE p.benchmark_id = b.id "
+            "AND name != 'refinement_max_error' ORDER BY name)) FROM benchmarks b ORDER BY "
+            "b.run_id");
+  ASSERT_EQ(identity.size(), 2u);
+  EXPECT_NE(identity[0][0], identity[1][0]);
+  EXPECT_EQ(identity[0][1], identity[1][1]);
+  EXPECT_EQ(identity[0][2], identity[1][2]);
+  EXPECT_EQ(identity[0][3], identity[1][3]);
+  EXPECT_EQ(identity[0][3].find("pair="), std::string::npos) << identity[0][3];
 }

@@ -5,7 +5,8 @@
 //    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
 //    still run their time;
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
-//    a machine that changes speed in the middle of a measurement;
+//    a machine that changes speed in the middle of a measurement; MPISCOPE_DELAY_UNTIL=N only to
+//    the first N calls (a measurement slowed at its start, as SKaMPI's empty measurement);
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
@@ -38,7 +39,12 @@ double delay_now(double delay, long& calls) {
     const char* n = std::getenv("MPISCOPE_DELAY_AFTER");
     return n == nullptr ? 0L : std::atol(n);
   }();
-  return calls++ >= after ? delay : 0.0;
+  static const long until = [] {
+    const char* n = std::getenv("MPISCOPE_DELAY_UNTIL");
+    return n == nullptr ? -1L : std::atol(n);
+  }();
+  const long call = calls++;
+  return call >= after && (until < 0 || call < until) ? delay : 0.0;
 }
 
 void spin(double seconds) {

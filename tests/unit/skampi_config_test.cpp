@@ -119,6 +119,18 @@ TEST(SkampiConfig, ErrorsNameLineAndColumn) {
   EXPECT_EQ(
       error_of("@BASETYPE2 (1,0,MPI_INT)\n" + with_suite("  Type = 19;\n  Basetype_Number = 2;\n")),
       "");
+  // A reduction on a datatype pattern aborted inside MPI_Reduce: refused where it is asked for.
+  EXPECT_EQ(error_of(with_suite("  Type = 19;\n  Send_Datatype_Number = 1;\n  "
+                                "Receive_Datatype_Number = 1;\n")),
+            "t.skampi:5:26: MPI_Reduce reduces the base type itself: Send_ and "
+            "Receive_Datatype_Number must be 0 (no datatype pattern)");
+  EXPECT_NE(error_of(with_suite("  Type = 36;\n  Receive_Datatype_Number = 2;\n")), "");
+  // Min_Distance above Max_Distance: no segment could be split or left.
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Min_Distance = 100;\n  Max_Distance = 10;\n")),
+            "t.skampi:6:18: Max_Distance (10) is below Min_Distance (100)");
+  EXPECT_EQ(error_of(with_suite("  Type = 1;\n  Min_Distance = 10;\n  Max_Distance = 10;\n")), "");
+  EXPECT_EQ(
+      error_of(with_suite("  Type = 1;\n  Min_Distance = 10;\n  Max_Distance = Max_Value;\n")), "");
 }
 
 TEST(SkampiConfig, DefaultsDependOnThePattern) {
@@ -190,7 +202,7 @@ TEST(SkampiConfig, EveryScaleRoundsTheRangeToTheLengthUnit) {
     EXPECT_EQ(*s.end, s.multiple_of == 3 ? 984 : 1000);
     const auto grid = s.scale == Scale::kFixedLinear ? linear_grid(s.start, *s.end, 2, unit)
                                                      : geometric_grid(s.start, *s.end, 2, unit);
-    for (long m : grid) {
+    for (long m : grid.lengths()) {
       EXPECT_EQ(m % unit, 0) << m;
       EXPECT_GE(m, s.start);
       EXPECT_LE(m, *s.end);

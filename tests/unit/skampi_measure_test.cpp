@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "suites/skampi/measure.hpp"
 #include "suites/skampi/output_file.hpp"
@@ -9,11 +12,12 @@
 using namespace mpiscope::skampi;
 
 TEST(SkampiMeasure, CutQuantileDropsBothEnds) {
-  // 10 samples, q = 0.2: the 2 fastest and 2 slowest go.
-  const auto kept = cut_quantile({9, 1, 100, 5, 4, 6, 3, 7, 2, 8}, 0.2);
-  EXPECT_EQ(kept, (std::vector<double>{3, 4, 5, 6, 7, 8}));
-  EXPECT_EQ(cut_quantile({1, 2, 3}, 0.1).size(), 3u);  // floor(0.3) = 0
+  // 10 samples, q = 0.2: the 2 fastest and 2 slowest go, 3..8 are kept.
   const auto s = stats_after_cut({9, 1, 100, 5, 4, 6, 3, 7, 2, 8}, 0.2);
+  EXPECT_EQ(s.n, 6);
+  EXPECT_EQ(s.min, 3);
+  EXPECT_EQ(s.max, 8);
+  EXPECT_EQ(stats_after_cut({1, 2, 3}, 0.1).n, 3);  // floor(0.3) = 0
   EXPECT_DOUBLE_EQ(s.mean, 5.5);
   // sigma = sqrt(sum (x - 5.5)^2 / 6) = sqrt(17.5 / 6)
   EXPECT_NEAR(s.sigma, std::sqrt(17.5 / 6), 1e-12);
@@ -68,24 +72,45 @@ TEST(SkampiMeasure, StoppingRuleOnSyntheticSamples) {
 }
 
 TEST(SkampiMeasure, GeometricGrid) {
-  EXPECT_EQ(geometric_grid(1, 16, 2, 1), (std::vector<long>{1, 2, 4, 8, 16}));
-  EXPECT_EQ(geometric_grid(0, 100, 4, 1), (std::vector<long>{0, 1, 4, 16, 64, 100}));
-  EXPECT_EQ(geometric_grid(4, 64, 1.414213562, 4),
+  EXPECT_EQ(geometric_grid(1, 16, 2, 1).lengths(), (std::vector<long>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(geometric_grid(0, 100, 4, 1).lengths(), (std::vector<long>{0, 1, 4, 16, 64, 100}));
+  EXPECT_EQ(geometric_grid(4, 64, 1.414213562, 4).lengths(),
             (std::vector<long>{4, 8, 12, 16, 24, 32, 44, 64}));
-  EXPECT_EQ(linear_grid(2, 5, 1, 1), (std::vector<long>{2, 3, 4, 5}));
+  EXPECT_EQ(linear_grid(2, 5, 1, 1).lengths(), (std::vector<long>{2, 3, 4, 5}));
+  EXPECT_EQ(geometric_grid(16, 16, 2, 1).lengths(), (std::vector<long>{16}));
+  EXPECT_EQ(geometric_grid(0, 0, 2, 4).lengths(), (std::vector<long>{0}));
+}
+
+// A Stepwidth just above 1 gives some 10^11 lengths from 1 to 64 KiB: the grid is never built
+// whole (that hung before the first measurement); Max_Steps thins it to lengths evenly spread on
+// its logarithmic scale, computed one by one.
+TEST(SkampiMeasure, StepwidthJustAboveOneIsThinnedWithoutBuildingTheGrid) {
+  const auto started = std::chrono::steady_clock::now();
+  const Grid full = geometric_grid(1, 65536, 1.0000000001, 1);
+  EXPECT_GT(full.size, 100000000000u);
+  EXPECT_LT(full.size, 120000000000u);
+  const Grid thinned = bounded_grid(full, 5);
+  EXPECT_EQ(thinned.size, 5u);
+  EXPECT_EQ(thinned.lengths(), (std::vector<long>{1, 16, 256, 4096, 65536}));
+  RefinementLimits lim;
+  lim.max_points = 5;
+  const auto r = refine(
+      thinned, [](long m) { return CurvePoint{.m = m, .t = double(m)}; }, lim);
+  EXPECT_EQ(r.order, (std::vector<long>{1, 16, 256, 4096, 65536}));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 5);
 }
 
 // Max_Steps bounds the initial grid too: thinned evenly by index, both ends kept.
 TEST(SkampiMeasure, MaxStepsThinsTheGrid) {
   const auto linear = linear_grid(100, 1000, 100, 1);
-  ASSERT_EQ(linear.size(), 10u);
-  EXPECT_EQ(bounded_grid(linear, 4), (std::vector<long>{100, 400, 700, 1000}));
-  EXPECT_EQ(bounded_grid(linear, 2), (std::vector<long>{100, 1000}));
-  EXPECT_EQ(bounded_grid(linear, 1), (std::vector<long>{100}));
-  EXPECT_EQ(bounded_grid(linear, 10), linear);
-  EXPECT_EQ(bounded_grid(linear, 64), linear);
+  ASSERT_EQ(linear.size, 10u);
+  EXPECT_EQ(bounded_grid(linear, 4).lengths(), (std::vector<long>{100, 400, 700, 1000}));
+  EXPECT_EQ(bounded_grid(linear, 2).lengths(), (std::vector<long>{100, 1000}));
+  EXPECT_EQ(bounded_grid(linear, 1).lengths(), (std::vector<long>{100}));
+  EXPECT_EQ(bounded_grid(linear, 10).lengths(), linear.lengths());
+  EXPECT_EQ(bounded_grid(linear, 64).lengths(), linear.lengths());
   for (int keep = 2; keep < 10; ++keep) {
-    const auto g = bounded_grid(linear, keep);
+    const auto g = bounded_grid(linear, keep).lengths();
     ASSERT_EQ(g.size(), static_cast<std::size_t>(keep));
     EXPECT_TRUE(std::is_sorted(g.begin(), g.end()));
     EXPECT_EQ(std::adjacent_find(g.begin(), g.end()), g.end()) << keep;
@@ -97,7 +122,7 @@ TEST(SkampiMeasure, MaxStepsThinsTheGrid) {
   lim.max_points = 4;
   lim.max_distance = 1;  // every segment would be split otherwise
   const auto r = refine(
-      bounded_grid(linear, 4), [](long m) { return double(m); }, lim);
+      bounded_grid(linear, 4), [](long m) { return CurvePoint{.m = m, .t = double(m)}; }, lim);
   EXPECT_EQ(r.order, (std::vector<long>{100, 400, 700, 1000}));
 }
 
@@ -121,18 +146,21 @@ TEST(SkampiMeasure, SegmentErrorFollowsFigure3) {
 
 TEST(SkampiMeasure, RefinementConcentratesAtAPlantedStep) {
   // t(m) = 1 + m/1000 below 5000 bytes, 20 + m/1000 from there (a protocol switch).
-  auto t = [](long m) { return (m < 5000 ? 1.0 : 20.0) + static_cast<double>(m) / 1000; };
+  auto t = [](long m) {
+    return CurvePoint{.m = m, .t = (m < 5000 ? 1.0 : 20.0) + static_cast<double>(m) / 1000};
+  };
   RefinementLimits lim;
   lim.epsilon = 0.05;
   lim.max_points = 200;
   const auto grid = geometric_grid(64, 1 << 20, 2, 1);
+  const std::size_t grid_points = grid.lengths().size();
   const auto r = refine(grid, t, lim);
   EXPECT_TRUE(r.converged);
   EXPECT_LT(r.max_error, 0.05);
-  const std::size_t extra = r.points.size() - grid.size();
+  const std::size_t extra = r.points.size() - grid_points;
   ASSERT_GT(extra, 3u);
   // Every added point lies in the grid segment around the step, [4096, 8192].
-  for (std::size_t k = grid.size(); k < r.order.size(); ++k) {
+  for (std::size_t k = grid_points; k < r.order.size(); ++k) {
     EXPECT_GE(r.order[k], 4096);
     EXPECT_LE(r.order[k], 8192);
   }
@@ -147,13 +175,98 @@ TEST(SkampiMeasure, RefinementConcentratesAtAPlantedStep) {
   EXPECT_LE(static_cast<double>(above - below) / static_cast<double>(below), 0.05);
   // A straight line needs no refinement at all.
   const auto flat = refine(
-      grid, [](long m) { return 1.0 + static_cast<double>(m); }, lim);
-  EXPECT_EQ(flat.points.size(), grid.size());
+      grid, [](long m) { return CurvePoint{.m = m, .t = 1.0 + static_cast<double>(m)}; }, lim);
+  EXPECT_EQ(flat.points.size(), grid_points);
   // The measurement limit stops it, keeping the grid.
-  lim.max_points = static_cast<int>(grid.size()) + 2;
+  lim.max_points = static_cast<int>(grid_points) + 2;
   const auto capped = refine(grid, t, lim);
-  EXPECT_EQ(capped.points.size(), grid.size() + 2);
+  EXPECT_EQ(capped.points.size(), grid_points + 2);
   EXPECT_FALSE(capped.converged);
+}
+
+// Times that are not figures (below zero, as MPI_Gather's were when the barrier was subtracted)
+// are never divided by: the segments beside them are not split, and the error left counts only
+// the segments whose error could be estimated.
+TEST(SkampiMeasure, RefinementNeverDividesByATimeThatIsNotAFigure) {
+  EXPECT_TRUE(time_is_a_figure(1e-9, 1e-9, true));
+  EXPECT_FALSE(time_is_a_figure(0.5e-9, 1e-9, true));
+  EXPECT_TRUE(time_is_a_figure(0, 1e-9, false));
+  EXPECT_FALSE(time_is_a_figure(-1e-7, 1e-9, false));
+  // t_b = -0.5: the term |Δ1|/t_b would divide by it; t_c's term needs b as a base.
+  const std::vector<CurvePoint> curve = {{.m = 4, .t = 1},
+                                         {.m = 8, .t = -0.5, .usable = false},
+                                         {.m = 16, .t = 1},
+                                         {.m = 32, .t = 2},
+                                         {.m = 64, .t = 4}};
+  EXPECT_TRUE(std::isnan(segment_error(curve, 1)));
+  EXPECT_TRUE(std::isnan(segment_error(curve, 0)));
+  EXPECT_DOUBLE_EQ(segment_error(curve, 2), 0);  // from the right: (32, 2)-(64, 4) predicts 1
+  // Near-zero times of alternating sign, as the grid of MPI_Gather measured them: no split
+  // point lands among them.
+  auto gather = [](long m) {
+    const double t = m < 1024 ? (std::bit_width(static_cast<unsigned long>(m)) % 2 ? -0.5 : 0.3)
+                              : static_cast<double>(m) / 1000;
+    return CurvePoint{.m = m, .t = t, .usable = time_is_a_figure(t * 1e-6, 1e-9, true)};
+  };
+  RefinementLimits lim;
+  lim.max_points = 40;
+  const auto r = refine(geometric_grid(4, 65536, 2, 4), gather, lim);
+  ASSERT_GE(r.order.size(), 15u);
+  // Below 512 every segment has an end below zero (4, 16, 64, 256).
+  for (std::size_t k = 15; k < r.order.size(); ++k) EXPECT_GE(r.order[k], 512) << r.order[k];
+  EXPECT_TRUE(std::isfinite(r.max_error));
+}
+
+// The stopping rule costs O(log n) per sample: a point that never converges and runs to a
+// Max_Repetition of 20,000 takes milliseconds (it sorted every sample again after each: seconds).
+TEST(SkampiMeasure, ALargeMaxRepetitionFinishesFast) {
+  StoppingRule r;
+  r.min_repetition = 2;
+  r.max_repetition = 20000;
+  r.epsilon = 1e-6;
+  r.cut_quantile = 0.1;
+  int n = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const auto p = measure_point([&] { return (n++ % 3) ? 3e-6 : 1e-6; }, r);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(p.samples.size(), 20000u);
+  EXPECT_FALSE(p.converged);
+  EXPECT_LT(seconds, 1.5);
+  // The same statistics as the samples sorted and cut at once.
+  std::vector<double> sorted = p.samples;
+  std::sort(sorted.begin(), sorted.end());
+  const std::vector<double> kept(sorted.begin() + 2000, sorted.end() - 2000);
+  double mean = 0;
+  for (double x : kept) mean += x;
+  mean /= static_cast<double>(kept.size());
+  EXPECT_EQ(p.stats.n, 16000);
+  EXPECT_NEAR(p.stats.mean, mean, 1e-15);
+  EXPECT_EQ(p.stats.min, kept.front());
+  EXPECT_EQ(p.stats.max, kept.back());
+}
+
+// Time_Measurement bounds a point's wall time, its samples' overhead included (it counted the
+// samples' times alone: 1 µs samples that take 1 ms each ran 50,000 of them for 0.05 s), and
+// before Min_Repetition too; a point so cut is not converged.
+TEST(SkampiMeasure, TimeMeasurementBoundsThePointsWallTime) {
+  StoppingRule r;
+  r.min_repetition = 1000;
+  r.max_repetition = 1000000;
+  r.time_limit = 0.05;
+  const auto started = std::chrono::steady_clock::now();
+  const auto p = measure_point(
+      [] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return 1e-6;
+      },
+      r);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_GE(seconds, 0.05);
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_LT(p.samples.size(), 1000u);
+  EXPECT_FALSE(p.converged);
 }
 
 TEST(SkampiPostproc, MediansOfKnownRuns) {

@@ -535,6 +535,9 @@ class Parser {
     field(
         "max_steps",
         [&](const Token& v) { s.max_steps = static_cast<int>(integer("Max_Steps", 1)(v)); }, [] {});
+    Token max_distance_tok = name;
+    if (auto it = fields.find("max_distance"); it != fields.end())
+      max_distance_tok = it->second.second;
     field(
         "min_distance", [&](const Token& v) { s.min_distance = integer("Min_Distance", 1)(v); },
         [] {});
@@ -575,14 +578,20 @@ class Parser {
     for (int dt : {s.send_datatype, s.recv_datatype})
       if (!is_datatype_pattern(dt))
         throw err(send_tok, "unknown datatype pattern " + std::to_string(dt));
+    if (s.max_distance && s.min_distance > *s.max_distance)
+      throw err(max_distance_tok, "Max_Distance (" + std::to_string(*s.max_distance) +
+                                      ") is below Min_Distance (" + std::to_string(s.min_distance) +
+                                      ")");
     if (inst->reduction) {
       if (!c.basetypes.at(s.basetype).is_builtin())
         throw err(basetype_tok, std::string(inst->operation) +
                                     " needs a built-in base type (a predefined reduction)");
-      if (s.send_datatype != s.recv_datatype)
-        throw err(send_tok,
-                  std::string(inst->operation) +
-                      " uses one datatype: Send_ and Receive_Datatype_Number must be equal");
+      // A predefined operation on a derived datatype is an MPI error: Open MPI's MPI_Reduce
+      // aborted the run on every datatype pattern, contiguous (1) included.
+      if (s.send_datatype != 0 || s.recv_datatype != 0)
+        throw err(send_tok, std::string(inst->operation) +
+                                " reduces the base type itself: Send_ and "
+                                "Receive_Datatype_Number must be 0 (no datatype pattern)");
     }
     return s;
   }

@@ -47,7 +47,7 @@ const std::vector<InstanceInfo>& all_instances() {
       {20, P::kCollective, "MPI_Alltoall"},
       {21, P::kCollective, "MPI_Scan", true},
       {22, P::kCollective, "MPI_Comm_split", false, false},
-      {23, P::kCollective, "memcpy"},
+      {kMemcpyType, P::kCollective, "memcpy"},
       {33, P::kCollective, "MPI_Gather"},
       {35, P::kCollective, "MPI_Scatter"},
       {36, P::kCollective, "MPI_Allreduce", true},
@@ -108,6 +108,19 @@ int participants(const InstanceInfo& instance, const SuiteSpec& s, long argument
   if (instance.pattern == Pattern::kSimple) return 1;
   if (s.variation == Variation::kNodes) return static_cast<int>(argument);
   return world;
+}
+
+bool waits_for_another_process(const InstanceInfo& instance, int nprocs) {
+  switch (instance.pattern) {
+    case Pattern::kPingPong:
+    case Pattern::kMasterWorker:
+      return true;
+    case Pattern::kCollective:
+      return nprocs >= 2 && instance.type != kMemcpyType;
+    case Pattern::kSimple:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace mpiscope::skampi

@@ -30,6 +30,12 @@ bool variation_allowed(Pattern p, Variation v);
 // Figure 2's types that a run treats apart from the others.
 constexpr int kCommSplitType = 22;     // MPI_Comm_split: see kMaxCommSplitRepetitions
 constexpr int kBufferAttachType = 28;  // MPI_Buffer_attach: see accurate_unavailable
+constexpr int kMemcpyType = 23;        // memcpy: a collective instance without communication
+
+// Whether the instance's time on `nprocs` processes includes a message from another process, so
+// that it cannot take no time (time_is_a_figure): ping-pong and master-worker, and collectives
+// of two processes or more except memcpy; not the simple pattern's local calls.
+bool waits_for_another_process(const InstanceInfo& instance, int nprocs);
 
 // The base type of a suite's messages. Reductions need a type a predefined operation accepts:
 // MPI_CHAR is not one, so they reduce MPI_SIGNED_CHAR (the same size) instead.

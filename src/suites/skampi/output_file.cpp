@@ -364,6 +364,8 @@ core::BenchmarkRun benchmark_of(const SuiteResult& s, int world_size) {
   b.nprocs = s.rows.empty() ? world_size : s.rows.back().nprocs;
   b.sized = s.argument_unit == "bytes";
   b.parameters = s.params;
+  b.parameters.erase(kPairParam);
+  b.parameters.erase(kTimeSuiteParam);
   b.parameters["type"] = std::to_string(s.type);
   b.parameters["operation"] = s.operation;
   b.parameters["variation"] = s.variation;
@@ -390,8 +392,33 @@ core::Measurement measurement_of(const PointRow& p, const std::string& argument_
               {"used_repetitions", static_cast<double>(p.used), "repetitions"},
               {"converged", p.converged ? 1.0 : 0.0, "bool"},
               {"defects", static_cast<double>(p.defects), "bytes"}};
-  if (!p.converged) m.note = "standard error not reached within Max_Repetition/Time_Measurement";
+  if (!p.converged)
+    m.note = !p.note.empty() ? p.note
+             : p.t_us < 0    ? kBelowZeroNote
+                             : "standard error not reached within Max_Repetition/Time_Measurement";
   return m;
+}
+
+std::vector<std::string> suite_notes(const SuiteResult& s) {
+  std::vector<std::string> notes;
+  auto param = [&](const char* name) {
+    const auto it = s.params.find(name);
+    return it == s.params.end() ? std::string() : it->second;
+  };
+  if (const auto n = param("method_note"); !n.empty())
+    notes.push_back("suite " + s.name + ": " + n);
+  if (const auto n = param("grid_thinned"); !n.empty())
+    notes.push_back("suite " + s.name + ": the grid was thinned to " + n);
+  if (const auto n = param(kTimeSuiteParam); !n.empty())
+    notes.push_back("suite " + s.name + ": " + n);
+  return notes;
+}
+
+std::map<std::string, std::string> suite_settings(const SuiteResult& s) {
+  std::map<std::string, std::string> settings;
+  if (const auto it = s.params.find(kPairParam); it != s.params.end())
+    settings[kPairSetting] = it->second;
+  return settings;
 }
 
 }  // namespace mpiscope::skampi

@@ -34,11 +34,30 @@ struct PointRow {
   // the valid repetitions, repetitions the attempted ones, used the valid ones, and the block
   // has the extra columns kAccurateColumns.
   std::optional<core::AccurateStats> accurate;
-  std::string note;  // not in the file (a window fall-back's note is rebuilt when read back)
+  // Not in the file: a window fall-back's note (rebuilt when read back), why a classic time is not
+  // a figure (kBelowZeroNote is rebuilt when read back).
+  std::string note;
 };
 
 // The columns an accurate suite's rows have after node_times_us.
 extern const char* const kAccurateColumns;
+
+// Suite @PARAMs that are not parameters of its table (benchmark_of leaves them out): the
+// ping-pong pair, chosen by latency at every run, is the run's setting kPairSetting, so that runs
+// of one configuration compare whichever pair they chose; Time_Suite's ending of the suite is a
+// note (suite_notes) about how this run went.
+inline constexpr char kPairParam[] = "pair";
+inline constexpr char kPairSetting[] = "pingpong_pair";
+inline constexpr char kTimeSuiteParam[] = "time_suite_stopped";
+// A classic row whose mean fell below its empty measurement; its note, and that of a time
+// below the timer's resolution, ends in kNotAFigure.
+inline constexpr char kNotAFigure[] = "not a figure";
+inline constexpr char kBelowZeroNote[] =
+    "t is below zero (the operation's mean is below the empty measurement subtracted from it): "
+    "not a figure";
+inline bool ends_with_not_a_figure(const std::string& note) {
+  return note.ends_with(kNotAFigure);
+}
 
 struct SuiteResult {
   std::string name;
@@ -111,6 +130,11 @@ double median(std::vector<double> v);
 // `mpiscope import` stores an output file: one table per suite (parameters: the @PARAMs, type,
 // operation, variation, argument_unit), one row per point with its figures as named values.
 core::BenchmarkRun benchmark_of(const SuiteResult& s, int world_size);
+// What a run says about a suite besides its table, "suite NAME: ...": the method's note, the
+// grid thinned by Max_Steps, the suite ended by Time_Suite.
+std::vector<std::string> suite_notes(const SuiteResult& s);
+// The run settings a suite's @PARAMs give (kPairSetting).
+std::map<std::string, std::string> suite_settings(const SuiteResult& s);
 core::Measurement measurement_of(const PointRow& p, const std::string& argument_unit);
 
 }  // namespace mpiscope::skampi

@@ -179,7 +179,7 @@ class SuiteRunner {
       if (method_.accurate()) r.params["method_note"] = accurate_unavailable(instance_);
     }
     if (instance_.pattern == Pattern::kPingPong)
-      r.params["pair"] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
+      r.params[kPairParam] = std::to_string(pair_.first) + "-" + std::to_string(pair_.second);
     const auto started = std::chrono::steady_clock::now();
     RefinementLimits lim;
     lim.epsilon = spec_.standard_error;
@@ -196,9 +196,9 @@ class SuiteRunner {
       return out != 0;
     };
     const long lo = spec_.start, hi = *spec_.end;
-    std::vector<long> full_grid;
+    Grid full_grid;
     if (spec_.variation == Variation::kNone)
-      full_grid = {0};
+      full_grid = linear_grid(0, 0, 1, 1);
     else if (spec_.scale == Scale::kFixedLinear)
       // Stepwidth is the increment in the argument's own unit (bytes, processes, chunks); each
       // length is then rounded to the suite's multiple.
@@ -206,21 +206,25 @@ class SuiteRunner {
           linear_grid(lo, hi, static_cast<long>(std::llround(spec_.stepwidth)), lim.multiple);
     else
       full_grid = geometric_grid(lo, hi, spec_.stepwidth, lim.multiple);
-    const std::vector<long> grid = bounded_grid(full_grid, spec_.max_steps);
-    if (grid.size() < full_grid.size())
-      r.params["grid_thinned"] = std::to_string(grid.size()) + " of " +
-                                 std::to_string(full_grid.size()) + " points (Max_Steps)";
+    const Grid grid = bounded_grid(full_grid, spec_.max_steps);
+    if (grid.size < full_grid.size)
+      r.params["grid_thinned"] = std::to_string(grid.size) + " of " +
+                                 std::to_string(full_grid.size) + " points (Max_Steps)";
     // Refinement only along the length axis with Dynamic_log (section 4.2).
     if (!(spec_.scale == Scale::kDynamicLog && spec_.variation == Variation::kLength))
       lim.epsilon = std::numeric_limits<double>::infinity();
+    const double resolution_us = MPI_Wtick() * 1e6;
     const auto refined = refine(
         grid,
         [&](long arg) {
-          r.rows.push_back(point(arg));
-          return r.rows.back().t_us;
+          r.rows.push_back(point(arg, resolution_us));
+          const PointRow& row = r.rows.back();
+          return CurvePoint{.m = arg, .t = row.t_us, .usable = is_a_figure(row, resolution_us)};
         },
         lim);
     r.params["refinement_max_error"] = output::format_number(refined.max_error, 4);
+    if (refined.out_of_time)
+      r.params[kTimeSuiteParam] = time_suite_text(refined, r.rows.size(), hi, r.argument_unit);
     // Refinement measures points between earlier ones: the rows are listed by argument.
     std::stable_sort(r.rows.begin(), r.rows.end(),
                      [](const PointRow& a, const PointRow& b) { return a.argument < b.argument; });
@@ -296,7 +300,27 @@ class SuiteRunner {
             config_.datatype_params};
   }
 
-  PointRow point(long arg) {
+  // What the output says when Time_Suite ended the suite: how far the grid got, or that the
+  // refinement was cut short.
+  std::string time_suite_text(const RefinementResult& refined, std::size_t points, long end,
+                              const std::string& unit) const {
+    const std::string ended = "Time_Suite (" + number_text(spec_.time_suite_s) +
+                              " s) ended the suite after " + std::to_string(points) +
+                              (points == 1 ? " point: " : " points: ");
+    const long reached = refined.points.empty() ? 0 : refined.points.back().m;
+    if (reached < end)
+      return ended + "measured up to " + std::to_string(reached) + " of " + std::to_string(end) +
+             " " + unit;
+    return ended + "the refinement stopped with its largest error " +
+           output::format_number(refined.max_error, 4) + " above Standard_error";
+  }
+
+  bool is_a_figure(const PointRow& row, double resolution_us) const {
+    return time_is_a_figure(row.t_us, resolution_us,
+                            waits_for_another_process(instance_, row.nprocs));
+  }
+
+  PointRow point(long arg, double resolution_us) {
     PointRow row;
     row.argument = arg;
     row.nprocs = participants(instance_, spec_, arg, world_);
@@ -349,6 +373,16 @@ class SuiteRunner {
     }
     // Every process takes the refinement's next argument from the root's time.
     share_point(row, root);
+    // A time below zero, or below the timer's resolution for an operation that waits for
+    // another process, is not a figure however small its standard error.
+    if (!accurate_ && !is_a_figure(row, resolution_us)) {
+      row.converged = false;
+      row.note = row.t_us < 0 ? kBelowZeroNote
+                              : "t is below the timer's resolution (" +
+                                    output::format_number(resolution_us, 3) +
+                                    " us), and the operation waits for another process: not a "
+                                    "figure";
+    }
     MPI_Bcast(node_times.data(), static_cast<int>(node_times.size()), MPI_DOUBLE, root,
               MPI_COMM_WORLD);
     watchdog_.disarm();
@@ -378,10 +412,7 @@ class SuiteRunner {
 
 void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
   const auto b = benchmark_of(s, world);
-  if (s.params.count("method_note"))
-    rep.note("suite " + s.name + ": " + s.params.at("method_note"));
-  if (s.params.count("grid_thinned"))
-    rep.note("suite " + s.name + ": the grid was thinned to " + s.params.at("grid_thinned"));
+  for (const auto& n : suite_notes(s)) rep.note(n);
   rep.benchmark_started(b);
   for (const auto& p : s.rows) rep.row(b, measurement_of(p, s.argument_unit));
   rep.benchmark_finished(b);
@@ -463,16 +494,20 @@ int run_skampi(const RunOptions& o, int thread_level) {
     return find_instance(c.suites[static_cast<std::size_t>(i)].type)->pattern == Pattern::kPingPong;
   });
   if (any_pingpong) pair = slowest_pair();
-  info.settings["pingpong_pair"] = std::to_string(pair.first) + "-" + std::to_string(pair.second);
+  info.settings[kPairSetting] = std::to_string(pair.first) + "-" + std::to_string(pair.second);
 
   if (me == 0) {
     reporters.add(std::make_unique<TextReporter>());
     cli::add_file_reporters(reporters, o.output);
     reporters.run_started(info);
     if (any_pingpong)
-      log->line("ping-pong pair with the largest latency: " + info.settings["pingpong_pair"]);
+      log->line("ping-pong pair with the largest latency: " + info.settings[kPairSetting]);
     for (const auto& d : plan.done) {
       reporters.note("suite " + d.name + " taken from the interrupted earlier run in " + c.outfile);
+      const auto kept = suite_settings(d);
+      if (const auto it = kept.find(kPairSetting);
+          it != kept.end() && it->second != info.settings[kPairSetting])
+        reporters.note("suite " + d.name + " was measured on the ping-pong pair " + it->second);
       report_suite(reporters, d, world);
     }
   }

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "suites/skampi/instances.hpp"
+#include "suites/skampi/output_file.hpp"
+
 namespace mpiscope::skampi {
 
 void TextReporter::run_started(const core::RunInfo& info) {
@@ -15,14 +18,18 @@ void TextReporter::run_started(const core::RunInfo& info) {
         "95%% confidence interval;\n#   valid = repetitions in the statistics, invalid = "
         "started late or overran their window; nothing is subtracted\n");
   for (const auto& [k, v] : info.settings) std::printf("#   %s: %s\n", k.c_str(), v.c_str());
+  if (const auto it = info.settings.find(kPairSetting); it != info.settings.end())
+    pair_ = it->second;
   std::fflush(stdout);
 }
 
 void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   const auto& p = b.parameters;
-  std::printf("\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(),
-              p.at("type").c_str(), p.at("operation").c_str(), b.family.c_str(),
-              p.at("variation").c_str(), p.count("pair") ? (", pair " + p.at("pair")).c_str() : "");
+  std::printf(
+      "\n# Suite %s: Type %s %s (%s), Variation %s%s\n", b.name.c_str(), p.at("type").c_str(),
+      p.at("operation").c_str(), b.family.c_str(), p.at("variation").c_str(),
+      b.family == pattern_name(Pattern::kPingPong) && !pair_.empty() ? (", pair " + pair_).c_str()
+                                                                     : "");
   row_notes_.clear();
   if (b.accurate) {
     std::printf("# Method: accurate\n");
@@ -55,6 +62,9 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
     if (!m.note.empty()) row_notes_.push_back("argument " + argument + ": " + m.note);
     return;
   }
+  if (ends_with_not_a_figure(m.note))
+    row_notes_.push_back("argument " + std::to_string(static_cast<long>(value("argument"))) + ": " +
+                         m.note);
   std::string nodes;
   for (double t : m.rank_times_us)
     nodes += (nodes.empty() ? "" : " ") + output::format_number(t, 2);

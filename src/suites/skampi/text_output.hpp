@@ -24,6 +24,7 @@ class TextReporter : public core::Reporter {
  private:
   std::unique_ptr<output::TextTable> table_;
   std::vector<std::string> row_notes_;
+  std::string pair_;  // the run's ping-pong pair (kPairSetting)
 };
 
 }  // namespace mpiscope::skampi
