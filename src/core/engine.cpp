@@ -84,7 +84,9 @@ struct ReleaseOnExit {
   ~ReleaseOnExit() {
     // Releasing is collective: not while an exception unwinds one rank alone (the front end
     // aborts the job then).
-    if (b.release && std::uncaught_exceptions() == 0) b.release(ctx);
+    if (!b.release || std::uncaught_exceptions() > 0) return;
+    fault::maybe_stop_in_release(b.name);
+    b.release(ctx);
   }
 };
 

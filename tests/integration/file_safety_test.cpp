@@ -177,8 +177,9 @@ TEST_P(ScratchRace, VictimStaysByteIdenticalWhenFilesAreSwappedForLinks) {
   const auto r = run_mpi(2, args, "", 120);
   EXPECT_TRUE(read_file(victim) == victim_text) << "written through a swapped link";
   // Completed on its own files, or stopped with the one clear error.
-  if (r.exit_code != 0)
+  if (r.exit_code != 0) {
     EXPECT_NE(r.err.find("is no longer the one it created"), std::string::npos) << r.err;
+  }
   EXPECT_EQ(files_in(io_dir), std::vector<std::string>{"canary"}) << "left behind";
 }
 

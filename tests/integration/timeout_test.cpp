@@ -20,6 +20,13 @@ namespace {
 
 constexpr int kTimeoutS = 4;
 
+// SKaMPI: many short points (standard.skampi can end before the stop on an idle machine).
+constexpr const char* kLongSkampi =
+    "@MEASUREMENTS\nPingpong_MPI_Send-MPI_Recv\n{\n  Type = 1;\n  Variation = Length;\n"
+    "  Scale = Fixed_log;\n  Start_Argument = 1;\n  End_Argument = 1048576;\n"
+    "  Stepwidth = 1.1;\n  Max_Steps = 1000;\n  Max_Repetition = 2000;\n"
+    "  Min_Repetition = 2000;\n  Standard_error = 0.03;\n  Cut_Quantile = 0.2;\n}\n";
+
 // The environment of process `pid`, NUL-separated entries; empty if it cannot be read.
 std::string environment_of(const std::string& pid) {
   std::ifstream in("/proc/" + pid + "/environ", std::ios::binary);
@@ -71,6 +78,7 @@ class StoppedRank : public ::testing::TestWithParam<StoppedRun> {};
 
 TEST_P(StoppedRank, EndsTheJobWithExit4NamingThePoint) {
   const std::string dir = temp_dir();
+  write_file(dir, "long.skampi", kLongSkampi);
   std::string command = "cd " + quote(dir) + " && ";
   const std::string marker = "MPISCOPE_TEST_STOP=" + std::to_string(getpid()) + "_" +
                              std::to_string(std::random_device{}());
@@ -109,20 +117,40 @@ TEST_P(StoppedRank, EndsTheJobWithExit4NamingThePoint) {
   EXPECT_EQ(read_file(dir + "/code"), "4\n") << err;
 }
 
+// Deterministically in a gap between phases: rank 1 stops itself as it starts releasing an IMB-IO
+// point (closing and removing its files, collective), where rank 0 waited unwatched for ever.
+TEST(StoppedRank, InImbIosReleaseEndsTheJobNamingThePointsEnd) {
+  const auto r = run_mpi(2,
+                         {"imb-io", "--io-dir", temp_dir(), "-iter", "2,1,1", "-msglog", "2:4",
+                          "P_Write_indv", "--no-db", "--timeout", std::to_string(kTimeoutS)},
+                         "MPISCOPE_FAULT=stop-release:P_Write_indv:1", 60);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_LT(r.seconds, kTimeoutS + 10) << r.err;
+  EXPECT_EQ(count_of(r.err,
+                     "timeout: the end of P_Write_indv at 0 bytes on 2 processes did not "
+                     "finish within " +
+                         std::to_string(kTimeoutS) + " s"),
+            1)
+      << r.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     EverySuite, StoppedRank,
     ::testing::Values(
         StoppedRun{"ImbMpi1", {"imb-mpi1"}}, StoppedRun{"ImbExt", {"imb-ext"}},
         StoppedRun{"ImbIo",
-                   {"imb-io", "--io-dir", "{dir}", "P_Write_indv", "P_Read_indv", "C_Write_expl"}},
+                   // Rank 1 waits while S_ runs on rank 0 alone: the stop lands there, and rank 0
+                   // then waits for it at the layout's end (it used to wait unwatched, for ever).
+                   {"imb-io", "--io-dir", "{dir}", "S_Write_indv", "S_IWrite_indv", "S_Read_indv",
+                    "S_IRead_indv", "P_Write_indv", "P_Read_indv", "C_Write_expl"}},
         StoppedRun{"ImbNbc", {"imb-nbc"}}, StoppedRun{"ImbRma", {"imb-rma"}},
         StoppedRun{"Beff", {"beff"}},
         StoppedRun{"Beffio",
                    {"beffio", "-T", "20", "--memory-per-node", "256M", "--disk-limit", "34M",
                     "--fs-cache-size", "0", "--io-dir", "{dir}"}},
         StoppedRun{"Skampi",
-                   {"skampi", MPISCOPE_TEST_DATA "/../../share/skampi/standard.skampi", "--outfile",
-                    "{dir}/s.out", "--logfile", "{dir}/s.log"}},
+                   {"skampi", "{dir}/long.skampi", "--outfile", "{dir}/s.out", "--logfile",
+                    "{dir}/s.log"}},
         StoppedRun{"Presta", {"presta", "com", "-o", "1000"}},
         StoppedRun{"Map", {"map", "--sweeps", "1000", "--bandwidth-time", "0.05"}},
         StoppedRun{"Osu", {"osu", "osu_latency"}}),
