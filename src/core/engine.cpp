@@ -84,7 +84,9 @@ struct ReleaseOnExit {
   ~ReleaseOnExit() {
     // Releasing is collective: not while an exception unwinds one rank alone (the front end
     // aborts the job then).
-    if (b.release && std::uncaught_exceptions() == 0) b.release(ctx);
+    if (!b.release || std::uncaught_exceptions() > 0) return;
+    fault::maybe_stop_in_release(b.name);
+    b.release(ctx);
   }
 };
 
@@ -232,7 +234,7 @@ class SuiteRunner {
       calibrate_cpu_exploit_rate();
     for (const Benchmark* b : plan_.benchmarks) run_benchmark(*b);
     scratch_files::remove_all();
-    watchdog_.disarm();
+    watchdog_.end_phase();
     if (world_rank_ == 0 && (skipped_ > 0 || !ok_))
       reporter_.note("# Incomplete run: " + std::to_string(skipped_) + " of " +
                      std::to_string(points_) + " measurement points did not run" +
@@ -250,7 +252,7 @@ class SuiteRunner {
     double rate = c.mflops, t_cpu = c.seconds_per_call;
     MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, &t_cpu, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    watchdog_.disarm();
+    watchdog_.end_phase();
     if (world_rank_ == 0) {
       char text[256];
       std::snprintf(text, sizeof text,
@@ -266,7 +268,7 @@ class SuiteRunner {
     watchdog_.arm("the CPU_Exploit calibration");
     double rate = cpu_exploit::calibrate_rate().mflops;
     MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    watchdog_.disarm();
+    watchdog_.end_phase();
     if (world_rank_ == 0) {
       char text[256];
       std::snprintf(text, sizeof text,
@@ -297,7 +299,7 @@ class SuiteRunner {
                   " processes");
     fault::maybe_stop_in_setup(layout.active_size);
     ProcessSet ps = make_process_set(layout);
-    watchdog_.disarm();
+    watchdog_.end_phase();
     BenchmarkRun run = describe_run(b, layout);
     run.mode = aggregation_name(mode);
     run.accurate = settings_.accurate;
@@ -315,8 +317,14 @@ class SuiteRunner {
         }
       }
     }
-    watchdog_.disarm();
-    // Ranks outside this layout wait here, as in IMB ("additional processes waiting").
+    // Ranks outside this layout wait here, as in IMB ("additional processes waiting"): as long
+    // as its points may take (each a phase and its end, watched by the ranks that run them).
+    if (ps.is_active())
+      watchdog_.end_phase();
+    else
+      watchdog_.wait_for_others(
+          "waiting for " + b.name + " on " + std::to_string(layout.active_size) + " processes",
+          2 * static_cast<long>(lengths.size()) + 2);
     MPI_Barrier(MPI_COMM_WORLD);
     if (world_rank_ == 0) {
       for (const auto& m : run.rows)
@@ -468,8 +476,9 @@ class SuiteRunner {
       m.values.push_back({"off_cache_buffers", static_cast<double>(buffers->slots()),
                           "disjoint buffers each repetition rotates through"});
     // Only now: in Multi mode collect() waits for the other groups, and if one of them hangs,
-    // world rank 0 (the one that speaks) must still time out naming the point.
-    watchdog_.disarm();
+    // world rank 0 (the one that speaks) must still time out naming the point. The release
+    // (closing and removing IMB-IO's files, collective) is watched as the point's end.
+    watchdog_.end_phase();
     return m;
   }
 

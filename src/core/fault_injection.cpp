@@ -62,4 +62,11 @@ void maybe_stop_in_setup(int processes) {
       std::raise(SIGSTOP);
 }
 
+void maybe_stop_in_release(std::string_view benchmark) {
+  for (const auto& item : planted())
+    if (item[0] == "stop-release" && item.size() == 3 && iequals(item[1], benchmark) &&
+        planted_on_me(item, 2))
+      std::raise(SIGSTOP);
+}
+
 }  // namespace mpiscope::core::fault

@@ -7,6 +7,8 @@
 //                         test can plant files at the names the run will use
 //   stop-setup:Q:R        rank R stops itself (SIGSTOP, every thread) before it sets up the
 //                         communicators of a Q-process layout, between measurement points
+//   stop-release:NAME:R   rank R stops itself (SIGSTOP) when it releases a point of benchmark
+//                         NAME (IMB-IO: closes and removes its files), after the point's phase
 // Documented in docs/testing.md.
 #pragma once
 
@@ -24,5 +26,7 @@ void maybe_hang(std::string_view benchmark, std::size_t bytes);
 std::string planted_run_tag();
 // Stops this process (SIGSTOP) if stop-setup is planted for this process count and rank.
 void maybe_stop_in_setup(int processes);
+// Stops this process (SIGSTOP) if stop-release is planted for this benchmark and rank.
+void maybe_stop_in_release(std::string_view benchmark);
 
 }  // namespace mpiscope::core::fault

@@ -1,5 +1,6 @@
 #include "core/scratch_files.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -26,12 +27,46 @@ constexpr int kMaxFiles = 256;
 constexpr int kMaxPath = 1024;
 char paths[kMaxFiles][kMaxPath];
 volatile std::sig_atomic_t in_use[kMaxFiles];
+volatile std::sig_atomic_t
+    is_directory[kMaxFiles];  // the run's directory, removed with its content
 std::mutex table_mutex;
 int reaper_socket = -1;  // our end of the line to the reaper, -1 before the first file
 
-void on_signal(int sig) {
+// The run's directory as this process created or found it (create_run_directory).
+std::string run_directory;
+dev_t run_directory_device = 0;
+ino_t run_directory_inode = 0;
+
+// A directory and what is in it (the run's files, and those an MPI library adds beside them: a
+// shared file pointer's), with system calls only, for the signal handler and the reaper. Nobody
+// else can enter the directory, so names read from it are removed relative to it.
+void remove_tree(const char* path) {
+  for (int pass = 0; pass < 4 && rmdir(path) != 0 && errno == ENOTEMPTY; ++pass) {
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;
+    alignas(dirent64) char entries[4096];
+    for (ssize_t got; (got = getdents64(fd, entries, sizeof entries)) > 0;)
+      for (ssize_t at = 0; at < got;) {
+        const auto* entry = reinterpret_cast<const dirent64*>(entries + at);
+        at += entry->d_reclen;
+        const char* name = entry->d_name;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+        if (unlinkat(fd, name, 0) != 0) unlinkat(fd, name, AT_REMOVEDIR);
+      }
+    close(fd);
+  }
+}
+
+// Files first: the directory goes once they are gone.
+void remove_registered() {
   for (int i = 0; i < kMaxFiles; ++i)
-    if (in_use[i]) unlink(paths[i]);
+    if (in_use[i] && !is_directory[i]) unlink(paths[i]);
+  for (int i = 0; i < kMaxFiles; ++i)
+    if (in_use[i] && is_directory[i]) remove_tree(paths[i]);
+}
+
+void on_signal(int sig) {
+  remove_registered();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -42,12 +77,13 @@ bool registered(const char* path) {
   return false;
 }
 
-void set_entry(const char* path, bool used) {
+void set_entry(const char* path, bool used, bool directory = false) {
   for (int i = 0; i < kMaxFiles; ++i) {
     if (used && !in_use[i]) {
       const std::size_t length = strnlen(path, kMaxPath - 1);
       std::memcpy(paths[i], path, length);
       paths[i][length] = '\0';
+      is_directory[i] = directory ? 1 : 0;
       in_use[i] = 1;
       return;
     }
@@ -58,7 +94,7 @@ void set_entry(const char* path, bool used) {
 // The reaper: a child that outlives a SIGKILL of its parent. Launchers follow SIGTERM with
 // SIGKILL (Open MPI after 1 s), which no handler can catch; the reaper sees its socket close when
 // the parent dies, for whatever reason, and removes the files still registered. It starts with
-// the parent's table and follows "+path\n" / "-path\n" lines.
+// the parent's table and follows "+path\n" / "-path\n" lines ("/path\n": the run's directory).
 [[noreturn]] void reaper_main(int fd) {
   setsid();  // out of the launcher's process group and its signals
   std::signal(SIGINT, SIG_IGN);
@@ -83,12 +119,11 @@ void set_entry(const char* path, bool used) {
         continue;
       }
       line[length] = '\0';
-      if (length > 1) set_entry(line + 1, line[0] == '+');
+      if (length > 1) set_entry(line + 1, line[0] != '-', line[0] == '/');
       length = 0;
     }
   }
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (in_use[i]) unlink(paths[i]);
+  remove_registered();
   _exit(0);
 }
 
@@ -147,9 +182,9 @@ void forget(const std::string& path) {
 
 void remove_all() {
   std::lock_guard lock(table_mutex);
+  remove_registered();
   for (int i = 0; i < kMaxFiles; ++i)
     if (in_use[i]) {
-      unlink(paths[i]);
       in_use[i] = 0;
       tell_reaper('-', paths[i]);
     }
@@ -185,51 +220,88 @@ void check_io_dir(const std::string& dir) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw std::runtime_error("--io-dir '" + dir + "' is not a directory");
-  std::string probe;
-  const int fd = create_unique(dir + "/.mpiscope-probe-", probe);
-  if (fd < 0)
-    throw std::runtime_error("--io-dir '" + dir + "' is not writable: " + std::strerror(errno));
-  close(fd);
-  unlink(probe.c_str());
+  // What the run does first: create its own directory there (create_run_directory).
+  std::string probe = dir + "/.mpiscope-probe-XXXXXX";
+  if (mkdtemp(probe.data()) == nullptr) {
+    const int why = errno;
+    // /proc answers "No such file or directory" for a directory that exists: say what it means.
+    const std::string meaning =
+        why == ENOENT ? " (the directory exists: its file system does not let new entries be made "
+                        "in it, as /proc's does not)"
+                      : "";
+    throw std::runtime_error(
+        "--io-dir '" + dir +
+        "' cannot be used: creating a directory in it failed: " + std::strerror(why) + meaning);
+  }
+  rmdir(probe.c_str());
 }
 
-std::string shared_directory_problem(const std::string& dir, MPI_Comm comm) {
+RunDirectory create_run_directory(const std::string& dir, MPI_Comm comm) {
   int rank = 0, nprocs = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nprocs);
-  if (nprocs == 1) return "";
-  std::string probe;
+  std::string created, why_not;
   if (rank == 0) {
-    const int fd = create_unique(dir + "/.mpiscope-shared-", probe);
-    if (fd >= 0) {
-      add(probe);
-      close(fd);
+    std::string name = dir + "/mpiscope-XXXXXX";
+    std::lock_guard lock(table_mutex);
+    if (mkdtemp(name.data()) != nullptr) {
+      created = name;
+      tell_reaper('/', created);
+      set_entry(created.c_str(), true, true);
     } else {
-      probe.clear();
+      why_not =
+          "cannot create the run's directory in --io-dir '" + dir + "': " + std::strerror(errno);
     }
   }
-  probe = mpi::broadcast(probe, 0, comm);
-  if (probe.empty()) return "";
+  RunDirectory result;
+  result.path = mpi::broadcast(created, 0, comm);
+  if (result.path.empty()) {
+    result.problem = mpi::broadcast(why_not, 0, comm);
+    return result;
+  }
+  // Every process must see rank 0's directory itself: not another one of the same name (a
+  // node-local /tmp), not a link.
   struct stat st {};
-  int first_missing = rank == 0 || lstat(probe.c_str(), &st) == 0 ? INT_MAX : rank;
-  int missing = first_missing == INT_MAX ? 0 : 1;
+  unsigned long long inode_of_rank0 = 0;
+  const bool seen = lstat(result.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (rank == 0) inode_of_rank0 = seen ? st.st_ino : 0;
+  MPI_Bcast(&inode_of_rank0, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  const bool same = seen && st.st_ino == inode_of_rank0;
+  if (same) {
+    run_directory = result.path;
+    run_directory_device = st.st_dev;
+    run_directory_inode = st.st_ino;
+  }
+  int first_missing = same ? INT_MAX : rank;
+  int missing = same ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &first_missing, 1, MPI_INT, MPI_MIN, comm);
   MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_SUM, comm);
-  if (rank == 0) remove(probe);  // every process has looked
-  if (missing == 0) return "";
-  // The hosts of rank 0 and of the first process that missed the file, for the message.
+  if (missing == 0) return result;
+  // The hosts of rank 0 and of the first process that missed the directory, for the message.
   char host0[MPI_MAX_PROCESSOR_NAME + 1] = {}, host_missing[MPI_MAX_PROCESSOR_NAME + 1] = {};
   int length = 0;
   MPI_Get_processor_name(host0, &length);
   std::memcpy(host_missing, host0, sizeof host0);
   MPI_Bcast(host0, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
   MPI_Bcast(host_missing, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, first_missing, comm);
-  return "--io-dir '" + dir + "' is not one directory shared by every process: a file rank 0 (on " +
-         host0 + ") created there is not seen by " + std::to_string(missing) + " of the " +
-         std::to_string(nprocs) + " processes, the first rank " + std::to_string(first_missing) +
-         " (on " + host_missing +
-         "). Parallel I/O needs a directory every process sees, on a shared (parallel or "
-         "network) file system";
+  result.problem = "--io-dir '" + dir +
+                   "' is not one directory shared by every process: the directory rank 0 (on " +
+                   host0 + ") created there is not seen by " + std::to_string(missing) +
+                   " of the " + std::to_string(nprocs) + " processes, the first rank " +
+                   std::to_string(first_missing) + " (on " + host_missing +
+                   "). Parallel I/O needs a directory every process sees, on a shared (parallel or "
+                   "network) file system";
+  return result;
+}
+
+std::string run_directory_problem() {
+  struct stat st {};
+  if (lstat(run_directory.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+      st.st_dev == run_directory_device && st.st_ino == run_directory_inode)
+    return "";
+  return "the run's directory " + run_directory +
+         " is no longer the one it created (its device and inode changed): someone who may "
+         "rename entries of --io-dir moved it away; stopping";
 }
 
 }  // namespace mpiscope::core::scratch_files

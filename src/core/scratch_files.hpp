@@ -1,7 +1,8 @@
 // Files a run creates (IMB-IO, b_eff_io): every one is registered before it is created and
 // removed at the end of its point, after an error, on SIGINT/SIGTERM, and by a reaper process
 // when the rank dies of something no handler sees (SIGKILL), so that a run never leaves files
-// behind.
+// behind. They live in the run's own directory (create_run_directory), which goes the same ways
+// with whatever is in it.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +20,7 @@ void add(const std::string& path);
 void remove(const std::string& path);
 // Forgets it without deleting (another rank deletes a shared file).
 void forget(const std::string& path);
+// Deletes every registered file, then the run's directory with whatever is left in it.
 void remove_all();
 
 // A tag that makes this run's file names unique and unguessable: 16 hexadecimal digits from
@@ -37,10 +39,21 @@ int create_unique(const std::string& prefix, std::string& created);
 // root on a read-only mount or /proc); throws std::runtime_error saying why not.
 void check_io_dir(const std::string& dir);
 
-// Collective over `comm`: whether `dir` is one directory that every process sees (a file rank 0
-// creates there exists for all), as the I/O suites need on a cluster where /tmp is node-local.
-// Returns the same text on every process: empty when shared (or when rank 0 cannot create the
-// probe, which check_io_dir reports), else what is wrong, naming a rank and host that miss it.
-std::string shared_directory_problem(const std::string& dir, MPI_Comm comm);
+// The run's own directory in --io-dir, where every scratch file of the run lives: nobody else can
+// enter it, so a file reopened by name there (MPI-IO reopens what it creates, and b_eff_io's
+// rewrite and read open the write's files) is the run's own, whoever can change --io-dir.
+struct RunDirectory {
+  std::string path;     // on every process
+  std::string problem;  // the same text on every process: empty, or why the run cannot go on
+};
+// Collective over `comm`: rank 0 creates `dir`/mpiscope-XXXXXX (mkdtemp: a new name, mode 0700)
+// and registers it (removed with its content by remove_all, a signal, the reaper, the watchdog);
+// every process checks that it sees that very directory (a directory, not a link, rank 0's inode),
+// as the I/O suites need on a cluster where /tmp is node-local, and keeps its device and inode for
+// check_run_directory. A problem names a rank and host that miss it.
+RunDirectory create_run_directory(const std::string& dir, MPI_Comm comm);
+// Empty while the run's directory is the one created; else why not (renamed away and replaced, by
+// whoever may rename entries of --io-dir). Asked before every file is opened.
+std::string run_directory_problem();
 
 }  // namespace mpiscope::core::scratch_files

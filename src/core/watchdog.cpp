@@ -24,21 +24,42 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::arm(const std::string& what) {
+  start(what, seconds_);
+}
+
+void Watchdog::end_phase() {
+  if (!enabled()) return;
+  std::string ended;
+  {
+    std::lock_guard lock(mutex_);
+    if (phase_.empty()) return;  // nothing began yet
+    ended = phase_;
+  }
+  start("the end of " + ended, seconds_, false);
+}
+
+void Watchdog::wait_for_others(const std::string& what, long phases) {
+  start(what, seconds_ * static_cast<double>(std::max(1L, phases)));
+}
+
+void Watchdog::stop() {
   if (!enabled()) return;
   {
     std::lock_guard lock(mutex_);
-    what_ = what;
-    armed_ = true;
+    armed_ = false;
     ++generation_;
   }
   wake_.notify_all();
 }
 
-void Watchdog::disarm() {
+void Watchdog::start(const std::string& what, double seconds, bool new_phase) {
   if (!enabled()) return;
   {
     std::lock_guard lock(mutex_);
-    armed_ = false;
+    what_ = what;
+    if (new_phase) phase_ = what;
+    limit_s_ = seconds;
+    armed_ = true;
     ++generation_;
   }
   wake_.notify_all();
@@ -55,14 +76,14 @@ void Watchdog::watch() {
     // Capped at ten years: a larger --timeout would overflow the clock's representation.
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(std::min(seconds_, 3.2e8)));
+                              std::chrono::duration<double>(std::min(limit_s_, 3.2e8)));
     if (wake_.wait_until(lock, deadline, [&] { return stop_ || generation_ != gen; })) continue;
     // Rank 0 speaks for the run; the others leave a moment later without a word.
     if (rank_ == 0) {
       std::fprintf(stderr,
                    "mpiscope: error: timeout: %s did not finish within %g s (--timeout); "
                    "aborting the run\n",
-                   what_.c_str(), seconds_);
+                   what_.c_str(), limit_s_);
       std::fflush(stderr);
       std::fflush(stdout);
     } else {

@@ -64,7 +64,7 @@ void measure_accurately(Protocol& p, core::AccurateMeter& meter, core::Watchdog&
                      std::to_string(t.bytes) + " bytes (accurate mode)");
         if (li < kWarmUpLengths) run_iteration(method, t);  // b_eff.c's pre-loop, untimed
         p.cells[pat][m][li].accurate = measure_iterations(meter, method, t);
-        watchdog.disarm();
+        watchdog.end_phase();
       }
     }
   }
@@ -142,7 +142,7 @@ Protocol measure(const Settings& s) {
                          std::to_string(t.bytes) + " bytes, repetition " + std::to_string(rep + 1));
             double mine = run_loop(method, t, looplength, li < kWarmUpLengths);
             MPI_Allgather(&mine, 1, MPI_DOUBLE, gathered.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
-            watchdog.disarm();
+            watchdog.end_phase();
             double slowest = 0;
             for (int q = 0; q < p.processes; ++q)
               if (pattern.participates(q))

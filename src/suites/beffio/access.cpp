@@ -18,9 +18,10 @@ std::string type_file_path(const std::string& prefix, int type, int rank) {
   return path;
 }
 
-// The initial write creates the file, exclusively: a file of that name that exists already (one
-// planted in a shared --io-dir, a symbolic link) is an error, never written through or removed.
-// Rewrite and read open the file the write created.
+// The initial write creates the file, exclusively: a file of that name that exists already is an
+// error, never written through or removed. Rewrite and read open the file the write created by
+// its name, which is safe because it is in the run's own directory (mode 0700): nobody else can
+// swap it for a link. That the directory is still the one created is checked before every open.
 int access_mode(Method m) {
   switch (m) {
     case Method::Write:
@@ -33,6 +34,8 @@ int access_mode(Method m) {
 }
 
 void open_type_file(TypeFile& f, const std::string& path) {
+  if (const auto problem = core::scratch_files::run_directory_problem(); !problem.empty())
+    throw mpi::Error(problem);
   const bool create = f.method == Method::Write;
   if (create) core::scratch_files::add(path);  // before the file exists, for the signal clean-up
   const int rc = MPI_File_open(shared_file(f.type) ? f.comm : MPI_COMM_SELF, path.c_str(),

@@ -30,6 +30,9 @@ namespace mpiscope::beffio {
 namespace {
 
 constexpr double kDefaultSeconds = 900;  // section 5.1: T of at least 15 minutes
+// --timeout's phases of one partition: its set-up and its end; each access method's pattern types
+// (write, rewrite, read), each a phase and its end.
+constexpr long kWatchedPhasesPerPartition = 2 + 2 * 3 * kPatternTypes;
 
 struct Options {
   double seconds = kDefaultSeconds;
@@ -252,11 +255,14 @@ int run(const std::string& program, const std::string& serialized, int thread_le
         const std::vector<std::string>& command_line) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   core::scratch_files::install_signal_cleanup();
-  // Before anything is timed: a node-local --io-dir on a cluster is no parallel file system.
-  if (const auto problem = core::scratch_files::shared_directory_problem(o.io_dir, MPI_COMM_WORLD);
-      !problem.empty()) {
+  // Before anything is timed: a node-local --io-dir on a cluster is no parallel file system. The
+  // files go into the run's own directory, where nobody else can swap one for a link between the
+  // write that creates it and the rewrite and read that open it again.
+  const auto run_dir = core::scratch_files::create_run_directory(o.io_dir, MPI_COMM_WORLD);
+  if (!run_dir.problem.empty()) {
     if (mpi::world_rank() == 0)
-      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), problem.c_str());
+      std::fprintf(stderr, "%s: error: %s\n", program.c_str(), run_dir.problem.c_str());
+    core::scratch_files::remove_all();
     return cli::kUsage;
   }
   const std::size_t m_part = part_chunk(o.node_memory);
@@ -268,7 +274,7 @@ int run(const std::string& program, const std::string& serialized, int thread_le
   // Section 3.2: the file system and its parameters belong to the result (collective: whether
   // the processes share the directory is tried with a probe file).
   const auto file_system = describe_file_system(
-      o.io_dir, o.io_dir + "/b_eff_io_" + o.run_tag + "_shared_probe", MPI_COMM_WORLD);
+      o.io_dir, run_dir.path + "/b_eff_io_" + o.run_tag + "_shared_probe", MPI_COMM_WORLD);
   info.settings.insert(file_system.begin(), file_system.end());
   info.benchmarks = {"b_eff_io"};
 
@@ -302,12 +308,12 @@ int run(const std::string& program, const std::string& serialized, int thread_le
       int usage[2] = {node_rank == 0 ? 1 : 0, on_node};
       MPI_Allreduce(MPI_IN_PLACE, &usage[0], 1, MPI_INT, MPI_SUM, partition.get());
       MPI_Allreduce(MPI_IN_PLACE, &usage[1], 1, MPI_INT, MPI_MAX, partition.get());
-      watchdog.disarm();
+      watchdog.end_phase();
       PartitionPlan plan;
       plan.comm = partition.get();
       plan.seconds = o.seconds;
       plan.m_part = m_part;
-      plan.file_prefix = o.io_dir + "/b_eff_io_" + o.run_tag + "_np" + std::to_string(nprocs);
+      plan.file_prefix = run_dir.path + "/b_eff_io_" + o.run_tag + "_np" + std::to_string(nprocs);
       plan.disk_limit = o.disk_limit;
       plan.nodes = usage[0];
       plan.fs_cache = o.fs_cache >= 0 ? static_cast<std::uint64_t>(o.fs_cache)
@@ -328,9 +334,16 @@ int run(const std::string& program, const std::string& serialized, int thread_le
         best_nprocs = nprocs;
       }
     }
-    watchdog.disarm();  // ranks outside the partition armed it above
+    if (partition.is_null())  // as long as the partition's phases may take, each watched there
+      watchdog.wait_for_others(
+          "waiting for the partition of " + std::to_string(nprocs) + " processes",
+          kWatchedPhasesPerPartition);
+    else
+      watchdog.end_phase();
     MPI_Barrier(MPI_COMM_WORLD);
   }
+  watchdog.stop();                    // the outputs follow, written by rank 0 alone
+  core::scratch_files::remove_all();  // the run's directory, once every process is done with it
   if (root) {
     if (o.seconds < kDefaultSeconds)
       out.note("note: T = " + number_text(o.seconds) +

@@ -167,7 +167,7 @@ class PartitionRun {
     }
     close_type_file(f);
     const double open_to_close = MPI_Wtime() - opened;
-    watchdog_.disarm();
+    watchdog_.end_phase();
     report_type(m, type, runs, open_to_close);
   }
 

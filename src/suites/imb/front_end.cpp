@@ -96,7 +96,6 @@ core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
   s.timeout_s = o.output.timeout_s;
-  s.scratch_prefix = o.io_dir + "/IMB_out_" + o.run_tag;
   s.cpu_target_s = o.cpu_target_s;
   s.accurate = o.method.accurate();
   s.accurate_settings = o.method.settings();
@@ -230,17 +229,20 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
                    mpi::thread_level_name(provided).c_str());
     return cli::kRunFailed;
   }
-  const auto settings = engine_settings(o, suite.max_msg_log);
+  auto settings = engine_settings(o, suite.max_msg_log);
   core::scratch_files::install_signal_cleanup();
   if (suite.uses_files) {
     // Before anything is timed: on a cluster a node-local --io-dir would give each host files of
-    // its own and numbers of nothing the user meant.
-    const auto problem = core::scratch_files::shared_directory_problem(o.io_dir, MPI_COMM_WORLD);
-    if (!problem.empty()) {
+    // its own and numbers of nothing the user meant. The files go into the run's own directory,
+    // where nobody else can swap one for a link between its creation and a reopen.
+    const auto run_dir = core::scratch_files::create_run_directory(o.io_dir, MPI_COMM_WORLD);
+    if (!run_dir.problem.empty()) {
       if (mpi::world_rank() == 0)
-        std::fprintf(stderr, "%s: error: %s\n", program.c_str(), problem.c_str());
+        std::fprintf(stderr, "%s: error: %s\n", program.c_str(), run_dir.problem.c_str());
+      core::scratch_files::remove_all();
       return cli::kUsage;
     }
+    settings.scratch_prefix = run_dir.path + "/IMB_out_" + o.run_tag;
   }
 
   std::vector<const core::Benchmark*> chosen;

@@ -273,7 +273,7 @@ int run(const std::string& serialized, int thread_level,
   const auto samples = measure_map(s, [&](int index, int total) {
     if (index > 0) progress.point_finished();
     if (index == total) {
-      watchdog.disarm();
+      watchdog.stop();
       return;
     }
     const std::string what = fmt::format("map round {} of {}", index + 1, total);

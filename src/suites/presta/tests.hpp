@@ -32,7 +32,7 @@ struct RunContext {
     progress.point_started(what);
   }
   void point_finished() {
-    watchdog.disarm();
+    watchdog.end_phase();
     progress.point_finished();
   }
 };

@@ -385,7 +385,7 @@ class SuiteRunner {
     }
     MPI_Bcast(node_times.data(), static_cast<int>(node_times.size()), MPI_DOUBLE, root,
               MPI_COMM_WORLD);
-    watchdog_.disarm();
+    watchdog_.end_phase();
     if (!accurate_) {
       if (spec_.node_times) row.node_times_us = node_times;
       return row;
@@ -540,6 +540,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
     }
   }
   MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  watchdog.stop();  // the outputs follow, written by rank 0 alone
   if (me == 0) {
     append(c.outfile, format_end());
     log->line("RUN END");

@@ -163,9 +163,16 @@ void fill_for_reading(Scope s, PointContext& c) {
 constexpr int kCreateAmode = MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR;
 
 // Opens the file; false (a failure noted) if it cannot be created: a directory that passed the
-// front end's check but where files cannot be made (no inodes left, immutable) or a file of that
-// name that exists already ends the job like any other file-system failure.
+// front end's check but where files cannot be made (no inodes left, immutable), a file of that
+// name that exists already or a run directory that was replaced ends the job like any other
+// file-system failure. The file is in the run's own directory (scratch_files::RunDirectory), so
+// the reopens by name that follow (MPI-IO's own after a create, Open_Close's) find this file.
 bool create_file(PointContext& c, MPI_Comm comm, const std::string& path) {
+  if (const auto problem = core::scratch_files::run_directory_problem(); !problem.empty()) {
+    if (first_failure.empty()) first_failure = problem;
+    c.file = MPI_FILE_NULL;
+    return false;
+  }
   core::scratch_files::add(path);
   const int rc = MPI_File_open(comm, path.c_str(), kCreateAmode, user_file_info(), &c.file);
   if (rc == MPI_SUCCESS) {
@@ -464,7 +471,8 @@ core::Benchmark define() {
 
 // Open_Close (guide 4.2.4.10): all processes open the same file, do a negligible non-trivial
 // thing with it (as IMB: write one etype, a byte, with the individual file pointer), and close
-// it. The set-up creates the file (EXCL); the timed opens find it there.
+// it. The set-up creates the file (EXCL) in the run's own directory; the timed opens find it
+// there, and nobody else can have put another file in its place.
 void open_close(PointContext& c, int) {
   MPI_File f = MPI_FILE_NULL;
   const int rc =
