@@ -310,6 +310,24 @@ std::size_t runs_needed(const std::vector<Point>& pa, const std::vector<Point>& 
   return std::max(at_least, static_cast<std::size_t>(std::ceil(n)));
 }
 
+// Whether the row's bounds of B/A settle it for a change of `size`, and so its `conclusive`: with
+// a gate, a slowdown was found or the upper bound lies below the limit; without, the difference
+// is beyond the noise or both bounds lie within the noise floor.
+bool settled(ComparedRow& r, double size, bool gate) {
+  r.conclusive = gate ? r.slowdown_over_limit || r.ratio_high < size
+                      : r.beyond || (r.ratio_high < size && r.ratio_low > 1.0 / size);
+  return r.conclusive;
+}
+
+// How far, in log(B/A), the estimate lies from the nearest boundary whose crossing by the bounds
+// would settle the row: the limit with a gate; without, 1 (beyond the noise) or the noise floor
+// (within it), whichever is farther.
+double settling_gap(double ratio, double size, bool gate) {
+  const double estimate = std::log(ratio);
+  if (gate) return std::abs(std::log(size) - estimate);
+  return std::max(std::abs(estimate), std::log(size) - std::abs(estimate));
+}
+
 ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
                   const CompareSettings& s, bool& rank_test_too_weak) {
   ComparedRow r;
@@ -342,23 +360,16 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     const auto bounds = shift_bounds(log_times(pa), log_times(pb), s.significance);
     r.ratio_low = std::exp(bounds->low);
     r.ratio_high = std::exp(bounds->high);
-    const double estimate = std::log(r.ratio);
-    double gap = 0;
     if (gate) {  // the slowdown is decided over all rows at once: apply_gate_to_tested_rows
       std::vector<double> scaled = ta;
       for (double& v : scaled) v *= size;
       r.limit_p_value = rank_test(scaled, tb).p_slower;
-      r.conclusive = r.ratio_high < size;
-      gap = std::abs(std::log(size) - estimate);
-    } else {
-      r.conclusive = r.beyond || (r.ratio_high < size && r.ratio_low > 1.0 / size);
-      gap = std::max(std::abs(estimate), std::log(size) - std::abs(estimate));
     }
-    if (!r.conclusive) {
+    if (!settled(r, size, gate)) {
       r.why_not_conclusive = "B/A lies between " + output::format_number(r.ratio_low, 3) + " and " +
                              output::format_number(r.ratio_high, 3) + " with these runs: a " +
                              size_text + " cannot be ruled out";
-      r.runs_needed = runs_needed(pa, pb, gap, s);
+      r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
     }
     return r;
   }
@@ -379,24 +390,14 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   r.ratio_low = r.ratio / bound;
   r.ratio_high = r.ratio * bound;
   r.beyond = r.ratio > bound || r.ratio < 1.0 / bound;
-  if (gate) {
-    r.slowdown_over_limit = r.ratio > size * bound;
-    r.conclusive = r.slowdown_over_limit || r.ratio_high < size;
-  } else {
-    r.conclusive = r.beyond || (r.ratio_high < size && r.ratio_low > 1.0 / size);
-  }
-  if (!r.conclusive) {
+  r.slowdown_over_limit = gate && r.ratio > size * bound;
+  if (!settled(r, size, gate)) {
     r.why_not_conclusive = runs +
                            " runs, too few for the rank test: one launch's figure moves "
                            "by up to " +
                            output::format_number(bound, 1) +
                            "x from the next identical one's, which hides a " + size_text;
-    const double estimate = std::log(r.ratio);
-    r.runs_needed =
-        runs_needed(pa, pb,
-                    gate ? std::abs(std::log(size) - estimate)
-                         : std::max(std::abs(estimate), std::log(size) - std::abs(estimate)),
-                    s);
+    r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
   }
   return r;
 }
