@@ -263,6 +263,13 @@ Side collect(const std::vector<db::StoredRun>& runs) {
   return side;
 }
 
+// The one-sided level of each of a row's bounds of B/A: a gate asks one question of the upper
+// bound (is B at most the limit slower?) at its own level; without one, the two bounds together
+// make a 95 % interval.
+double bounds_level(const CompareSettings& s) {
+  return s.fail_above_percent >= 0 ? s.gate_level : s.significance;
+}
+
 std::vector<double> log_times(const std::vector<Point>& points) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(std::log(p.us));
@@ -302,9 +309,9 @@ std::size_t runs_needed(const std::vector<Point>& pa, const std::vector<Point>& 
   }
   const double sigma = std::sqrt(sum / static_cast<double>(std::max<std::size_t>(1, count - 2)));
   std::size_t at_least = 1;
-  while (smallest_rank_test_p(at_least, at_least) > s.significance) ++at_least;
+  while (smallest_rank_test_p(at_least, at_least) > bounds_level(s)) ++at_least;
   if (!(gap > 1e-9)) return std::numeric_limits<std::size_t>::max();
-  const double z = normal_quantile_upper(s.significance);
+  const double z = normal_quantile_upper(bounds_level(s));
   const double n = 2.0 * (std::acos(-1.0) / 3.0) * (z * sigma / gap) * (z * sigma / gap);
   if (n > 1e6) return std::numeric_limits<std::size_t>::max();
   return std::max(at_least, static_cast<std::size_t>(std::ceil(n)));
@@ -357,7 +364,7 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     const RankTest t = rank_test(ta, tb);
     r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
     r.beyond = r.ratio != 1 && r.p_value <= s.significance;
-    const auto bounds = shift_bounds(log_times(pa), log_times(pb), s.significance);
+    const auto bounds = shift_bounds(log_times(pa), log_times(pb), bounds_level(s));
     r.ratio_low = std::exp(bounds->low);
     r.ratio_high = std::exp(bounds->high);
     if (gate) {  // the slowdown is decided over all rows at once: apply_gate_to_tested_rows
@@ -620,7 +627,10 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   const std::string level = output::format_number(s.significance, 3);
   const std::string floor = output::format_number(s.noise_floor_percent, 1);
   const std::string bound = output::format_number(kSingleRunBound, 1);
-  const std::string confidence = output::format_number(100.0 * (1.0 - 2.0 * s.significance), 1);
+  const std::string confidence =
+      s.fail_above_percent >= 0
+          ? "one-sided " + output::format_number(100.0 * (1.0 - s.gate_level), 1)
+          : output::format_number(100.0 * (1.0 - 2.0 * s.significance), 1);
   std::string out =
       "# mpiscope compare\n" + side_lines("A", a) + side_lines("B", b) +
       "# time: each run's median (accurate mode), else the suite's headline time (osu), else "

@@ -68,9 +68,11 @@ struct CompareSettings {
   // Without a limit, the smallest change a row's data must be able to show for the row to be
   // called "within the noise" (--noise-floor); with one, the limit is that change.
   double noise_floor_percent = 5;
-  double significance = 0.025;  // one-sided level of the rank test and bounds, per row
+  // One-sided level of the rank test per row, and of each bound of B/A without a limit.
+  double significance = 0.025;
   // The gate's level over all rows the rank test judges together (Holm's procedure): the
-  // largest chance that identical launches fail --fail-above.
+  // largest chance that identical launches fail --fail-above; also the one-sided level of the
+  // upper bound of B/A that passes a row.
   double gate_level = 0.05;
 };
 
@@ -94,8 +96,9 @@ struct ComparedRow {
   NoiseBasis basis = NoiseBasis::kBound;
   double p_value = 1;        // kRankTest: the one-sided p in the direction of the ratio
   double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
-  // kRankTest: the distribution-free confidence bounds of B/A (two-sided 1 - 2 x significance,
-  // from the ratios of every pair of runs); NaN where the run counts cannot give them.
+  // kRankTest: the distribution-free confidence bounds of B/A, each one-sided at
+  // `significance` (at `gate_level` with a limit), from the ratios of every pair of runs; NaN
+  // where the run counts cannot give them.
   double ratio_low = 0, ratio_high = 0;
   bool beyond = false;  // the difference exceeds the noise
   // Slower than 1 + fail_above/100 beyond the noise: several runs, the rank test of B against
