@@ -327,7 +327,8 @@ TEST(ImbMpi1, OffCacheUsesWhatItsLengthsNeedAndSaysSoOnceInTheHeader) {
   const auto [plain_kb, plain_out] = peak_kb("plain", {});
   const auto [given_kb, given_out] = peak_kb("given", {"-off_cache", "64"});
   EXPECT_LT(given_kb, plain_kb + 32 * 1024) << "peak RSS per rank, kB";
-  for (const auto* out : {&given_out, &peak_kb("detected", {"-off_cache", "-1"}).second}) {
+  const std::string detected_out = peak_kb("detected", {"-off_cache", "-1"}).second;
+  for (const std::string* out : {&given_out, &detected_out}) {
     EXPECT_EQ(count_of(*out, "# Off-cache: "), 1) << *out;
     EXPECT_NE(out->find("at most one per repetition"), std::string::npos) << *out;
     const auto t = parse_imb(*out);
