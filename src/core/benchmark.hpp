@@ -24,6 +24,19 @@ const char* family_name(Family f);
 enum class Aggregation { None, NonAggregate, Aggregate };
 const char* aggregation_name(Aggregation a);
 
+// How the timed loop reads the timer (Benchmark::timer_reads).
+enum class TimerReads {
+  // IMB: once before the repetitions and once after them.
+  AroundLoop,
+  // OSU 7.4's point-to-point programs: each repetition between two reads of its own, the loop's
+  // time their sum; only the ranks OSU times read it (PointContext::reads_timer).
+  EachRepetition,
+  // OSU 7.4's one-sided programs: the loop between two reads, and inside it two more around
+  // each repetition, which OSU keeps for its per-iteration statistics (-G, -T) and whose cost
+  // its figures include; only the origin reads them.
+  AroundLoopAndEachRepetition,
+};
+
 // Everything one repetition of a kernel may use. Set up by the engine before timing.
 struct PointContext {
   MPI_Comm comm = MPI_COMM_NULL;
@@ -54,6 +67,13 @@ struct PointContext {
   // Windowed kernels (OSU's osu_bw, osu_bibw, osu_mbw_mr; current IMB's Uniband, Biband): the
   // messages in flight per repetition (OSU's -W, IMB's -window_size: EngineSettings::window_size).
   int in_flight = 1;
+  TimerReads timer_reads = TimerReads::AroundLoop;
+  // False on the ranks whose time does not count (Benchmark::timed_rank): they make no
+  // per-repetition timer reads, which would delay their partner's timed repetitions.
+  bool reads_timer = true;
+  // Untimed repetitions the timed loop runs after its barriers and before its first timer read
+  // (OSU's skip iterations, in the same loop as the timed ones); set around the timed loop only.
+  int untimed_lead = 0;
 
   static void mpi_barrier(MPI_Comm comm) { MPI_Barrier(comm); }
 
@@ -83,19 +103,26 @@ inline void already_complete(PointContext&) {}
 
 // IMB 5.2.8: N_BARR barriers, then the repetitions between two MPI_Wtime calls, completion
 // assured after each transfer or, in aggregate mode, once after all of them. A template so that
-// the kernel calls are inlined: the harness adds nothing to what is timed.
+// the kernel calls are inlined: the harness adds nothing to what is timed. OSU's loops are the
+// same with its skip iterations first (ctx.untimed_lead) and the timer read as ctx.timer_reads.
 template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
   for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
-  if (ctx.barrier_between_repetitions) {
-    // Current IMB's -sync on: each repetition timed alone, the barrier after it untimed.
+  for (int i = 0; i < ctx.untimed_lead; ++i) {
+    Transfer(ctx, i);
+    Complete(ctx);
+    if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);
+  }
+  if (ctx.barrier_between_repetitions || ctx.timer_reads == TimerReads::EachRepetition) {
+    // Current IMB's -sync on and OSU: each repetition timed alone, a barrier after it untimed.
+    const bool reads = ctx.reads_timer || ctx.barrier_between_repetitions;
     double total = 0;
     for (int i = 0; i < repetitions; ++i) {
-      const double start = MPI_Wtime();
+      const double start = reads ? MPI_Wtime() : 0;
       Transfer(ctx, i);
       Complete(ctx);
-      total += MPI_Wtime() - start;
-      ctx.barrier(ctx.comm);
+      if (reads) total += MPI_Wtime() - start;
+      if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);
     }
     return total;
   }
@@ -103,6 +130,14 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
   if (ctx.aggregate()) {
     for (int i = 0; i < repetitions; ++i) Transfer(ctx, i);
     Complete(ctx);
+  } else if (ctx.timer_reads == TimerReads::AroundLoopAndEachRepetition && ctx.reads_timer) {
+    for (int i = 0; i < repetitions; ++i) {
+      // OSU reads these for statistics mpiscope does not print; their cost is what counts.
+      [[maybe_unused]] const volatile double before = MPI_Wtime();
+      Transfer(ctx, i);
+      Complete(ctx);
+      [[maybe_unused]] const volatile double after = MPI_Wtime();
+    }
   } else {
     for (int i = 0; i < repetitions; ++i) {
       Transfer(ctx, i);
@@ -218,6 +253,8 @@ struct Benchmark {
   // Each of the PointContext::in_flight messages of a repetition has X bytes of its own in the
   // buffers, message j at j·X (OSU's one-sided bandwidth); the buffers are sized for the window.
   bool window_slots = false;
+  // How its timed loop reads the timer (OSU's programs: as OSU 7.4's loops do).
+  TimerReads timer_reads = TimerReads::AroundLoop;
   // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of
   // PointContext::in_flight messages per turnover unit; rows also give messages per second.
   bool message_rate = false;

@@ -373,19 +373,24 @@ class SuiteRunner {
                                : per_message,
                 q, repetitions);
     const OffCache& oc = settings_.off_cache;
-    std::size_t need = footprint(shape, oc);
+    // -off_cache: repetition i uses slot i mod slots, so slots beyond the repetition count would
+    // never be touched; Intel's IMB bounds its rotation the same way (min(n_sample, …)).
+    int max_slots = std::max(repetitions, 1);
+    std::size_t need = footprint(shape, oc, max_slots);
     if (shape.send > INT_MAX || shape.recv > INT_MAX) {
       m.note = "needs " + std::to_string(std::max(shape.send, shape.recv)) +
                " bytes in one buffer; MPI counts are limited to " + std::to_string(INT_MAX);
       ++skipped_;
       return m;
     }
-    int max_slots = kAllSlots;
+    int wanted_slots = 0;  // -off_cache under -mem: the rotation it had to cut (the header says)
     const double limit = settings_.mem_limit_bytes;
     if (limit > 0 && static_cast<double>(need) > limit) {
       // -off_cache: a rotation shorter than twice the cache still measures; only a point
       // whose single buffer pair does not fit is skipped.
-      max_slots = oc.enabled() ? slots_within(shape, oc, limit) : 0;
+      wanted_slots =
+          std::min(max_slots, std::max(slot_count(shape.send, oc), slot_count(shape.recv, oc)));
+      max_slots = oc.enabled() ? std::min(max_slots, slots_within(shape, oc, limit)) : 0;
       if (max_slots == 0) {
         const std::size_t least = footprint(shape, oc, 1);
         m.note = "out of memory limit: needs " + format_gb(least) + " GB per process" +
@@ -395,9 +400,6 @@ class SuiteRunner {
         ++skipped_;
         return m;
       }
-      m.note = "-off_cache: " + std::to_string(max_slots) + " disjoint buffer" +
-               (max_slots == 1 ? "" : "s") + " fit in -mem (covering twice the cache needs " +
-               format_gb(need) + " GB)";
       need = footprint(shape, oc, max_slots);
     }
     auto buffers = MessageBuffers::try_create(shape, oc, ps.group.rank(), max_slots);
@@ -472,9 +474,13 @@ class SuiteRunner {
     }
     collect(b, ps, local, m);
     if (b.blocking_twin) collect_overlap(b, ps, pure, local, m);
-    if (oc.enabled() && world_rank_ == 0)
+    if (oc.enabled() && world_rank_ == 0) {
       m.values.push_back({"off_cache_buffers", static_cast<double>(buffers->slots()),
                           "disjoint buffers each repetition rotates through"});
+      if (wanted_slots > 0)
+        m.values.push_back({"off_cache_buffers_wanted", static_cast<double>(wanted_slots),
+                            "buffers covering twice the cache, had -mem allowed them"});
+    }
     // Only now: in Multi mode collect() waits for the other groups, and if one of them hangs,
     // world rank 0 (the one that speaks) must still time out naming the point. The release
     // (closing and removing IMB-IO's files, collective) is watched as the point's end.
@@ -489,6 +495,8 @@ class SuiteRunner {
     const std::size_t bytes = ctx.bytes;
     const auto& rs = settings_.repetitions;
     ctx.barrier_between_repetitions = barrier_between_repetitions(b);  // a twin may differ
+    ctx.timer_reads = b.timer_reads;
+    ctx.reads_timer = !b.timed_rank || b.timed_rank(ctx);
     // Accurate mode keeps the warm-up it had under the default rule, then its pilot (which
     // warms each length); a per-length warm-up would shift the calls its tests count.
     const bool imb31 =
@@ -517,9 +525,9 @@ class SuiteRunner {
       set_length(ctx, b, bytes, ps);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
     }
-    warm_up_at_length(b, ctx, repetitions, rehearsed);
+    const int lead = warm_up_at_length(b, ctx, repetitions, rehearsed);
     CpuWorkInLoop record{b, out};
-    out = time_point(b, ctx, repetitions);
+    out = time_point(b, ctx, repetitions, lead);
     return true;
   }
 
@@ -559,13 +567,17 @@ class SuiteRunner {
   // probe, or a plain run of the point when the policy has none), then n/10 more: with n/10
   // alone, MPICH's 64-byte Sendrecv came out 1.1-1.3 times Intel's (bench/README.md). A -time
   // probe that already ran the point's count back to back stands for that run.
-  void warm_up_at_length(const Benchmark& b, PointContext& ctx, int repetitions, int rehearsed) {
-    if (!b.warm_up || settings_.repetitions.warm_up != WarmUp::EveryLength) return;
+  // Returns the repetitions left for the timed loop to run first (warm_up_in_timed_loop).
+  int warm_up_at_length(const Benchmark& b, PointContext& ctx, int repetitions, int rehearsed) {
+    if (!b.warm_up || settings_.repetitions.warm_up != WarmUp::EveryLength) return 0;
     if (settings_.rehearse_each_length && rehearsed < repetitions)
       b.kernel.loop(ctx, repetitions, settings_.repetitions.n_barr);
     const int n = settings_.warm_up_rule ? settings_.warm_up_rule(ctx.bytes, repetitions)
                                          : warm_up_repetitions(repetitions);
-    if (n > 0) b.kernel.loop(ctx, n, 0);
+    if (n <= 0) return 0;
+    if (settings_.warm_up_in_timed_loop && !settings_.keep_samples) return n;
+    b.kernel.loop(ctx, n, 0);
+    return 0;
   }
 
   // t_pure, t_CPU and overlap = (t_pure + t_CPU - t_ovrl) / base with t_ovrl the reported t_max,
@@ -667,7 +679,7 @@ class SuiteRunner {
     return false;
   }
 
-  LocalPoint time_point(const Benchmark& b, PointContext& ctx, int repetitions) {
+  LocalPoint time_point(const Benchmark& b, PointContext& ctx, int repetitions, int lead) {
     const auto& rs = settings_.repetitions;
     LocalPoint p;
     p.repetitions = repetitions;
@@ -678,7 +690,9 @@ class SuiteRunner {
       elapsed = b.kernel.sampled(ctx, p.repetitions, rs.n_barr, p.samples.data());
       for (auto& s : p.samples) s *= b.time_factor;
     } else {
+      ctx.untimed_lead = lead;
       elapsed = b.kernel.loop(ctx, p.repetitions, rs.n_barr);
+      ctx.untimed_lead = 0;
     }
     p.seconds = elapsed / p.repetitions * b.time_factor;
     if (b.timed_rank && !b.timed_rank(ctx)) p.seconds = kUntimed;

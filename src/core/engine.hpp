@@ -32,6 +32,9 @@ struct EngineSettings {
   // With WarmUp::EveryLength: before those, run the whole point once, untimed, as current IMB
   // does for every length whatever its -warm_up (the iteration policy's probe).
   bool rehearse_each_length = false;
+  // Those untimed repetitions run inside the timed loop, after its barriers and right before the
+  // first timed one, as OSU's skip iterations do (not with --samples, whose loop has no lead).
+  bool warm_up_in_timed_loop = false;
   double bytes_per_megabyte = 1048576.0;
   OffCache off_cache;          // disabled unless -off_cache
   double mem_limit_bytes = 0;  // per process; 0 = no limit

@@ -499,6 +499,12 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   }
   if (const auto it = s.find("iter_policy"); it != s.end())
     rules["repetitions"] = "-iter_policy " + it->second;
+  // OSU's programs: classic runs time as OSU 7.4's loops (timer reads included) since
+  // timing_rule was recorded; earlier ones had one pair of reads around the loop.
+  if (const auto it = s.find("timing_rule"); it != s.end())
+    rules["timing"] = it->second;
+  else if (s.count("osu_program") && s.count("method") && s.at("method") == "classic")
+    rules["timing"] = "mpiscope's loop: two MPI_Wtime reads around all iterations (before OSU's)";
   if (const auto it = s.find("collectives_rule"); it != s.end()) {
     const std::string& text = it->second;
     rules["collectives' root"] = text.find("root round robin") != std::string::npos

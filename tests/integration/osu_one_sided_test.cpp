@@ -303,4 +303,52 @@ TEST(OsuOneSided, OtherProgramsImportAndCompareByWindowAndSynchronisation) {
   }
 }
 
+// OSU 7.4's one-sided loops read MPI_Wtime around the loop and around each iteration inside it
+// (osu_put_latency.c: t_start at the first timed iteration, t_graph_start/t_graph_end around
+// each, t_end after the loop), and their skip iterations run in the same loop right before, with
+// no timer read: rank 0's calls, as a PMPI trace records them, are OSU's, letter for letter
+// (P = MPI_Put, F = MPI_Win_flush, W = MPI_Wtime). Rank 1 reads no timer inside the loop. The
+// header lines are those of OSU 7.4's own binary (tests/data/import/osu_one_sided_7.4.txt).
+TEST(OsuOneSided, TimesAsOsusLoopWithItsTimerReadsAndHeader) {
+  const auto dir = temp_dir();
+  const std::string trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r =
+      run_mpi(2, {"osu", "osu_put_latency", "-m", "1:4", "-i", "4", "-x", "2", "--no-db"},
+              "MPISCOPE_TRACE=" + trace + " MPISCOPE_TRACE_WTIME=1", 60, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto letters = [](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    std::string call, rest;
+    while (in >> call && std::getline(in, rest))
+      if (call == "MPI_Put")
+        out += 'P';
+      else if (call == "MPI_Win_flush")
+        out += 'F';
+      else if (call == "MPI_Wtime")
+        out += 'W';
+    return out;
+  };
+  const std::string origin = letters(read_file(trace + "/trace.0"));
+  const std::string one_size = "PFPF" + std::string("W") + "WPFW" + "WPFW" + "WPFW" + "WPFW" + "W";
+  std::size_t sizes = 0;
+  for (auto at = origin.find(one_size); at != std::string::npos; at = origin.find(one_size, at + 1))
+    ++sizes;
+  EXPECT_EQ(sizes, 3u) << origin;                      // 1, 2 and 4 bytes
+  EXPECT_EQ(count_of(origin, "PF"), 3 * 6) << origin;  // nothing else puts
+  const std::string target = read_file(trace + "/trace.1");
+  EXPECT_EQ(count_of(target, "MPI_Put"), 0);
+  // OSU's capture: title, window creation, synchronization, datatype and column lines.
+  const auto capture =
+      lines_of(read_file(std::string(MPISCOPE_TEST_DATA) + "/import/osu_one_sided_7.4.txt"));
+  const auto l = osu_lines(r.out);
+  ASSERT_GE(l.size(), 8u) << r.out;
+  ASSERT_GE(capture.size(), 8u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(l[i], capture[i]) << i;
+  for (std::size_t i = 5; i < 8; ++i)  // the rows' sizes and widths
+    EXPECT_EQ(l[i].substr(0, 10) + std::to_string(l[i].size()),
+              capture[i].substr(0, 10) + std::to_string(capture[i].size()));
+}
+
 }  // namespace

@@ -65,12 +65,13 @@ TEST(OsuPointToPoint, LatencyPrintsOsuHeaderAndRows) {
   const auto r = run_mpi(2, {"-m", "4", "-i", "50", "-x", "5"}, "", 60, "osu_latency");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto l = osu_lines(r.out);
-  ASSERT_EQ(l.size(), 7u) << r.out;
+  // OSU's default minimum is 0, but its loop skips a size of no element: no 0-byte row.
+  ASSERT_EQ(l.size(), 6u) << r.out;
   EXPECT_EQ(l[0], "# OSU MPI Latency Test v7.4");
   EXPECT_EQ(l[1], "# Datatype: MPI_CHAR.");
   EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 18));
-  const char* sizes[] = {"0", "1", "2", "4"};
-  for (int i = 0; i < 4; ++i) expect_row(l[3 + static_cast<std::size_t>(i)], sizes[i], 1);
+  const char* sizes[] = {"1", "2", "4"};
+  for (int i = 0; i < 3; ++i) expect_row(l[3 + static_cast<std::size_t>(i)], sizes[i], 1);
   const auto title = r.out.find("# OSU MPI Latency Test");  // after the preamble's blank line
   ASSERT_NE(title, std::string::npos);
   EXPECT_TRUE(title == 1 ? r.out[0] == '\n' : r.out.compare(title - 2, 2, "\n\n") == 0);
@@ -123,11 +124,54 @@ TEST(OsuPointToPoint, MultiPairBenchmarksUseEveryPair) {
   const auto ml = run_mpi(4, {"-m", "8", "-i", "20", "-x", "2"}, "", 60, "osu_multi_lat");
   ASSERT_EQ(ml.exit_code, 0) << ml.err;
   l = osu_lines(ml.out);
-  ASSERT_EQ(l.size(), 3u + 5u) << ml.out;
+  ASSERT_EQ(l.size(), 3u + 4u) << ml.out;  // 1 to 8 bytes: no 0-byte row, as OSU
   EXPECT_EQ(l[0], "# OSU MPI Multi Latency Test v7.4");
   EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 18));
-  expect_row(l[3], "0", 1);
-  expect_row(l[7], "8", 1);
+  expect_row(l[3], "1", 1);
+  expect_row(l[6], "8", 1);
+}
+
+// OSU 7.4's point-to-point loops: one barrier, the skip iterations, then each timed iteration
+// between two MPI_Wtime reads of rank 0's (osu_latency.c: t_start and t_end around the send and
+// receive, t_total their sum); rank 1 reads no timer. The calls as a PMPI trace records them
+// (R = MPI_Recv of the size timed, W = MPI_Wtime, B = MPI_Barrier), letter for letter.
+TEST(OsuPointToPoint, LatencyTimesEachIterationAsOsusLoop) {
+  const auto dir = temp_dir();
+  const std::string trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r =
+      run_mpi(2, {"osu", "osu_latency", "-m", "2:2", "-i", "3", "-x", "2", "--no-db"},
+              "MPISCOPE_TRACE=" + trace + " MPISCOPE_TRACE_WTIME=1", 60, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto letters = [](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    std::string call, count, rest;
+    while (in >> call >> count && std::getline(in, rest)) {
+      if (call == "MPI_Barrier") out += 'B';
+      if (call == "MPI_Wtime") out += 'W';
+      if (call == "MPI_Recv" && count == "2") out += 'R';
+    }
+    return out.substr(out.find('B'));  // from the first barrier: after the run's set-up
+  };
+  const std::string origin = letters(read_file(trace + "/trace.0"));
+  EXPECT_EQ(origin.substr(0, 12), "BRRWRWWRWWRW") << origin.substr(0, 40);
+  EXPECT_EQ(count_of(origin, "R"), 5);
+  const std::string partner = letters(read_file(trace + "/trace.1"));
+  EXPECT_EQ(partner.substr(0, 7), "BRRRRRB") << partner.substr(0, 40);
+}
+
+// OSU's option strings have -f for the collectives alone: the others refuse it as an unknown
+// option (exit 2, one line), the collectives take it.
+TEST(OsuOptions, FullStatisticsOnlyWhereOsuTakesThem) {
+  for (const char* program : {"osu_latency", "osu_bw", "osu_mbw_mr", "osu_put_latency"}) {
+    const auto r = run_mpi(2, {"-f", "-m", "1", "--no-db"}, "", 30, program);
+    EXPECT_EQ(r.exit_code, 2) << program << r.out;
+    EXPECT_NE(r.err.find("-f"), std::string::npos) << program << r.err;
+  }
+  const auto ok =
+      run_mpi(2, {"-f", "-m", "1", "-i", "2", "-x", "0", "--no-db"}, "", 30, "osu_bcast");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
 
 TEST(OsuPointToPoint, TwoProcessProgramsRefuseOtherCounts) {

@@ -15,7 +15,9 @@
 //    MPI_Test (OSU's -t) without a size, the one-sided calls (MPI_Put, MPI_Get, MPI_Accumulate,
 //    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
-//    variants), and the active-target synchronisation (fence, start, complete, post, wait).
+//    variants), and the active-target synchronisation (fence, start, complete, post, wait);
+//    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
+//    a test can check where a timed loop reads the timer.
 #include <mpi.h>
 
 #include <cstdio>
@@ -68,6 +70,14 @@ void trace(const char* call, int count, int root, const void* buffer = nullptr) 
   std::fflush(out);  // the ranks may leave by _exit
 }
 }  // namespace
+
+extern "C" double MPI_Wtime() {
+  static const bool traced = std::getenv("MPISCOPE_TRACE_WTIME") != nullptr;
+  int started = 0, finished = 0;
+  if (traced) PMPI_Initialized(&started), PMPI_Finalized(&finished);
+  if (started && !finished) trace("MPI_Wtime", 0, -1);
+  return PMPI_Wtime();
+}
 
 extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {

@@ -194,15 +194,18 @@ std::string repetitions_rule(const core::EngineSettings& s, const Options& o) {
   }
 }
 
-// The header's "Off-cache" line: what the rotation covers, and what -mem does to it.
+// The header's "Off-cache" line, the only place the text says it: what the rotation covers,
+// and what -mem does to it.
 std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
   std::string rule = fmt::format(
       "{:g} MB last-level cache ({}), {}-byte lines; each length rotates through disjoint "
-      "buffers covering twice the cache",
+      "buffers covering twice the cache, at most one per repetition (as Intel's IMB)",
       s.off_cache.cache_mb, o.off_cache_mb > 0 ? "given" : "detected", s.off_cache.line);
   if (s.mem_limit_bytes > 0)
-    rule +=
-        fmt::format(", or as many as fit in -mem {:g} GB (the row then says how many)", o.mem_gb);
+    rule += fmt::format(
+        ", or as many as fit in -mem {:g} GB (off_cache_buffers in the JSON and CSV gives each "
+        "row's)",
+        o.mem_gb);
   return rule;
 }
 

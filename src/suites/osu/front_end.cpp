@@ -70,16 +70,28 @@ class OsuFigures : public core::Reporter {
 };
 
 // OSU's sizes: min, doubling up to max (from 0 the next is 1); a float reduction's lengths are
-// whole floats, and sizes under one float are left out, as OSU leaves out sizes of no element.
+// whole floats. Sizes of no element are left out, as OSU's loops skip them (osu_latency's and
+// osu_multi_lat's default minimum is 0, and OSU prints no 0-byte row).
 std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
   if (b.only_length > 0) return {b.only_length};  // osu_fop_latency, osu_cas_latency: one element
+  if (!b.sized) return {0};                       // osu_barrier, osu_ibarrier
   std::vector<std::size_t> out;
   for (long long x = o.min_size; x <= o.max_size; x = x ? x * 2 : 1) {
     const std::size_t bytes = static_cast<std::size_t>(x) / b.unit * b.unit;
-    if ((x > 0 && bytes == 0) || (!out.empty() && out.back() == bytes)) continue;
+    if (bytes == 0 || (!out.empty() && out.back() == bytes)) continue;
     out.push_back(bytes);
   }
   return out;
+}
+
+// How the classic loop read the timer, as OSU 7.4's program does (recorded for compare).
+std::string timing_rule(const Program& p) {
+  if (is_one_sided(p.figure))
+    return "OSU 7.4: the loop between two MPI_Wtime reads, two more around each iteration inside "
+           "it (rank 0)";
+  if (is_collective(p.figure))
+    return "OSU 7.4: each iteration between two MPI_Wtime reads, the sum, a barrier after it";
+  return "OSU 7.4: each iteration between two MPI_Wtime reads, the sum (the ranks that send first)";
 }
 
 core::EngineSettings engine_settings(const Options& o, const Program& p, int world_size) {
@@ -93,7 +105,8 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
     return large || bytes > kLargeMessage ? o.skip_large : o.skip;
   };
   s.repetitions.warm_up = core::WarmUp::EveryLength;
-  s.repetitions.n_barr = 1;  // OSU: one MPI_Barrier before each size's loop
+  s.repetitions.n_barr = 1;        // OSU: one MPI_Barrier before each size's loop
+  s.warm_up_in_timed_loop = true;  // its skip iterations, then the timed ones, in one loop
   s.check = o.validate;
   s.npmin = world_size;         // collectives on every rank only
   s.root_shift = false;         // root 0
@@ -146,6 +159,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   info.settings["mem_limit_bytes"] = std::to_string(o.mem_limit);
   info.settings["megabyte"] = "10^6 bytes in the text's MB/s; 2^20 in mbytes_per_sec";
   info.settings["timer"] = "MPI_Wtime";
+  if (!o.method.accurate()) info.settings["timing_rule"] = timing_rule(p);
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.min_length = static_cast<std::size_t>(o.min_size);
   info.max_length = static_cast<std::size_t>(o.max_size);

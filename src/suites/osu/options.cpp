@@ -168,8 +168,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     app.add_option("-t,--num-test-calls", probes,
                    "MPI_Test calls during the CPU work of each iteration (default 0)")
         ->check(cli::integer_of<int>());
-  app.add_flag("-f,--full", o.full,
-               "print min, max and the iteration count (latency figures); every phase (overlap)");
+  // OSU's option strings have -f for the collectives only (osu_util_options.h).
+  if (is_collective(p->figure))
+    app.add_flag("-f,--full", o.full,
+                 "print min, max and the iteration count (latency figures); every phase "
+                 "(overlap)");
   app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
   app.add_option("-M,--mem-limit", mem_limit,
                  "memory per process in bytes, caps the largest collective message "
