@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "db/import.hpp"
@@ -491,4 +492,54 @@ TEST(DbImport, MpiscopeSkampiTornAndDamagedFiles) {
   std::string huge = "#SKAMPI-OUTPUT 1\n@BEGIN_SUITE H\n@TYPE 1\n";
   for (int k = 0; k <= 100000; ++k) huge += "4 4 2 0 1 0 1 0 2 2 1 0 -\n";
   EXPECT_NE(error(huge).find("table 'H' has more than 100000 rows"), std::string::npos);
+}
+
+// Issue 36: OSU 7.4's diagnostic header lines ("# HOST/POSIX_MEMALIGN: allocated 8 bytes at
+// 0x55d0…", printed by every rank and forwarded among the table's header lines) are not
+// parameters: the table's identity is the program and its datatype, as a live run records it.
+TEST(DbImport, OsuDiagnosticHeaderLinesAreNotParameters) {
+  const auto r = db::import_file(sample("osu_latency_7.4_memalign.txt"));
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  const auto& b = r.benchmarks[0];
+  EXPECT_EQ(b.name, "osu_latency");
+  EXPECT_EQ(b.parameters, (std::map<std::string, std::string>{{"datatype", "MPI_CHAR"}}));
+  EXPECT_EQ(b.rows.size(), 5u);
+  const auto one_sided = db::import_file(sample("osu_one_sided_7.4.txt"));
+  for (const auto& t : one_sided.benchmarks) {
+    EXPECT_EQ(t.parameters.count("window creation"), 1u) << t.name;
+    EXPECT_EQ(t.parameters.count("synchronization"), 1u) << t.name;
+  }
+}
+
+// A time of zero or below, or a negative bandwidth, is no measurement: the row is stored as not
+// measured (as a row IMB printed without numbers), with a note, so that compare never calls it
+// "faster".
+TEST(DbImport, NonPhysicalFiguresAreStoredAsNotMeasured) {
+  const auto osu = db::parse_osu_text(
+      "# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size          Latency (us)\n"
+      "0                       0.21\n1                      -1.50\n2                       0.00\n"
+      "4                       0.22\n");
+  ASSERT_EQ(osu.benchmarks.size(), 1u);
+  const auto& rows = osu.benchmarks[0].rows;
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_TRUE(rows[0].measured);
+  EXPECT_FALSE(rows[1].measured);
+  EXPECT_EQ(rows[1].bytes, 1u);
+  EXPECT_NE(rows[1].note.find("t_avg -1.5 us"), std::string::npos) << rows[1].note;
+  EXPECT_FALSE(rows[2].measured);
+  EXPECT_TRUE(rows[3].measured);
+  ASSERT_EQ(osu.notes.size(), 1u);
+  EXPECT_NE(osu.notes[0].find("stored as not measured (first: osu_latency, t_avg -1.5 us)"),
+            std::string::npos)
+      << osu.notes[0];
+
+  const auto imb = db::parse_imb_text(
+      "# Benchmarking PingPong\n# #processes = 2\n#----\n"
+      "       #bytes #repetitions      t[usec]   Mbytes/sec\n"
+      "            0         1000         0.50         0.00\n"
+      "            1         1000         0.50        -2.00\n");
+  ASSERT_EQ(imb.benchmarks.size(), 1u);
+  EXPECT_TRUE(imb.benchmarks[0].rows[0].measured);  // no bandwidth at 0 bytes is physical
+  EXPECT_FALSE(imb.benchmarks[0].rows[1].measured);
+  EXPECT_NE(imb.benchmarks[0].rows[1].note.find("bandwidth -2 MiB/s"), std::string::npos);
 }
