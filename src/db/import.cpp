@@ -105,11 +105,15 @@ struct TableCollector {
       if (!m.measured) continue;
       const std::string why = non_physical(m);
       if (why.empty()) continue;
-      core::Measurement unmeasured;  // as IMB's rows without numbers are stored
-      unmeasured.bytes = m.bytes;
-      unmeasured.t_min_us = unmeasured.t_max_us = unmeasured.t_avg_us = kNotRecorded;
-      unmeasured.note = "not measured: the file prints " + why + ", which no measurement gives";
-      m = std::move(unmeasured);
+      // No times, as IMB's rows without numbers are stored; the row's axis values (SKaMPI's
+      // argument and process count) stay.
+      m.measured = false;
+      m.t_min_us = m.t_max_us = m.t_avg_us = kNotRecorded;
+      m.mbytes_per_sec.reset();
+      m.groups.clear();
+      m.accurate.reset();
+      m.overlap.reset();
+      m.note = "not measured: the file prints " + why + ", which no measurement gives";
       if (non_physical_rows++ == 0)
         header.notes.push_back(
             "rows with a time of zero or below, or a negative bandwidth, are stored as not "
