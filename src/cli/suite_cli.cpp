@@ -107,6 +107,9 @@ class FileReporters : public core::Reporter {
 
 // --label is shown in `mpiscope runs` and the report: one line of printable text.
 void check_label(const std::string& label) {
+  if (label.size() > kMaxLabelBytes)
+    throw std::invalid_argument("--label takes at most " + std::to_string(kMaxLabelBytes) +
+                                " bytes, got " + std::to_string(label.size()));
   if (std::any_of(label.begin(), label.end(),
                   [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
     throw std::invalid_argument("--label takes one line of text without control characters, got '" +

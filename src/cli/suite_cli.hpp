@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -45,7 +46,9 @@ void add_output_options(CLI::App& app, OutputOptions& o);
 std::string output_options_help();
 std::string output_options_synopsis(const std::string& indent);
 
-// --label TEXT and `mpiscope label`: one line of text; throws std::invalid_argument.
+// --label TEXT and `mpiscope label`: one line of text of at most kMaxLabelBytes (a label names a
+// run in a listing, it is not a notebook); throws std::invalid_argument.
+inline constexpr std::size_t kMaxLabelBytes = 256;
 void check_label(const std::string& label);
 // --json/--csv FILE: an empty name is an error (not "no file"); throws std::invalid_argument.
 std::string output_path(const std::string& text, const std::string& option);

@@ -1,15 +1,8 @@
 #include "core/text.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 namespace mpiscope::core {
 
@@ -55,43 +48,34 @@ std::string printable(std::string_view s) {
   };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const unsigned char next = i + 1 < s.size() ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      escape(c);
-    } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080..U+009F, the C1 controls
-      escape(c);
-      escape(next);
-      ++i;
-    } else {
-      out += static_cast<char>(c);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+        escape(c);
+      else
+        out += static_cast<char>(c);
+      continue;
     }
+    // A whole UTF-8 sequence is kept, but for the C1 controls (U+0080..U+009F, 0xC2 0x80..0x9F);
+    // any other byte of 0x80 and above (a raw 0x9B is CSI to some terminals) is escaped.
+    const std::size_t length = c >= 0xC2 && c <= 0xDF   ? 2
+                               : c >= 0xE0 && c <= 0xEF ? 3
+                               : c >= 0xF0 && c <= 0xF4 ? 4
+                                                        : 0;
+    bool whole = length > 0 && i + length <= s.size();
+    for (std::size_t k = 1; whole && k < length; ++k)
+      whole = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (whole && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F) whole = false;
+    if (!whole) {
+      escape(c);
+      if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+          static_cast<unsigned char>(s[i + 1]) <= 0x9F)
+        escape(static_cast<unsigned char>(s[++i]));
+      continue;
+    }
+    out.append(s.substr(i, length));
+    i += length - 1;
   }
   return out;
-}
-
-std::string read_text_file(const std::string& path, const std::string& what,
-                           std::size_t max_bytes) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw std::runtime_error(path + ": is a directory, not " + what);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read " + what + ": " + std::strerror(errno));
-  // Read up to one byte past the limit (a pipe or /proc file has no size to ask for).
-  std::string text;
-  std::array<char, 65536> block;
-  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
-    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) {
-      const auto size = std::filesystem::file_size(path, ignored);
-      throw std::runtime_error(
-          path + ": " +
-          (ignored ? "more than " + std::to_string(max_bytes) : std::to_string(size)) +
-          " bytes, more than " + what + " can be (at most " + std::to_string(max_bytes >> 20) +
-          " MiB)");
-    }
-  }
-  if (in.bad()) throw std::runtime_error(path + ": cannot read " + what);
-  return text;
 }
 
 }  // namespace mpiscope::core

@@ -1,18 +1,19 @@
 #include "db/import.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <istream>
 #include <map>
 #include <optional>
 #include <regex>
 #include <sstream>
 
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 #include "suites/osu/osu.hpp"
 #include "suites/skampi/output_file.hpp"
@@ -24,16 +25,19 @@ namespace {
 using core::trim;
 
 // A file's lines, read one at a time (a file of any size is never held whole); one line can be
-// given back to be read again by the next step of a parser.
+// given back to be read again by the next step of a parser. A file is read through
+// core::InputFile (a regular file of text, lines bounded); a text in memory (tests) through a
+// stream.
 class LineReader {
  public:
-  explicit LineReader(std::istream& in) : in_(in) {}
+  explicit LineReader(core::InputFile& file) : file_(&file) {}
+  explicit LineReader(std::istream& in) : in_(&in) {}
   bool next(std::string& line) {
     if (has_pushed_) {
       line = std::move(pushed_);
       has_pushed_ = false;
     } else {
-      if (!std::getline(in_, line)) return false;
+      if (file_ ? !file_->next_line(line) : !std::getline(*in_, line)) return false;
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.find('\0') != std::string::npos)
         throw ImportError("a binary file, not an IMB, OSU or SKaMPI text output");
@@ -49,7 +53,8 @@ class LineReader {
   std::size_t number() const { return number_; }  // of the last line read, from 1
 
  private:
-  std::istream& in_;
+  core::InputFile* file_ = nullptr;
+  std::istream* in_ = nullptr;
   std::string pushed_;
   bool has_pushed_ = false;
   std::size_t number_ = 0;
@@ -66,13 +71,59 @@ void check_table_size(const core::BenchmarkRun& b) {
   check_table_size(b.name, b.rows.size());
 }
 
+// A figure no measurement can give: a time of zero or below (no operation takes no time; a
+// printed 0.00 or a negative time is a broken timer or a damaged file), or a negative bandwidth.
+// Empty when the row is physical.
+std::string non_physical(const core::Measurement& m) {
+  auto time = [](const char* name, double t) {
+    return std::isfinite(t) && t <= 0 ? std::string(name) + " " + fmt::format("{:g}", t) + " us"
+                                      : "";
+  };
+  for (const auto& [name, t] :
+       {std::pair{"t_min", m.t_min_us},
+        {"t_max", m.t_max_us},
+        {"t_avg", m.t_avg_us},
+        {"median", m.accurate ? m.accurate->summary_us.median : kNotRecorded}})
+    if (auto why = time(name, t); !why.empty()) return why;
+  for (const auto& g : m.groups)
+    for (double t : {g.t_min_us, g.t_max_us, g.t_avg_us})
+      if (auto why = time("a group's time", t); !why.empty()) return why;
+  if (m.mbytes_per_sec && *m.mbytes_per_sec < 0)
+    return "bandwidth " + fmt::format("{:g}", *m.mbytes_per_sec) + " MiB/s";
+  return "";
+}
+
 // What every parser does with a finished table: count it, note its name and size, hand it on.
+// A row with a non-physical figure is stored as not measured, as a row IMB printed without
+// numbers is, so that no plot or comparison takes it for a measurement.
 struct TableCollector {
   StoredRun& header;
   const TableSink& sink;
-  std::size_t tables = 0, rows = 0;
+  std::size_t tables = 0, rows = 0, non_physical_rows = 0;
   void operator()(core::BenchmarkRun&& b) {
+    for (auto& m : b.rows) {
+      if (!m.measured) continue;
+      const std::string why = non_physical(m);
+      if (why.empty()) continue;
+      // No times, as IMB's rows without numbers are stored; the row's axis values (SKaMPI's
+      // argument and process count) stay.
+      m.measured = false;
+      m.t_min_us = m.t_max_us = m.t_avg_us = kNotRecorded;
+      m.mbytes_per_sec.reset();
+      m.groups.clear();
+      m.accurate.reset();
+      m.overlap.reset();
+      m.note = "not measured: the file prints " + why + ", which no measurement gives";
+      if (non_physical_rows++ == 0)
+        header.notes.push_back(
+            "rows with a time of zero or below, or a negative bandwidth, are stored as not "
+            "measured (first: " +
+            b.name + ", " + why + ")");
+    }
     auto& names = header.info.benchmarks;
+    if (names.size() >= kMaxBenchmarkNames)
+      throw ImportError("more than " + std::to_string(kMaxBenchmarkNames) +
+                        " benchmark names; no benchmark output has that many");
     if (std::find(names.begin(), names.end(), b.name) == names.end()) names.push_back(b.name);
     const int groups = std::max<int>(1, static_cast<int>(b.groups.size()));
     header.info.world_size = std::max(header.info.world_size, b.nprocs * groups + b.inactive);
@@ -321,6 +372,9 @@ core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
     int n = 0, g = 0;
     if (std::sscanf(h.c_str(), "# #processes = %d", &n) == 1) b.nprocs = n;
     if (std::sscanf(h.c_str(), "# ( %d groups of %d processes", &g, &n) == 2) {
+      if (g < 0 || static_cast<std::size_t>(g) > kMaxRowsPerTable)
+        throw ImportError("table '" + b.name + "': " + std::to_string(g) +
+                          " groups; IMB's -multi runs at most one group per process");
       b.nprocs = n;
       b.multi = true;
       b.groups.assign(static_cast<std::size_t>(std::max(g, 0)), {});
@@ -410,6 +464,10 @@ StoredRun parse_imb(LineReader& lines, const TableSink& sink) {
       while (more && trim(next).empty()) more = lines.next(next);
       while (more && !trim(next).empty() && next[0] == '#') {
         for (const auto& w : words(next.substr(1))) info.command_line.push_back(w);
+        if (info.command_line.size() > kMaxCommandWords)
+          throw ImportError("line " + std::to_string(lines.number()) +
+                            ": a calling sequence of more than " +
+                            std::to_string(kMaxCommandWords) + " words; IMB prints no such line");
         more = lines.next(next);
       }
     } else if (line.rfind("# Benchmarking ", 0) == 0) {
@@ -490,6 +548,15 @@ const std::map<std::string, std::string> osu_overlap_values = {{"Coll. Init(us)"
                                                                {"Min Comm.(us)", "t_pure_min_us"},
                                                                {"Max Comm.(us)", "t_pure_max_us"}};
 
+// The header lines of OSU 7.4 that say how the figures were measured, as mpiscope's osu suite
+// records them (suites/osu/front_end.cpp). Every other '# Key: value' line is a diagnostic
+// ("# HOST/POSIX_MEMALIGN: allocated 8 bytes at 0x7f…", a host name, a CUDA device) that differs
+// from launch to launch: as a parameter it would make each file's tables a table of their own,
+// which compare never matches with a run.
+bool is_osu_parameter(const std::string& key) {
+  return key == "datatype" || key == "window creation" || key == "synchronization";
+}
+
 bool is_point_to_point(const std::string& program) {
   return program == "osu_latency" || program == "osu_bw" || program == "osu_bibw" ||
          program == "osu_latency_mt";
@@ -536,11 +603,12 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         columns = osu_columns(line);
         current->sized = !columns.empty() && columns[0] == "Size";
         current->overlap = std::find(columns.begin(), columns.end(), "Overlap(%)") != columns.end();
-      } else if (colon != std::string::npos) {
+      } else if (const auto key = core::to_lower(trim(body.substr(0, colon)));
+                 colon != std::string::npos && is_osu_parameter(key)) {
         // "# Datatype: MPI_CHAR.", "# Window creation: MPI_Win_allocate", …
         std::string v = trim(body.substr(colon + 1));
         if (!v.empty() && v.back() == '.') v.pop_back();
-        current->parameters[core::to_lower(trim(body.substr(0, colon)))] = v;
+        current->parameters[key] = v;
       }
       continue;
     }
@@ -622,8 +690,10 @@ StoredRun parse_skampi(LineReader& lines, const TableSink& sink) {
   std::string result;                               // the open "# begin result" block
   std::map<std::string, core::BenchmarkRun> block;  // its tables by process count and parameters
   std::vector<std::string> block_order;             // … in the order they began
+  std::size_t block_rows = 0;
   auto finish_block = [&] {
     for (const auto& id : block_order) tables(std::move(block.at(id)));
+    block_rows = 0;
     block.clear();
     block_order.clear();
   };
@@ -695,6 +765,8 @@ StoredRun parse_skampi(LineReader& lines, const TableSink& sink) {
       }
       std::string id = std::to_string(nprocs);
       for (const auto& [key, v] : params) id += "|" + key + "=" + v;
+      // One block's tables are held until its end: bounded together as one table is.
+      check_table_size(result, block_rows++);
       auto [it, fresh] = block.try_emplace(id);
       core::BenchmarkRun& b = it->second;
       if (fresh) {
@@ -838,8 +910,7 @@ Format detect(LineReader& lines) {
       "title, no SKaMPI '# begin result' and no '#SKAMPI-OUTPUT' line of mpiscope skampi)");
 }
 
-StoredRun parse(std::istream& in, Format f, const TableSink& sink) {
-  LineReader lines(in);
+StoredRun parse(LineReader& lines, Format f, const TableSink& sink) {
   switch (f) {
     case Format::kImb:
       return parse_imb(lines, sink);
@@ -856,8 +927,9 @@ StoredRun parse(std::istream& in, Format f, const TableSink& sink) {
 // A whole text parsed with its tables kept.
 StoredRun parse_text(const std::string& text, Format f) {
   std::istringstream in(text);
+  LineReader lines(in);
   std::vector<core::BenchmarkRun> kept;
-  StoredRun run = parse(in, f, [&](core::BenchmarkRun&& b) { kept.push_back(std::move(b)); });
+  StoredRun run = parse(lines, f, [&](core::BenchmarkRun&& b) { kept.push_back(std::move(b)); });
   run.benchmarks = std::move(kept);
   return run;
 }
@@ -898,20 +970,18 @@ StoredRun parse_mpiscope_skampi_text(const std::string& text) {
 }
 
 StoredRun import_file(const std::string& path, const TableSink& sink) {
-  if (std::error_code ignored; std::filesystem::is_directory(path, ignored))
-    throw ImportError("'" + path + "' is a directory, not an output file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImportError("cannot read '" + path + "': " + std::strerror(errno));
   try {
-    // Two passes over the stream: the format (from the first telling line), then the tables.
-    LineReader probe(in);
+    core::InputFile file(path, "an IMB, OSU or SKaMPI output file", core::kImportLimits);
+    // Two passes over the file: the format (from the first telling line), then the tables.
+    LineReader probe(file);
     const Format f = detect(probe);
-    in.clear();
-    in.seekg(0);
-    StoredRun run = parse(in, f, sink);
-    if (in.bad()) throw ImportError(std::string("read error: ") + std::strerror(errno));
+    file.rewind();
+    LineReader lines(file);
+    StoredRun run = parse(lines, f, sink);
     run.source_file = path;
     return run;
+  } catch (const core::InputError& e) {
+    throw ImportError(e.what());  // it names the file
   } catch (const ImportError& e) {
     throw ImportError("'" + path + "': " + e.what());
   }

@@ -31,6 +31,10 @@ Format detect_format(const std::string& text);
 // No benchmark prints a table this long; a file that does is refused (one table is what an
 // import holds in memory).
 inline constexpr std::size_t kMaxRowsPerTable = 100000;
+// … nor this many differently named tables in one file (the run keeps their names).
+inline constexpr std::size_t kMaxBenchmarkNames = 10000;
+// … nor a calling sequence of this many words (IMB's "# Calling sequence was").
+inline constexpr std::size_t kMaxCommandWords = 10000;
 
 // Receives each table of a file as soon as it has been read.
 using TableSink = std::function<void(core::BenchmarkRun&&)>;

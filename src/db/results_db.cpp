@@ -1,5 +1,6 @@
 #include "db/results_db.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -563,14 +564,34 @@ void prepare_default_location(const std::string& path) {
   if (ec) throw DbError("cannot create the folder '" + parent.string() + "': " + ec.message());
 }
 
+ResultsDb::NewFile::NewFile(const std::string& path, Open mode) {
+  // The same words from every command and suite for a folder given as the database.
+  if (std::error_code ignored; std::filesystem::is_directory(path, ignored))
+    throw DbError("'" + path + "' is a directory, not a results database file");
+  if (mode != Open::kWrite) return;
+  // Created here, exclusively, to know that it is this run's own (0644, as SQLite makes it);
+  // any other failure is left to SQLite to report.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  ::close(fd);
+  path_ = path;
+}
+
+ResultsDb::NewFile::~NewFile() {
+  if (path_.empty()) return;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) ::unlink((path_ + suffix).c_str());
+}
+
 ResultsDb::ResultsDb(const std::string& path, Open mode)
-    : conn_(path,
+    : new_file_(path, mode),
+      conn_(path,
             mode == Open::kRead ? Connection::Mode::kReadOnly : Connection::Mode::kReadWrite) {
   if (mode == Open::kRead)
     check_schema();
   else
     ensure_schema();
   conn_.exec("PRAGMA foreign_keys = ON");
+  new_file_.keep();
 }
 
 void ResultsDb::check_schema() {

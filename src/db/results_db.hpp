@@ -134,6 +134,21 @@ class ResultsDb {
   std::int64_t insert_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
   void insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
 
+  // A database file this object created: removed again unless its schema was written, so that
+  // a full disk leaves no empty file that later reads as "not an mpiscope results database".
+  class NewFile {
+   public:
+    NewFile(const std::string& path, Open mode);
+    ~NewFile();
+    NewFile(const NewFile&) = delete;
+    NewFile& operator=(const NewFile&) = delete;
+    void keep() { path_.clear(); }
+
+   private:
+    std::string path_;  // empty: nothing to remove
+  };
+
+  NewFile new_file_;  // before conn_: it outlives the connection
   Connection conn_;
   int schema_version_ = kSchemaVersion;  // of the file (a read-only one may be older)
 };

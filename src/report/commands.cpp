@@ -4,9 +4,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,13 +55,36 @@ int parse(CLI::App& app, const std::string& program, int argc, char** argv) {
   return -1;
 }
 
+// The database a command works on and where that choice came from, said by the destructive
+// commands: --db FILE, else $MPISCOPE_DB, else the default location.
+struct DbChoice {
+  std::string path;
+  std::string from;  // "--db", "$MPISCOPE_DB" or "the default location"
+};
+
+// An empty --db (a script's unset variable) is refused rather than taken as the default: a
+// delete must never land in another database than the one named.
+DbChoice chosen_db(const CLI::App& app, const std::string& db_path) {
+  if (app.count("--db") > 0) {
+    if (db_path.empty()) throw CommandError("--db needs a file name, got ''");
+    return {db_path, "--db"};
+  }
+  const char* env = std::getenv("MPISCOPE_DB");
+  return {db::default_db_path(), env && *env ? "$MPISCOPE_DB" : "the default location"};
+}
+
 // An existing database to read; a missing file is a clear error rather than an empty result.
-db::ResultsDb open_for_reading(const std::string& chosen) {
-  const std::string path = chosen.empty() ? db::default_db_path() : chosen;
-  if (!std::filesystem::exists(path))
-    throw CommandError("no results database at '" + path +
+db::ResultsDb open_for_reading(const DbChoice& db) {
+  if (!std::filesystem::exists(db.path))
+    throw CommandError("no results database at '" + db.path +
                        "' (runs are recorded there by default; --db FILE chooses another)");
-  return db::ResultsDb(path, db::ResultsDb::Open::kRead);
+  return db::ResultsDb(db.path, db::ResultsDb::Open::kRead);
+}
+
+// Every value of an output option names a file: -o '' is refused, never taken as stdout.
+void check_output_name(const CLI::App& app, const std::string& option, const std::string& value) {
+  if (app.count(option) > 0 && value.empty())
+    throw CommandError(option + " needs a file name, got ''");
 }
 
 // "12", "last", "last-1" (the run before the last).
@@ -94,6 +119,32 @@ std::int64_t resolve_run(db::ResultsDb& database, const std::string& spec) {
     throw CommandError("no run " + spec + " in '" + database.path() +
                        "' ('mpiscope runs' lists them)");
   return id;
+}
+
+// "1,2,3" split at commas, each part a run; an empty part ("1,", "1,,2") is a mistake.
+std::vector<std::string> run_list(const std::string& specs, const std::string& what) {
+  std::vector<std::string> parts;
+  for (const auto& part : core::split(specs, ',')) {
+    if (core::trim(part).empty())
+      throw CommandError(what + " '" + specs + "': an empty run between commas");
+    parts.push_back(core::trim(part));
+  }
+  return parts;
+}
+
+// The runs named, each once: a run named twice is a usage error (export would write its rows
+// twice, report draw it twice), the same for export, report and compare.
+std::vector<std::int64_t> resolve_runs(db::ResultsDb& database,
+                                       const std::vector<std::string>& specs) {
+  std::vector<std::int64_t> ids;
+  for (const auto& spec : specs) {
+    const auto id = resolve_run(database, spec);
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      throw CommandError("run " + std::to_string(id) + " is given twice ('" + spec +
+                         "'); name each run once");
+    ids.push_back(id);
+  }
+  return ids;
 }
 
 void print_error(const std::string& program, const char* message) {
@@ -140,6 +191,7 @@ int import_main(int argc, char** argv, const std::string& program,
       ->type_name("FILE");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
+    const DbChoice db = chosen_db(app, db_path);
     // First pass: every file read and checked, nothing kept but its errors.
     std::vector<std::string> errors;
     for (const auto& f : files) {
@@ -155,8 +207,8 @@ int import_main(int argc, char** argv, const std::string& program,
       return static_cast<int>(cli::kUsage);
     }
     // Second pass: each table stored as it is read, all files in one transaction.
-    const std::string path = db_path.empty() ? db::default_db_path() : db_path;
-    if (db_path.empty()) db::prepare_default_location(path);
+    const std::string& path = db.path;
+    if (db.from != "--db") db::prepare_default_location(path);
     db::ResultsDb database(path);
     struct Stored {
       std::int64_t id;
@@ -215,6 +267,37 @@ std::string run_method(const db::RunListing& r) {
   return r.method;
 }
 
+// --since: a day (or time) that exists; strptime alone takes 2024-02-30.
+void check_since(const std::string& since) {
+  const std::string usage = "--since takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + since + "'";
+  std::tm t{};
+  const char* end = strptime(since.c_str(), since.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
+  if (since.empty() || !end || *end != '\0') throw CommandError(usage);
+  std::tm normalised = t;
+  normalised.tm_isdst = 0;
+  timegm(&normalised);  // rolls 30 February over into March
+  if (normalised.tm_mday != t.tm_mday || normalised.tm_mon != t.tm_mon)
+    throw CommandError("--since '" + since + "': no such day");
+}
+
+// --suite: a suite mpiscope runs (presta-com: a test of presta), "imb" (an IMB file whose title
+// was not recognised), or one the database holds; anything else is a typo that would list
+// nothing.
+void check_suite_filter(const std::string& suite, const std::vector<db::RunListing>& runs) {
+  static const std::set<std::string> commands = {"import", "runs",   "export", "label",
+                                                 "delete", "report", "compare"};
+  std::set<std::string> known = {"imb"};
+  for (const auto& entry : cli::registered_suites())
+    if (!commands.count(entry.name)) known.insert(entry.name);
+  for (const auto& r : runs) known.insert(r.suite);
+  if (known.count(suite)) return;
+  for (const auto& k : known)
+    if (suite.rfind(k + "-", 0) == 0 && suite.size() > k.size() + 1) return;
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw CommandError("--suite '" + suite + "': no such suite (known: " + list + ")");
+}
+
 int runs_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
   CLI::App app(
       "Lists the runs stored in the results database, one line each within 100 columns (--long "
@@ -231,20 +314,16 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
   app.add_flag("--long", long_listing, "Add tables, completion and the source (file) columns");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    if (!since.empty()) {
-      std::tm t{};
-      const char* end =
-          strptime(since.c_str(), since.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
-      if (!end || *end != '\0')
-        throw CommandError("--since takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + since + "'");
-    }
-    auto database = open_for_reading(db_path);
+    if (app.count("--since") > 0) check_since(since);
+    auto database = open_for_reading(chosen_db(app, db_path));
+    const auto listing = database.list_runs();
+    if (app.count("--suite") > 0) check_suite_filter(suite, listing);
     std::vector<std::string> headings = {"run",   "date", "suite", "method",
                                          "ranks", "rows", "label", "MPI library"};
     if (long_listing) headings.insert(headings.end(), {"tables", "complete", "source"});
     output::TextTable t(headings);
     bool unfinished = false;
-    for (const auto& r : database.list_runs()) {
+    for (const auto& r : listing) {
       const std::string date = run_date(r);
       if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
       if (!label.empty() && r.label != label) continue;
@@ -274,10 +353,10 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
 }
 
 // An existing database opened for writing (label, delete): never created by a typo in --db.
-db::ResultsDb open_for_writing(const std::string& chosen) {
-  const std::string path = chosen.empty() ? db::default_db_path() : chosen;
-  if (!std::filesystem::exists(path)) throw CommandError("no results database at '" + path + "'");
-  return db::ResultsDb(path);
+db::ResultsDb open_for_writing(const DbChoice& db) {
+  if (!std::filesystem::exists(db.path))
+    throw CommandError("no results database at '" + db.path + "' (from " + db.from + ")");
+  return db::ResultsDb(db.path);
 }
 
 int label_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
@@ -294,11 +373,12 @@ int label_main(int argc, char** argv, const std::string& program, const std::vec
     } catch (const std::invalid_argument& e) {
       throw CommandError(e.what());
     }
-    auto database = open_for_writing(db_path);
+    const DbChoice db = chosen_db(app, db_path);
+    auto database = open_for_writing(db);
     const auto id = resolve_run(database, run);
     database.set_label(id, label);
-    std::printf("%s: run %lld labelled '%s'\n", database.path().c_str(), static_cast<long long>(id),
-                core::printable(label).c_str());
+    std::printf("%s (from %s): run %lld labelled '%s'\n", database.path().c_str(), db.from.c_str(),
+                static_cast<long long>(id), core::printable(label).c_str());
     return static_cast<int>(cli::kOk);
   });
 }
@@ -315,7 +395,8 @@ int delete_main(int argc, char** argv, const std::string& program,
   app.add_option("RUN", runs, "Runs: ids ('mpiscope runs' lists them), last or last-N")->required();
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    auto database = open_for_writing(db_path);
+    const DbChoice db = chosen_db(app, db_path);
+    auto database = open_for_writing(db);
     std::vector<std::int64_t> ids;
     for (const auto& spec : runs) {  // every name resolved before anything is deleted
       const auto id = resolve_run(database, spec);
@@ -324,8 +405,8 @@ int delete_main(int argc, char** argv, const std::string& program,
     database.delete_runs(ids);
     std::string list;
     for (auto id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
-    std::printf("%s: deleted run%s %s\n", database.path().c_str(), ids.size() > 1 ? "s" : "",
-                list.c_str());
+    std::printf("%s (from %s): deleted run%s %s\n", database.path().c_str(), db.from.c_str(),
+                ids.size() > 1 ? "s" : "", list.c_str());
     return static_cast<int>(cli::kOk);
   });
 }
@@ -347,9 +428,9 @@ int export_main(int argc, char** argv, const std::string& program,
   app.add_option("RUN", run_specs, "Runs: ids, last or last-N (default: every run)");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    auto database = open_for_reading(db_path);
-    std::vector<std::int64_t> ids;
-    for (const auto& spec : run_specs) ids.push_back(resolve_run(database, spec));
+    check_output_name(app, "-o", out);
+    auto database = open_for_reading(chosen_db(app, db_path));
+    std::vector<std::int64_t> ids = resolve_runs(database, run_specs);
     if (run_specs.empty())
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     // Written run by run, never held whole: stdout, or a file replaced only when complete.
@@ -388,13 +469,7 @@ int export_main(int argc, char** argv, const std::string& program,
 
 // "3,4,5", "last-2,last-1,last": the runs of one side of a comparison, each once.
 std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs) {
-  std::vector<std::int64_t> ids;
-  for (const auto& spec : core::split(specs, ',')) {
-    const auto id = resolve_run(database, core::trim(spec));
-    if (std::find(ids.begin(), ids.end(), id) != ids.end())
-      throw CommandError("run " + std::to_string(id) + " is given twice in '" + specs + "'");
-    ids.push_back(id);
-  }
+  const std::vector<std::int64_t> ids = resolve_runs(database, run_list(specs, "runs"));
   // The rank test's exact distribution grows with the square of the number of runs.
   constexpr std::size_t kMostRuns = 100;
   if (ids.size() > kMostRuns)
@@ -402,6 +477,15 @@ std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string&
   std::vector<db::StoredRun> runs;
   for (auto id : ids) runs.push_back(database.load_run(id));
   return runs;
+}
+
+// A comparison of a run with itself tells nothing: no run may be on both sides.
+void check_sides_apart(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b) {
+  for (const auto& x : a)
+    for (const auto& y : b)
+      if (x.id == y.id)
+        throw CommandError("run " + std::to_string(x.id) +
+                           " is on both sides of the comparison; compare different runs");
 }
 
 int report_main(int argc, char** argv, const std::string& program,
@@ -418,8 +502,7 @@ int report_main(int argc, char** argv, const std::string& program,
   std::vector<std::string> run_specs;
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
   app.add_option("--runs", run_specs, "Runs to include: ids, last or last-N (default: every run)")
-      ->type_name("RUN")
-      ->delimiter(',');
+      ->type_name("RUN[,RUN…]");
   app.add_option("-o,--output", out, "The HTML file to write")
       ->capture_default_str()
       ->type_name("FILE");
@@ -447,8 +530,9 @@ int report_main(int argc, char** argv, const std::string& program,
   return guarded(program, [&] {
     // Checked without touching it: the report it replaces stays as it is until the new one is
     // whole.
+    check_output_name(app, "-o", out);
     output::check_writable(out);
-    auto database = open_for_reading(db_path);
+    auto database = open_for_reading(chosen_db(app, db_path));
     ReportOptions options;
     options.units = units == "mb" ? BandwidthUnit::kMB : BandwidthUnit::kMiB;
     if (!compare_spec.empty()) {
@@ -458,11 +542,14 @@ int report_main(int argc, char** argv, const std::string& program,
       PageComparison c;
       c.a = load_side(database, compare_spec.substr(0, colon));
       c.b = load_side(database, compare_spec.substr(colon + 1));
+      check_sides_apart(c.a, c.b);
       c.result = compare_runs(c.a, c.b, CompareSettings{});
       options.comparison = std::move(c);
     }
-    std::vector<std::int64_t> ids;
-    for (const auto& s : run_specs) ids.push_back(resolve_run(database, s));
+    std::vector<std::string> specs;
+    for (const auto& s : run_specs)
+      for (auto& spec : run_list(s, "--runs")) specs.push_back(std::move(spec));
+    std::vector<std::int64_t> ids = resolve_runs(database, specs);
     if (run_specs.empty())
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
@@ -528,9 +615,10 @@ int compare_main(int argc, char** argv, const std::string& program,
       ->check(cli::number_in({0, 1e6}));
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    auto database = open_for_reading(db_path);
+    auto database = open_for_reading(chosen_db(app, db_path));
     const auto runs_a = load_side(database, a);
     const auto runs_b = load_side(database, b);
+    check_sides_apart(runs_a, runs_b);
     const auto c = compare_runs(runs_a, runs_b, settings);
     std::fputs(core::printable(render_comparison(runs_a, runs_b, c, settings)).c_str(), stdout);
     if (c.rows.empty()) {

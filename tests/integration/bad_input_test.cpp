@@ -1,5 +1,8 @@
 // Bad input: one clear message from rank 0, a non-zero exit, and no rank left hanging.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include "harness.hpp"
 
@@ -45,7 +48,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownFlag", {"-npmax", "4"}, "unknown option '-npmax'"},
         BadInput{"UnknownBenchmark", {"PingPang"}, "unknown benchmark 'PingPang'"},
         BadInput{"MissingValue", {"PingPong", "-msglen"}, "option -msglen needs a value"},
-        BadInput{"MissingLengthsFile", {"-msglen", "{dir}/nope"}, "cannot read -msglen file"},
+        BadInput{"MissingLengthsFile", {"-msglen", "{dir}/nope"}, "cannot read a -msglen file"},
         BadInput{"MalformedLengths",
                  {"-msglen", "{dir}/letters"},
                  "letters:2: 'abc' is not a message length"},
@@ -54,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "negative:2: negative message length -5"},
         BadInput{"AbsurdLength", {"-msglen", "{dir}/huge"}, "exceeds the largest MPI message"},
         BadInput{"EmptyLengths", {"-msglen", "{dir}/empty"}, "contains no message length"},
-        BadInput{"MissingInputFile", {"-input", "{dir}/nope"}, "cannot read -input file"},
+        BadInput{"MissingInputFile", {"-input", "{dir}/nope"}, "cannot read an -input file"},
         BadInput{"BadNameInInputFile",
                  {"-input", "{dir}/select"},
                  "unknown benchmark 'NoSuchBenchmark'"},
@@ -107,6 +110,16 @@ TEST_P(RejectsBadRun, OneMessageFromRankZeroAndExitTwo) {
              "@MEMORY 99999999999999999999\n@MEASUREMENTS\nA\n{\n  Type = 1;\n}\n");
   write_file(dir, "garbage", "no SKaMPI here\n\x01\x02\n");
   write_file(dir, "binary", "\x1b[31mRed\n");
+  // Issue 29: option files that are not text. 300 MB of NUL bytes (sparse: nothing is written),
+  // NUL and C1 bytes, a long line, a pipe, a SKaMPI suite named with terminal escapes.
+  std::filesystem::resize_file(write_file(dir, "huge-nul", ""), 300u << 20);
+  write_file(dir, "nul", std::string("16\n\0\0\0\n", 6));
+  write_file(dir, "c1",
+             "PingPong\nPing\x9b"
+             "2J\n");
+  write_file(dir, "long-line", std::string(5000, '1') + "\n");
+  mkfifo((dir + "/fifo").c_str(), 0600);
+  write_file(dir, "escape.skampi", "@MEASUREMENTS\nA\x1b[31m\x07\n{\n  Type = 1;\n}\n");
   std::vector<std::string> args;
   for (auto a : GetParam().args) {
     if (auto p = a.find("{dir}"); p != std::string::npos) a.replace(p, 5, dir);
@@ -118,6 +131,9 @@ TEST_P(RejectsBadRun, OneMessageFromRankZeroAndExitTwo) {
   EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
   EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "a control character reached the terminal";
+  EXPECT_EQ(r.err.find('\x9b'), std::string::npos) << "a C1 control reached the terminal";
+  EXPECT_EQ(r.err.find('\x07'), std::string::npos) << "a control character reached the terminal";
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "a control character reached the terminal";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -149,13 +165,13 @@ INSTANTIATE_TEST_SUITE_P(
                "is a directory, not a SKaMPI configuration file"},
         BadRun{"SkampiPostprocOfGarbage",
                {"skampi", "postproc", "-o", "{dir}/m", "{dir}/garbage"},
-               "not a SKaMPI output file"},
+               "garbage:2: byte 15 is \\x01, not text: a SKaMPI output file must be"},
         BadRun{"SkampiPostprocOfADirectory",
                {"skampi", "postproc", "-o", "{dir}/m", "{dir}"},
                "is a directory, not a SKaMPI output file"},
         BadRun{"SkampiOutfileNotSkampis",
                {"skampi", "--outfile", "{dir}/garbage", "{dir}/ok.skampi"},
-               "not a SKaMPI output file"},
+               "garbage:2: byte 15 is \\x01, not text"},
         BadRun{"PrestaNanOperations",
                {"presta", "com", "-o", "nan"},
                "-o: must be an integer, got 'nan'"},
@@ -172,7 +188,48 @@ INSTANTIATE_TEST_SUITE_P(
                "--json and --csv name the same file"},
         BadRun{"BinaryInputFileIsEscaped",
                {"imb-mpi1", "-input", "{dir}/binary"},
-               "unknown benchmark '\\x1B[31mRed'"},
+               "binary:1: byte 0 is \\x1B (ESC), not text"},
+        BadRun{"ImbHugeInputFileOfNulBytes",
+               {"imb-mpi1", "-input", "{dir}/huge-nul"},
+               "huge-nul: 314572800 bytes, more than an -input file (benchmark names) can be"},
+        BadRun{"ImbHugeLengthsFileOfNulBytes",
+               {"imb-mpi1", "-msglen", "{dir}/huge-nul"},
+               "huge-nul: 314572800 bytes, more than a -msglen file (message lengths) can be"},
+        BadRun{"ImbLengthsWithNulBytes",
+               {"imb-mpi1", "-msglen", "{dir}/nul"},
+               "nul:2: byte 3 is \\x00 (NUL), not text: a -msglen file (message lengths) must be "
+               "UTF-8 text without control characters"},
+        BadRun{"ImbInputWithAC1Control",
+               {"imb-mpi1", "-input", "{dir}/c1"},
+               "c1:2: byte 13 is \\x9B, not text"},
+        BadRun{"ImbInputWithALongLine",
+               {"imb-mpi1", "-input", "{dir}/long-line"},
+               "long-line:1: a line longer than 4096 bytes"},
+        BadRun{"ImbInputFromAPipe",
+               {"imb-mpi1", "-input", "{dir}/fifo"},
+               "fifo: is a pipe, not an -input file"},
+        BadRun{"ImbLengthsFromADevice",
+               {"imb-mpi1", "-msglen", "/dev/zero"},
+               "/dev/zero: is a character device, not a -msglen file"},
+        BadRun{"SkampiSuiteNamedWithTerminalEscapes",
+               {"skampi", "{dir}/escape.skampi"},
+               "escape.skampi:2: byte 15 is \\x1B (ESC), not text"},
+        BadRun{"PrestaCountFileWithNulBytes",
+               {"presta", "com", "-o", "4", "-f", "{dir}/nul"},
+               "nul:2: byte 3 is \\x00 (NUL), not text"},
+        BadRun{"OsuEmptySizes", {"osu", "osu_latency", "-m", ""}, "Invalid Message Size [-m ]"},
+        BadRun{"OsuMemoryLimitZero",
+               {"osu", "osu_allreduce", "-M", "0"},
+               "Invalid Memory Limit [-M 0]"},
+        BadRun{"OsuMemoryLimitNegative",
+               {"osu", "osu_allreduce", "-M", "-1"},
+               "Invalid Memory Limit [-M -1]"},
+        BadRun{"BeffioEmptyPartition",
+               {"beffio", "-N", "1,,2", "--io-dir", "{dir}"},
+               "-N/--partitions (in '1,,2') must be an integer"},
+        BadRun{"SuiteLabelTooLong",
+               {"imb-mpi1", "--label", std::string(300, 'x')},
+               "--label takes at most 256 bytes, got 300"},
         BadRun{"NoHomeForTheDatabase",
                {"imb-mpi1", "PingPong"},
                "no location for the results database",
@@ -186,7 +243,7 @@ TEST(RejectsBadInput, CompareGateAndImportOfADirectory) {
   const auto dir = temp_dir();
   const auto import = run_plain({"import", "--db", dir + "/db.sqlite", dir});
   EXPECT_EQ(import.exit_code, 2) << import.err;
-  EXPECT_EQ(count_of(import.err, "is a directory, not an output file"), 1) << import.err;
+  EXPECT_EQ(count_of(import.err, "is a directory, not an IMB, OSU or SKaMPI output file"), 1) << import.err;
 }
 
 // --timeout covers the set-up between measurement points: a rank stopped (SIGSTOP, so its own

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "db/import.hpp"
@@ -395,6 +396,14 @@ TEST(DbImport, MpiscopeSkampiOutputGivesTheTablesItsRunRecorded) {
   ASSERT_EQ(barrier.rows.size(), 2u);
   EXPECT_DOUBLE_EQ(value_of(barrier.rows[0], "argument", "processes"), 1);
   EXPECT_DOUBLE_EQ(value_of(barrier.rows[1], "nprocs", "processes"), 2);
+  // The capture's Barrier times, -2.8e-11 and -2000.25 us (issue 36's negative collective times),
+  // are no measurement: stored as not measured, with a note on the run.
+  EXPECT_FALSE(barrier.rows[0].measured);
+  EXPECT_FALSE(barrier.rows[1].measured);
+  EXPECT_NE(barrier.rows[1].note.find("t_min -2000.25 us"), std::string::npos)
+      << barrier.rows[1].note;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("stored as not measured (first: Barrier"), std::string::npos);
 }
 
 // postproc's medians of two runs: every row the median (of two: the mean) of the runs that
@@ -402,7 +411,7 @@ TEST(DbImport, MpiscopeSkampiOutputGivesTheTablesItsRunRecorded) {
 TEST(DbImport, MpiscopeSkampiPostprocMediansAreMarkedAsMedians) {
   const auto r = db::import_file(sample("mpiscope_skampi_merged.out"));
   EXPECT_EQ(r.info.settings.at("merged"), "median of 2 runs (mpiscope skampi postproc)");
-  ASSERT_EQ(r.notes.size(), 1u);
+  ASSERT_EQ(r.notes.size(), 2u);  // and the non-physical Barrier rows (see above)
   EXPECT_NE(r.notes[0].find("median over the runs"), std::string::npos) << r.notes[0];
   const std::string a = text_of(sample("mpiscope_skampi.out")),
                     b = text_of(sample("mpiscope_skampi_b.out"));
@@ -420,6 +429,7 @@ TEST(DbImport, MpiscopeSkampiPostprocMediansAreMarkedAsMedians) {
       ASSERT_TRUE(ta || tb) << t.name << " " << argument;
       const double runs = value_of(m, "merged_runs", "runs whose median this row is");
       EXPECT_EQ(runs, (ta ? 1 : 0) + (tb ? 1 : 0));
+      if (!m.measured) continue;  // a non-physical median (Barrier's negative times)
       const double expected = ta && tb ? (*ta + *tb) / 2 : ta ? *ta : *tb;
       EXPECT_NEAR(m.t_avg_us, expected, 1e-5 * std::abs(expected) + 1e-9) << t.name;
       EXPECT_EQ(m.repetitions, 0);  // a median over runs, not a count of repetitions
@@ -493,4 +503,54 @@ TEST(DbImport, MpiscopeSkampiTornAndDamagedFiles) {
   std::string huge = "#SKAMPI-OUTPUT 1\n@BEGIN_SUITE H\n@TYPE 1\n";
   for (int k = 0; k <= 100000; ++k) huge += "4 4 2 0 1 0 1 0 2 2 1 0 -\n";
   EXPECT_NE(error(huge).find("table 'H' has more than 100000 rows"), std::string::npos);
+}
+
+// Issue 36: OSU 7.4's diagnostic header lines ("# HOST/POSIX_MEMALIGN: allocated 8 bytes at
+// 0x55d0…", printed by every rank and forwarded among the table's header lines) are not
+// parameters: the table's identity is the program and its datatype, as a live run records it.
+TEST(DbImport, OsuDiagnosticHeaderLinesAreNotParameters) {
+  const auto r = db::import_file(sample("osu_latency_7.4_memalign.txt"));
+  ASSERT_EQ(r.benchmarks.size(), 1u);
+  const auto& b = r.benchmarks[0];
+  EXPECT_EQ(b.name, "osu_latency");
+  EXPECT_EQ(b.parameters, (std::map<std::string, std::string>{{"datatype", "MPI_CHAR"}}));
+  EXPECT_EQ(b.rows.size(), 5u);
+  const auto one_sided = db::import_file(sample("osu_one_sided_7.4.txt"));
+  for (const auto& t : one_sided.benchmarks) {
+    EXPECT_EQ(t.parameters.count("window creation"), 1u) << t.name;
+    EXPECT_EQ(t.parameters.count("synchronization"), 1u) << t.name;
+  }
+}
+
+// A time of zero or below, or a negative bandwidth, is no measurement: the row is stored as not
+// measured (as a row IMB printed without numbers), with a note, so that compare never calls it
+// "faster".
+TEST(DbImport, NonPhysicalFiguresAreStoredAsNotMeasured) {
+  const auto osu = db::parse_osu_text(
+      "# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n# Size          Latency (us)\n"
+      "0                       0.21\n1                      -1.50\n2                       0.00\n"
+      "4                       0.22\n");
+  ASSERT_EQ(osu.benchmarks.size(), 1u);
+  const auto& rows = osu.benchmarks[0].rows;
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_TRUE(rows[0].measured);
+  EXPECT_FALSE(rows[1].measured);
+  EXPECT_EQ(rows[1].bytes, 1u);
+  EXPECT_NE(rows[1].note.find("t_avg -1.5 us"), std::string::npos) << rows[1].note;
+  EXPECT_FALSE(rows[2].measured);
+  EXPECT_TRUE(rows[3].measured);
+  ASSERT_EQ(osu.notes.size(), 1u);
+  EXPECT_NE(osu.notes[0].find("stored as not measured (first: osu_latency, t_avg -1.5 us)"),
+            std::string::npos)
+      << osu.notes[0];
+
+  const auto imb = db::parse_imb_text(
+      "# Benchmarking PingPong\n# #processes = 2\n#----\n"
+      "       #bytes #repetitions      t[usec]   Mbytes/sec\n"
+      "            0         1000         0.50         0.00\n"
+      "            1         1000         0.50        -2.00\n");
+  ASSERT_EQ(imb.benchmarks.size(), 1u);
+  EXPECT_TRUE(imb.benchmarks[0].rows[0].measured);  // no bandwidth at 0 bytes is physical
+  EXPECT_FALSE(imb.benchmarks[0].rows[1].measured);
+  EXPECT_NE(imb.benchmarks[0].rows[1].note.find("bandwidth -2 MiB/s"), std::string::npos);
 }

@@ -90,7 +90,7 @@ TEST(PrestaOptions, BadValuesAreRejected) {
   EXPECT_TRUE(has(error_of({"laten", "-o", "5", "-b", "32"}), "-b"));  // laten has no sizes
   EXPECT_TRUE(has(error_of({"ping"}), "unknown PRESTA test 'ping'"));
   EXPECT_TRUE(has(error_of({"com", "-o", "5", "-f", "/nonexistent/counts"}),
-                  "cannot read -f process count file '/nonexistent/counts'"));
+                  "/nonexistent/counts: cannot read a -f process count file"));
 }
 
 TEST(PrestaOptions, HelpListsTheReadmeOptions) {

@@ -19,6 +19,7 @@
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/scratch_files.hpp"
+#include "core/text.hpp"
 #include "core/watchdog.hpp"
 #include "suites/beffio/definition.hpp"
 #include "suites/beffio/file_system.hpp"
@@ -139,12 +140,12 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "Scheduled time T for one partition in seconds; each pattern gets T/3 * U/64 "
                  "(default 900: the paper's minimum for a system's b_eff_io)")
       ->type_name("SECONDS");
-  app.add_option("-N,--partitions", o.partitions,
+  // Split here rather than by CLI11, which drops an empty item: "1,,2" is a typo, not "1,2".
+  std::vector<std::string> partitions;
+  app.add_option("-N,--partitions", partitions,
                  "Comma-separated numbers of processes to run the benchmark on, one after the "
                  "other, each for T (default: all processes); b_eff_io is their maximum")
-      ->type_name("N[,N...]")
-      ->delimiter(',')
-      ->check(cli::integer_in(1, INT_MAX));
+      ->type_name("N[,N...]");
   app.add_option("--io-dir", o.io_dir, default_io_dir_note())->type_name("DIR");
   app.add_option("--memory-per-node", node_memory,
                  "Memory of one node, for M_PART = max(2 MiB, memory/128) (default: detected, "
@@ -171,6 +172,10 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     o.method.validate();
     if (app.count("--time") > 0)
       o.seconds = cli::parse_number(seconds, "-T/--time", cli::kPositiveSeconds);
+    for (const auto& given : partitions)
+      for (const auto& n : core::split(given, ','))
+        o.partitions.push_back(
+            cli::parse_integer<int>(n, "-N/--partitions (in '" + given + "')", 1, INT_MAX));
     for (int n : o.partitions)
       if (n < 1 || n > world_size)
         throw std::runtime_error("--partitions: " + std::to_string(n) +

@@ -6,12 +6,11 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 #include "cli/numbers.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace mpiscope::imb {
@@ -84,42 +83,39 @@ std::size_t parse_length(const std::string& raw, const std::string& where) {
 }
 }  // namespace
 
-std::vector<std::size_t> read_lengths_file(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw UsageError("-msglen '" + path + "' is a directory, not a file of message lengths");
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read -msglen file '" + path + "'");
-  std::vector<std::size_t> lengths;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    lengths.push_back(parse_length(t, path + ":" + std::to_string(n)));
+// The checked lines of an option file (core::InputFile: a regular file of text, bounded).
+template <class F>
+void for_each_line(const std::string& path, const std::string& what, F&& f) {
+  try {
+    core::InputFile file(path, what, core::kOptionFileLimits);
+    for (std::string line; file.next_line(line);) f(trim(line), file.line_number());
+  } catch (const core::InputError& e) {
+    throw UsageError(e.what());
   }
-  if (in.bad()) throw UsageError("cannot read -msglen file '" + path + "'");
-  if (lengths.empty()) throw UsageError("-msglen file '" + path + "' contains no message length");
+}
+
+std::vector<std::size_t> read_lengths_file(const std::string& path) {
+  std::vector<std::size_t> lengths;
+  for_each_line(path, "a -msglen file (message lengths)", [&](const std::string& t, std::size_t n) {
+    if (t.empty() || t[0] == '#') return;
+    lengths.push_back(parse_length(t, core::printable(path) + ":" + std::to_string(n)));
+  });
+  if (lengths.empty())
+    throw UsageError("-msglen file '" + core::printable(path) + "' contains no message length");
   return lengths;
 }
 
 std::vector<std::string> read_selection_file(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw UsageError("-input '" + path + "' is a directory, not a file of benchmark names");
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read -input file '" + path + "'");
   std::vector<std::string> names;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
+  for_each_line(path, "an -input file (benchmark names)", [&](const std::string& t, std::size_t n) {
+    if (t.empty() || t[0] == '#') return;
     if (t.find_first_of(" \t") != std::string::npos)
-      throw UsageError(path + ":" + std::to_string(n) +
+      throw UsageError(core::printable(path) + ":" + std::to_string(n) +
                        ": one benchmark name per line expected, got '" + t + "'");
     names.push_back(t);
-  }
-  if (in.bad()) throw UsageError("cannot read -input file '" + path + "'");
-  if (names.empty()) throw UsageError("-input file '" + path + "' contains no benchmark name");
+  });
+  if (names.empty())
+    throw UsageError("-input file '" + core::printable(path) + "' contains no benchmark name");
   return names;
 }
 

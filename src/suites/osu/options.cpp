@@ -182,7 +182,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   cli::add_method_options(app, o.method);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   auto result = cli::parse_command_line(app, rest, [&] {
-    if (!sizes.empty()) set_sizes(o, sizes);
+    if (app.count("-m") > 0) set_sizes(o, sizes);  // -m '' too: an error, not the defaults
     if (app.count("-i") > 0) {
       if (iterations < 1)
         throw std::invalid_argument(
@@ -203,6 +203,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (o.window < 1)
       throw std::invalid_argument(fmt::format("Invalid Window Size [-W {}]", o.window));
     if (app.count("-M") > 0) {
+      // No memory at all is a mistake; a positive value under OSU's lowest gets OSU's warning.
+      if (mem_limit < 1)
+        throw std::invalid_argument(fmt::format(
+            "Invalid Memory Limit [-M {}]: a number of bytes above 0 (at least {} is used)",
+            mem_limit, kLowestMemLimit));
       o.mem_limit = mem_limit;
       if (mem_limit < kLowestMemLimit) {
         o.mem_limit = kLowestMemLimit;

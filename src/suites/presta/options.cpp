@@ -1,12 +1,12 @@
 #include "suites/presta/options.hpp"
 
 #include <climits>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
 #include "cli/numbers.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 #include "output/files.hpp"
 
@@ -75,10 +75,8 @@ void add_pair_options(CLI::App& app, Options& o, bool sized, bool rma) {
 }
 
 std::string read_text(const std::string& path, const char* what) {
-  if (!std::ifstream(path))
-    throw UsageError(std::string("cannot read ") + what + " '" + path + "'");
   try {
-    return core::read_text_file(path, what);  // a directory or a huge file: its own message
+    return core::read_text_file(path, what);  // a regular text file, bounded (core/input_file.hpp)
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
@@ -143,10 +141,11 @@ void validate(Options& o, const std::string& name, int world_size, bool smp_give
   }
   const Pairing p = pairing_of(o, world_size);
   if (auto e = pairing_error(p); !e.empty()) throw UsageError(e);
-  o.process_counts = o.process_file.empty()
-                         ? default_process_counts(p)
-                         : parse_process_counts(read_text(o.process_file, "-f process count file"),
-                                                o.process_file, p);
+  o.process_counts =
+      o.process_file.empty()
+          ? default_process_counts(p)
+          : parse_process_counts(read_text(o.process_file, "a -f process count file"),
+                                 o.process_file, p);
 }
 
 }  // namespace

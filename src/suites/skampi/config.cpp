@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/numbers.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 #include "suites/skampi/datatypes.hpp"
 #include "suites/skampi/instances.hpp"

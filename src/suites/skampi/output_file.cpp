@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace mpiscope::skampi {
@@ -280,7 +281,8 @@ OutputFile parse_output(const std::string& text, const std::string& name) {
 }
 
 OutputFile read_output(const std::string& path) {
-  return parse_output(core::read_text_file(path, "a SKaMPI output file"), path);
+  return parse_output(core::read_text_file(path, "a SKaMPI output file", core::kOutputFileLimits),
+                      path);
 }
 
 double median(std::vector<double> v) {
