@@ -39,7 +39,9 @@ inline void expect_consistent_accurate_row(const nlohmann::json& row, const std:
   }
   // Convergence is stated: a row whose rule was not met says so, with the reason in its note.
   const bool converged = a.at("converged").get<bool>();
-  if (stop != "converged" || a.at("level_shift").get<bool>()) EXPECT_FALSE(converged) << where;
+  if (stop != "converged" || a.at("level_shift").get<bool>()) {
+    EXPECT_FALSE(converged) << where;
+  }
   const std::string note = row.value("note", "");
   if (converged) {
     EXPECT_TRUE(a.at("not_converged_reason").is_null()) << where;

@@ -222,9 +222,10 @@ TEST(Accurate, NonConvergedRowsAreFlaggedInEveryOutput) {
     for (const auto& row : doc["benchmarks"][0]["rows"]) {
       expect_consistent_accurate_row(row, name, 20, std::string(name) == "met" ? 0.5 : 1e-6);
       EXPECT_EQ(row["accurate"]["converged"].get<bool>(), converged) << name << row.dump();
-      if (!converged)
+      if (!converged) {
         EXPECT_NE(row["accurate"]["not_converged_reason"].get<std::string>().find("time budget"),
                   std::string::npos);
+      }
     }
   }
 

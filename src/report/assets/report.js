@@ -318,14 +318,14 @@ function benchmarkCard(key, entries) {
   pool.addEventListener('change', () => { state.pool[key] = pool.checked; render(); });
   card.append(el('div', {class: 'muted'}, 'plot: ', pick, ' \u00b7 ', el('label', {}, pool, ' pool repeated runs (median, lowest to highest)'),
                  ' \u00b7 drag to pan, shift+wheel to zoom, double-click to reset; click a legend entry to hide it; hover a point for its numbers'));
+  const axis = tables[0].axis in AXES ? tables[0].axis : 'bytes';
+  const xTitle = AXES[axis];
   const unconverged = entries.flatMap(({run, table}) => table.rows.filter(r => r.not_converged).map(r =>
     `run ${run.id}, ${axis === 'bytes' ? fmtBytes(xOf(table, r)) : xOf(table, r) + ' ' + axis}: ${r.not_converged}`));
   if (unconverged.length)
     card.append(el('ul', {class: 'notes', 'data-not-converged': String(unconverged.length)},
                    el('li', {}, 'Hollow markers: not converged (the figure is drawn, but its stopping rule was not met):'),
                    ...unconverged.map(u => el('li', {}, u))));
-  const axis = tables[0].axis in AXES ? tables[0].axis : 'bytes';
-  const xTitle = AXES[axis];
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
   const methods = new Set(tables.map(t => t.method));
   // The run's name carries its method unless the run has both.

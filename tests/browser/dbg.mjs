@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const [exe, pagePath] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: exe, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+page.on('console', m => { if (m.type() === 'error') console.log('console:', m.text()); });
+page.on('pageerror', e => console.log('pageerror:', String(e)));
+await page.goto('file://' + pagePath);
+await page.locator('#run-picker button', { hasText: 'show these' }).click();
+await page.waitForTimeout(20000);
+const missing = await page.evaluate(() => [...document.querySelectorAll('.plot')].filter(p => !p.querySelector('.drawing svg .marker path, .drawing svg .cell path, .drawing .empty')).map(p => p.dataset.plot));
+console.log('missing', missing.length, missing.slice(0, 10));
+await browser.close();
