@@ -211,7 +211,9 @@ TEST(Accurate, NonConvergedRowsAreFlaggedInEveryOutput) {
       << loose.out;
   EXPECT_EQ(count_of(met.out, "not converged"), 0) << met.out;
   // The tables stay IMB's: every row has as many cells as headings.
-  for (const auto* t : tables_named(parse_imb(loose.out), "PingPong")) {
+  const auto tables = parse_imb(loose.out);
+  ASSERT_EQ(tables_named(tables, "PingPong").size(), 1u) << loose.out;
+  for (const auto* t : tables_named(tables, "PingPong")) {
     ASSERT_EQ(t->cells.size(), 2u) << loose.out;
     for (const auto& cells : t->cells) EXPECT_EQ(cells.size(), t->columns.size()) << loose.out;
   }

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -174,14 +175,29 @@ struct LongMap {
         << harness::read_file(dir + "/out");
   }
 
-  // The processes of this run's ranks: their command line names this test's folder.
+  // The processes of this run's ranks: their command line names this test's folder; not the
+  // reapers the ranks fork (their parent is a rank).
   std::vector<pid_t> ranks() const {
-    std::vector<pid_t> found;
+    std::map<pid_t, pid_t> found;  // process -> parent
     FILE* pipe = popen(("pgrep -f '^[^ ]*mpiscope map .*" + dir + "/'").c_str(), "r");
-    if (pipe == nullptr) return found;
-    for (long p = 0; std::fscanf(pipe, "%ld", &p) == 1;) found.push_back(static_cast<pid_t>(p));
+    if (pipe == nullptr) return {};
+    for (long p = 0; std::fscanf(pipe, "%ld", &p) == 1;) {
+      std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      // pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
+      const auto close = line.rfind(')');
+      char state = 0;
+      long parent = 0;
+      if (close != std::string::npos &&
+          std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &parent) == 2)
+        found[static_cast<pid_t>(p)] = static_cast<pid_t>(parent);
+    }
     pclose(pipe);
-    return found;
+    std::vector<pid_t> ranks;
+    for (const auto& [process, parent] : found)
+      if (!found.contains(parent)) ranks.push_back(process);
+    return ranks;
   }
 
   // Everything measured before the interruption is in the database, the JSON and the CSV.
