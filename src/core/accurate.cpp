@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/convergence.hpp"
 #include "core/mpi.hpp"
 #include "core/stats.hpp"
 
@@ -130,6 +131,7 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   MPI_Comm_rank(comm, &rank);
   const bool root = rank == 0;
   AccurateResult out;
+  out.stopping = s.stopping;
   out.timer_floor_s = timer_floor(sync_comm, state);
   int window_failed = state.window_failed ? 1 : 0;  // every rank must choose the same scheme
   MPI_Allreduce(MPI_IN_PLACE, &window_failed, 1, MPI_INT, MPI_MAX, sync_comm);
@@ -294,6 +296,8 @@ bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& 
   a.stop_reason = stop_reason_name(r.stop);
   a.attempted = r.attempted;
   a.valid = static_cast<int>(r.samples.size());
+  a.min_repetitions = r.stopping.min_repetitions;
+  a.target_relative_half_width = r.stopping.target_relative_half_width;
   a.late = r.late;
   a.overrun = r.overrun;
   a.fell_back = r.fell_back;
@@ -324,17 +328,14 @@ bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& 
   m.t_max_us = stats.summary_us.max;
   m.t_avg_us = stats.summary_us.mean;
   std::vector<std::string> notes;
+  // The level shift, the budget, a median the timer cannot resolve: said once, first.
+  if (auto why = not_converged_reason(m)) notes.push_back(std::string(kNotConvergedPrefix) + *why);
   if (r.fell_back)
     notes.push_back("window sync: too many repetitions started late or overran their window (" +
                     std::to_string(r.window_invalid) + " of " + std::to_string(r.window_attempted) +
                     ", even after widening it 8-fold: oversubscribed or loaded node?); measured "
                     "with " +
                     stats.sync + " instead");
-  if (stats.level_shift.detected)
-    notes.push_back(fmt::format(
-        "the machine changed speed during this point: median {:.2f} usec over the first half of "
-        "the samples, {:.2f} usec over the second; repeat it before trusting the difference",
-        stats.level_shift.first_median, stats.level_shift.second_median));
   if (stats.repetitions_per_sample > 1)
     notes.push_back(fmt::format(
         "a sample is {} repetitions timed back to back (one lasts less than {:.0f} timer "

@@ -58,6 +58,7 @@ struct AccurateResult {
   int repetitions_per_sample = 1;
   double timer_floor_s = 0;  // the largest timer resolution or reading cost over the ranks
   LevelShift level_shift;    // the valid samples' first and second halves, compared
+  StoppingRule stopping;     // the rule the point ran under
 };
 
 // State that outlives a point: the clock model against the reference rank, and whether the
@@ -120,8 +121,9 @@ class AccurateMeter {
 
 // Rank 0 of the communicator: fills the row from the point's result: AccurateStats, the
 // repetition count, t_min/t_max/t_avg over the valid repetitions (microseconds), the raw samples
-// when `keep_samples`, and the note of a window fall-back. Returns false when no repetition was
-// valid (then the row stays unmeasured, with a note saying why).
+// when `keep_samples`, and the notes: first "not converged: <reason>" when the stopping rule was
+// not met (core/convergence.hpp decides), then a window fall-back. Returns false when no
+// repetition was valid (then the row stays unmeasured, with a note saying why).
 bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& m);
 
 }  // namespace mpiscope::core

@@ -73,6 +73,9 @@ struct AccurateStats {
   std::string time_definition;  // max-local | global
   std::string stop_reason;      // converged | max-repetitions | time-budget
   int attempted = 0, valid = 0;
+  // The stopping rule the point ran under (0: not known, e.g. a row read back from a file).
+  int min_repetitions = 0;
+  double target_relative_half_width = 0;
   int late = 0, overrun = 0;  // invalid repetitions: started after their window, or overran it
   bool fell_back = false;     // the window scheme failed here; own-barrier was used instead
   double window_us = 0;       // window sync: the window length used

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/convergence.hpp"
+
 namespace mpiscope::db {
 
 using nlohmann::json;
@@ -527,6 +529,10 @@ core::Measurement row_as_stored(const core::Measurement& m) {
     out.values.push_back({"level_shift_ratio",
                           a.level_shift.second_median / a.level_shift.first_median,
                           "second half's median / first half's"});
+  // The verdict of core::not_converged_reason(), kept where a row read back has no statistics to
+  // decide from (the reason is in the note). SKaMPI's rows carry their own.
+  if (!m.value("converged"))
+    out.values.push_back({"converged", core::not_converged_reason(m) ? 0.0 : 1.0, "bool"});
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 
+#include "core/convergence.hpp"
 #include "core/run_info.hpp"
 #include "output/registry.hpp"
 
@@ -137,6 +138,9 @@ json JsonReporter::measurement(const core::Measurement& m) {
                      {"p95_us", s.p95},
                      {"p99_us", s.p99},
                      {"outliers", s.outliers}};
+    const auto not_converged = core::not_converged_reason(m);
+    r["accurate"]["converged"] = !not_converged;
+    r["accurate"]["not_converged_reason"] = not_converged ? json(*not_converged) : json(nullptr);
   }
   if (m.samples_us) {
     const auto& s = *m.samples_us;

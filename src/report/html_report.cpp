@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/convergence.hpp"
 #include "report/compare.hpp"
 #include "report_assets.hpp"
 
@@ -177,6 +178,8 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
       row["bw"] = values["bandwidth"][0];
     row["values"] = values;
     if (!m.note.empty()) row["note"] = m.note;  // a warning, or map's verdict on a pair
+    // Drawn hollow, with the reason in its tip.
+    if (auto why = core::not_converged_reason(m)) row["not_converged"] = *why;
     if (!active.empty() && m.rank_times_us.size() == active.size()) row["pair_us"] = pair_times(m);
     jt["rows"].push_back(row);
   }

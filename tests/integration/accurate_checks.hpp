@@ -37,6 +37,20 @@ inline void expect_consistent_accurate_row(const nlohmann::json& row, const std:
     EXPECT_GE(a.at("valid").get<int>(), min_reps) << where;
     EXPECT_LE(a.at("ci_relative_half_width").get<double>(), target_ci + 1e-12) << where;
   }
+  // Convergence is stated: a row whose rule was not met says so, with the reason in its note.
+  const bool converged = a.at("converged").get<bool>();
+  if (stop != "converged" || a.at("level_shift").get<bool>()) {
+    EXPECT_FALSE(converged) << where;
+  }
+  const std::string note = row.value("note", "");
+  if (converged) {
+    EXPECT_TRUE(a.at("not_converged_reason").is_null()) << where;
+    EXPECT_EQ(note.find("not converged"), std::string::npos) << where << ": " << note;
+  } else {
+    EXPECT_NE(note.find("not converged: " + a.at("not_converged_reason").get<std::string>()),
+              std::string::npos)
+        << where << ": " << note;
+  }
   const std::string sync = a.at("sync");
   EXPECT_TRUE(sync == "window" || sync == "own-barrier" || sync == "mpi-barrier") << where;
   if (a.at("fell_back").get<bool>()) {

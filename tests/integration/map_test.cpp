@@ -2,10 +2,16 @@
 // (one sits out each round), the database, and bad input. Across hosts, with a slowed host:
 // tests/cluster/cluster_test.cpp.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sqlite3.h>
 
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "harness.hpp"
 
@@ -50,7 +56,18 @@ TEST(Map, EveryPairOfAnOddNumberOfRanksWithLatencyAndBandwidth) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json j = json::parse(harness::read_file(dir + "/map.json"));
   std::set<std::pair<int, int>> pairs;
+  // Each pair's figure of each sweep, recorded as its round was measured (map_sweep tables).
+  std::map<std::tuple<std::string, std::string, std::string>, double> sweep_latency;
   for (const auto& b : j.at("benchmarks")) {
+    if (b.at("name") == "map_sweep") {
+      const auto& p = b.at("parameters");
+      const auto& rows = b.at("rows");
+      ASSERT_EQ(rows.size(), 2u);
+      EXPECT_EQ(rows[1].at("bytes"), 65536);
+      sweep_latency[{p.at("rank_a"), p.at("rank_b"), p.at("sweep")}] =
+          rows[0].at("values").at("latency").at("value");
+      continue;
+    }
     ASSERT_EQ(b.at("name"), "map");
     const auto& p = b.at("parameters");
     pairs.insert({std::stoi(p.at("rank_a").get<std::string>()),
@@ -68,6 +85,9 @@ TEST(Map, EveryPairOfAnOddNumberOfRanksWithLatencyAndBandwidth) {
     const std::vector<double> bandwidth = {bv.at("bandwidth_sweep_1").at("value"),
                                            bv.at("bandwidth_sweep_2").at("value")};
     EXPECT_FALSE(lv.contains("latency_sweep_3"));
+    for (const char* sweep : {"1", "2"})
+      EXPECT_EQ((sweep_latency[{p.at("rank_a"), p.at("rank_b"), sweep}]),
+                lv.at(std::string("latency_sweep_") + sweep).at("value").get<double>());
     EXPECT_GT(latency[0], 0);
     EXPECT_GT(bandwidth[0], 0);
     EXPECT_DOUBLE_EQ(lv.at("latency").at("value").get<double>(), (latency[0] + latency[1]) / 2);
@@ -78,6 +98,7 @@ TEST(Map, EveryPairOfAnOddNumberOfRanksWithLatencyAndBandwidth) {
                 1e-6);
   }
   EXPECT_EQ(pairs, (std::set<std::pair<int, int>>{{0, 1}, {0, 2}, {1, 2}}));
+  EXPECT_EQ(sweep_latency.size(), 6u);
   EXPECT_NE(r.out.find("# schedule: 3 rounds of up to 1 disjoint pairs"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("intra_host_latency_median"), std::string::npos);
@@ -95,8 +116,12 @@ TEST(Map, FourRanksRunTwoPairsPerRound) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("# schedule: 3 rounds of up to 2 disjoint pairs"), std::string::npos);
   const json j = json::parse(harness::read_file(dir + "/map.json"));
-  ASSERT_EQ(j.at("benchmarks").size(), 6u);
-  const auto& values = j.at("benchmarks")[0].at("rows")[0].at("values");
+  ASSERT_EQ(j.at("benchmarks").size(), 6u + 6u * 3u);  // the pairs, then each pair per sweep
+  const json* first_pair = nullptr;
+  for (const auto& b : j.at("benchmarks"))
+    if (b.at("name") == "map" && first_pair == nullptr) first_pair = &b;
+  ASSERT_NE(first_pair, nullptr);
+  const auto& values = first_pair->at("rows")[0].at("values");
   EXPECT_TRUE(values.contains("latency_sweep_3"));
   EXPECT_FALSE(values.contains("latency_sweep_4"));
 }
@@ -122,4 +147,111 @@ TEST(Map, BadInputIsOneErrorAndExitTwo) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("# Every pair"), std::string::npos);
   }
+}
+
+namespace {
+
+// A map of 2 ranks long enough to be interrupted (1000 sweeps of one round, each with at least
+// 10 ms of bandwidth round trips), recording into dir's database, JSON and CSV.
+struct LongMap {
+  std::string dir = harness::temp_dir();
+  std::string db = dir + "/results.sqlite";
+  std::unique_ptr<harness::BackgroundCommand> launcher;
+  int tables_seen = 0;
+
+  LongMap() {
+    launcher = std::make_unique<harness::BackgroundCommand>(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 exec " +
+        harness::mpiscope_launch(2) +
+        " map --large 65536 --iterations 20 --bandwidth-time 0.01 --sweeps 1000 --json " + dir +
+        "/map.json --csv " + dir + "/map.csv --db " + db + " > " + dir + "/out 2>&1");
+    // Five rounds recorded: the run is well under way (and far from its end).
+    EXPECT_TRUE(harness::wait_until(
+        [&] {
+          tables_seen = count(db, "SELECT count(*) FROM benchmarks WHERE name = 'map_sweep'");
+          return tables_seen >= 5;
+        },
+        60))
+        << harness::read_file(dir + "/out");
+  }
+
+  // The processes of this run's ranks: their command line names this test's folder; not the
+  // reapers the ranks fork (their parent is a rank).
+  std::vector<pid_t> ranks() const {
+    std::map<pid_t, pid_t> found;  // process -> parent
+    FILE* pipe = popen(("pgrep -f '^[^ ]*mpiscope map .*" + dir + "/'").c_str(), "r");
+    if (pipe == nullptr) return {};
+    for (long p = 0; std::fscanf(pipe, "%ld", &p) == 1;) {
+      std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      // pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
+      const auto close = line.rfind(')');
+      char state = 0;
+      long parent = 0;
+      if (close != std::string::npos &&
+          std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &parent) == 2)
+        found[static_cast<pid_t>(p)] = static_cast<pid_t>(parent);
+    }
+    pclose(pipe);
+    std::vector<pid_t> ranks;
+    for (const auto& [process, parent] : found)
+      if (!found.contains(parent)) ranks.push_back(process);
+    return ranks;
+  }
+
+  // Everything measured before the interruption is in the database, the JSON and the CSV.
+  void expect_rounds_kept() {
+    EXPECT_TRUE(launcher->ends_within(60)) << "the launcher did not stop";
+    EXPECT_EQ(count(db, "SELECT count(*) FROM runs WHERE suite = 'map' AND complete = 0"), 1);
+    const int stored = count(db, "SELECT count(*) FROM benchmarks WHERE name = 'map_sweep'");
+    EXPECT_GE(stored, tables_seen);
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM measurements m JOIN benchmarks b ON b.id = "
+                    "m.benchmark_id WHERE b.name = 'map_sweep' AND m.t_max_us > 0"),
+              2 * stored);
+    const json j = json::parse(harness::read_file(dir + "/map.json"));
+    EXPECT_FALSE(j.at("complete").get<bool>());
+    int in_json = 0;
+    for (const auto& b : j.at("benchmarks"))
+      if (b.at("name") == "map_sweep" && b.at("rows").size() == 2u &&
+          b.at("rows")[0].at("values").at("latency").at("value").get<double>() > 0)
+        ++in_json;
+    EXPECT_GE(in_json, stored);
+    const std::string csv = harness::read_file(dir + "/map.csv");
+    EXPECT_GE(harness::count_of(csv,
+                                "\"map_sweep\",\"single_transfer\",\"\",classic,2,\"all\",8,"
+                                "20,\"latency\","),
+              stored)
+        << csv.substr(0, 2000);
+    // mpiscope itself reads the unfinished run.
+    const auto listing = harness::run_plain({"runs", "--db", db});
+    EXPECT_NE(listing.out.find("# rows*: the run did not finish"), std::string::npos)
+        << listing.out;
+  }
+};
+
+}  // namespace
+
+// Issue 29: Ctrl-C on a long map keeps every round it measured.
+TEST(Map, InterruptedBySigintKeepsEveryRoundItMeasured) {
+  LongMap run;
+  ASSERT_GE(run.tables_seen, 5);
+  ASSERT_EQ(kill(run.launcher->pid(), SIGINT), 0);
+  run.expect_rounds_kept();
+}
+
+// Issue 29: one rank killed in the middle of the map (not rank 0, which records): the job ends and
+// every round measured before is kept.
+TEST(Map, OneRankKilledKeepsEveryRoundItMeasured) {
+  LongMap run;
+  ASSERT_GE(run.tables_seen, 5);
+  const auto recorder = static_cast<pid_t>(count(run.db, "SELECT recorded_pid FROM runs"));
+  const auto ranks = run.ranks();
+  ASSERT_EQ(ranks.size(), 2u);
+  int killed = 0;
+  for (pid_t p : ranks)
+    if (p != recorder) killed += kill(p, SIGKILL) == 0;
+  ASSERT_EQ(killed, 1);
+  run.expect_rounds_kept();
 }

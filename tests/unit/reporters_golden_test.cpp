@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "core/convergence.hpp"
 #include "core/reporter.hpp"
 #include "core/stats.hpp"
 #include "output/csv_reporter.hpp"
@@ -122,6 +123,14 @@ void feed(core::Reporter& r) {
   accurate.accurate = stats;
   accurate.mbytes_per_sec = 64 / 1.048576 / stats.summary_us.median;
   r.row(table, accurate);
+  // A point stopped by its budget: not converged, flagged in every output.
+  core::Measurement stopped = accurate;
+  stopped.bytes = 128;
+  stopped.accurate->stop_reason = "time-budget";
+  stopped.accurate->min_repetitions = 20;
+  stopped.accurate->target_relative_half_width = 0.02;
+  stopped.note = "not converged: " + *core::not_converged_reason(stopped);
+  r.row(table, stopped);
   r.benchmark_finished(table);
   r.note("1 of 3 measurement points did not run");
   r.summary({"made_up_figure", 42.5, "MiB/s"});

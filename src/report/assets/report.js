@@ -255,7 +255,7 @@ function isHeatmap(t) { return t.rows.length && t.rows.every(r => r.values.row &
 function benchmarks() {
   const map = new Map();
   for (const r of selectedRuns()) for (const t of r.tables) {
-    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t) || isMapPair(r, t)) continue;
+    if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t) || isMapPair(r, t) || isMapSweep(r, t)) continue;
     const k = cardKey(t);
     if (!map.has(k)) map.set(k, []);
     map.get(k).push({run: r, table: t});
@@ -284,6 +284,7 @@ function point(x, y, row, unit, xText, withInterval) {
     p.tip += ` [${fmt(row.lo)}, ${fmt(row.hi)}] (${row.interval})`;
   }
   if (row.repetitions) p.tip += `, ${row.repetitions} repetitions`;
+  if (row.not_converged) { p.hollow = true; p.tip += `\nnot converged: ${row.not_converged}`; }
   return p;
 }
 
@@ -319,6 +320,12 @@ function benchmarkCard(key, entries) {
                  ' \u00b7 drag to pan, shift+wheel to zoom, double-click to reset; click a legend entry to hide it; hover a point for its numbers'));
   const axis = tables[0].axis in AXES ? tables[0].axis : 'bytes';
   const xTitle = AXES[axis];
+  const unconverged = entries.flatMap(({run, table}) => table.rows.filter(r => r.not_converged).map(r =>
+    `run ${run.id}, ${axis === 'bytes' ? fmtBytes(xOf(table, r)) : xOf(table, r) + ' ' + axis}: ${r.not_converged}`));
+  if (unconverged.length)
+    card.append(el('ul', {class: 'notes', 'data-not-converged': String(unconverged.length)},
+                   el('li', {}, 'Hollow markers: not converged (the figure is drawn, but its stopping rule was not met):'),
+                   ...unconverged.map(u => el('li', {}, u))));
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
   const methods = new Set(tables.map(t => t.method));
   // The run's name carries its method unless the run has both.
@@ -371,7 +378,7 @@ function pooledSeries(key, entries, get, unit, axis) {
   const groups = new Map();
   for (const {run, table} of entries) {
     const g = [configuration(run), table.method, run.label, `${table.nprocs} procs`].filter(x => x).join(' \u00b7 ');
-    if (!groups.has(g)) groups.set(g, {runs: new Set(), at: new Map(), first: run});
+    if (!groups.has(g)) groups.set(g, {runs: new Set(), at: new Map(), unconverged: new Map(), first: run});
     const group = groups.get(g);
     group.runs.add(run.id);
     for (const r of table.rows) {
@@ -379,6 +386,7 @@ function pooledSeries(key, entries, get, unit, axis) {
       if (v === null || v === undefined) continue;
       if (!group.at.has(x)) group.at.set(x, []);
       group.at.get(x).push(v);
+      if (r.not_converged) group.unconverged.set(x, (group.unconverged.get(x) || 0) + 1);
     }
   }
   return [...groups].map(([g, group]) => ({
@@ -387,6 +395,8 @@ function pooledSeries(key, entries, get, unit, axis) {
       const v = vs.slice().sort((a, b) => a - b);
       const p = {x, y: median(v), tip: `${axis === 'bytes' ? fmtBytes(x) : x + ' ' + axis}: ${fmt(median(v))} ${unit}, median of ${v.length} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})`};
       if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
+      const unconverged = group.unconverged.get(x) || 0;
+      if (unconverged) { p.hollow = true; p.tip += `\n${unconverged} of them not converged`; }
       return p;
     })}));
 }
@@ -579,7 +589,13 @@ function heatmapCard(run, t) {
 // per run with two heat maps, latency and bandwidth, rank by rank in rank order with each rank's
 // host; beyond 64 ranks host by host (the median over the rank pairs of two hosts), since a
 // 1,024-rank matrix has a million cells. Flagged pairs (their rows' note) are outlined.
-function isMapPair(run, t) { return run.suite === 'map' && t.name === 'map' && t.params.rank_a !== undefined; }
+// A map that was interrupted has only the sweeps' tables (map_sweep), recorded as measured: they
+// are drawn instead (the median over a pair's sweeps, as the pair tables hold it).
+function isMapPair(run, t) {
+  if (run.suite !== 'map' || t.params.rank_a === undefined) return false;
+  return t.name === 'map' || (t.name === 'map_sweep' && !run.tables.some(u => u.name === 'map'));
+}
+function isMapSweep(run, t) { return run.suite === 'map' && t.name === 'map_sweep'; }
 function mapCard(run) {
   const pairs = run.tables.filter(t => isMapPair(run, t));
   const hostOf = new Map();
@@ -591,7 +607,10 @@ function mapCard(run) {
   const card = el('section', {class: 'card', 'data-benchmark': `map run ${run.id}`, 'data-card': 'map'});
   card.append(el('h2', {}, `map \u00b7 ${runName(run)}`));
   const hosts = new Set(hostOf.values()).size;
-  card.append(el('p', {class: 'muted'}, `${pairs.length} pairs of ${hostOf.size} ranks on ${hosts} host${hosts === 1 ? '' : 's'}` +
+  const pairCount = new Set(pairs.map(t => t.params.rank_a + '-' + t.params.rank_b)).size;
+  const sweepsOnly = pairs.some(t => t.name === 'map_sweep');
+  card.append(el('p', {class: 'muted'}, `${pairCount} pairs of ${hostOf.size} ranks on ${hosts} host${hosts === 1 ? '' : 's'}` +
+    (sweepsOnly ? ` (the map did not finish: drawn from the ${pairs.length} pair measurements of its sweeps recorded before it stopped, nothing flagged)` : '') +
     (byHost ? '; host by host (median over their rank pairs)' : '; rank by rank') +
     '. Latency: 10th percentile round trip / 2; bandwidth from the same of the large message; outlined: flagged slow.'));
   const plots = el('div', {class: 'plots'});

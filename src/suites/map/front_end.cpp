@@ -186,6 +186,44 @@ core::BenchmarkRun pair_table(const PairResult& p, std::size_t small, std::size_
   return b;
 }
 
+// One pair's figures in one sweep, recorded as soon as its round is measured: a table `map_sweep`
+// with the pair's parameters and `sweep`, the latency row and the bandwidth row. The pair tables
+// `map` at the end combine the sweeps; these are what an interrupted map keeps.
+core::BenchmarkRun sweep_table(const PairSample& p, const std::vector<std::string>& hosts,
+                               const MapSettings& s) {
+  const auto& host_a = hosts[static_cast<std::size_t>(p.a)];
+  const auto& host_b = hosts[static_cast<std::size_t>(p.b)];
+  core::BenchmarkRun b;
+  b.name = "map_sweep";
+  b.family = "single_transfer";
+  b.nprocs = 2;
+  b.groups = {{p.a, p.b}};
+  b.has_throughput = true;
+  b.parameters = {{"rank_a", std::to_string(p.a)},
+                  {"rank_b", std::to_string(p.b)},
+                  {"host_a", host_a},
+                  {"host_b", host_b},
+                  {"link", host_a != host_b ? "inter-host" : "intra-host"},
+                  {"sweep", std::to_string(p.sweep + 1)}};
+  auto row = [&](std::size_t bytes, double time_us, int iterations) {
+    core::Measurement m;
+    m.bytes = bytes;
+    m.repetitions = iterations;
+    m.measured = true;
+    m.t_min_us = m.t_max_us = m.t_avg_us = time_us;
+    m.values.push_back({"round", static_cast<double>(p.slot + 1), "round of the sweep"});
+    return m;
+  };
+  core::Measurement latency = row(s.small_bytes, p.latency_us, p.latency_iterations);
+  latency.values.push_back({"latency", p.latency_us, "us"});
+  core::Measurement bandwidth = row(
+      s.large_bytes, static_cast<double>(s.large_bytes) / p.bandwidth_mbs, p.bandwidth_iterations);
+  bandwidth.mbytes_per_sec = p.bandwidth_mbs * 1e6 / 1048576.0;
+  bandwidth.values.push_back({"bandwidth", p.bandwidth_mbs, "MB/s"});
+  b.rows = {latency, bandwidth};
+  return b;
+}
+
 void report(const MapAnalysis& a, const MapSettings& s, core::Reporter& out) {
   for (const auto& p : a.pairs) {
     core::BenchmarkRun b = pair_table(p, s.small_bytes, s.large_bytes);
@@ -270,7 +308,8 @@ int run(const std::string& serialized, int thread_level,
   core::ProgressDisplay progress("map", rounds * s.sweeps);
   core::Watchdog watchdog(o.output.timeout_s, mpi::world_rank());
   const auto start = std::chrono::steady_clock::now();
-  const auto samples = measure_map(s, [&](int index, int total) {
+  MapProgress as_it_goes;
+  as_it_goes.round_starts = [&](int index, int total) {
     if (index > 0) progress.point_finished();
     if (index == total) {
       watchdog.stop();
@@ -279,7 +318,16 @@ int run(const std::string& serialized, int thread_level,
     const std::string what = fmt::format("map round {} of {}", index + 1, total);
     watchdog.arm(what);
     progress.point_started(what);
-  });
+  };
+  as_it_goes.round_measured = [&](const std::vector<PairSample>& round) {
+    for (const auto& p : round) {
+      const core::BenchmarkRun b = sweep_table(p, hosts, s);
+      reporters.benchmark_started(b);
+      for (const auto& m : b.rows) reporters.row(b, m);
+      reporters.benchmark_finished(b);
+    }
+  };
+  const auto samples = measure_map(s, as_it_goes);
   progress.clear();
   if (!root) return cli::kOk;
   const double seconds =

@@ -80,9 +80,11 @@ PairSample measure_pair(const MapSettings& s, int rank, int other, char* send, c
   return p;
 }
 
-// Rank 0 receives every sample of the round from the initiators (fixed-size records of doubles).
+// Rank 0 receives every sample of the round from the initiators (fixed-size records of doubles)
+// and returns them; the other ranks return nothing.
 constexpr int kFields = 8;
-void gather_round(const std::vector<PairSample>& mine, std::vector<PairSample>& all, int ranks) {
+std::vector<PairSample> gather_round(const std::vector<PairSample>& mine, int ranks) {
+  std::vector<PairSample> all;
   double record[kFields] = {-1, 0, 0, 0, 0, 0, 0, 0};
   if (!mine.empty()) {
     const PairSample& p = mine.back();
@@ -106,12 +108,12 @@ void gather_round(const std::vector<PairSample>& mine, std::vector<PairSample>& 
                    static_cast<int>(f[3]), f[4], f[5], static_cast<int>(f[6]),
                    static_cast<int>(f[7])});
   }
+  return all;
 }
 
 }  // namespace
 
-std::vector<PairSample> measure_map(const MapSettings& s,
-                                    const std::function<void(int, int)>& round_starts) {
+std::vector<PairSample> measure_map(const MapSettings& s, const MapProgress& progress) {
   int rank = 0, ranks = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -123,7 +125,7 @@ std::vector<PairSample> measure_map(const MapSettings& s,
   for (int sweep = 0; sweep < s.sweeps; ++sweep) {
     const auto order = round_order(ranks, sweep, s.sweeps);
     for (int slot = 0; slot < rounds; ++slot) {
-      round_starts(index++, rounds * s.sweeps);
+      progress.round_starts(index++, rounds * s.sweeps);
       // Every pair of the round starts together and the next round waits for the slowest pair:
       // pairs of one round share the network, pairs of different rounds never overlap.
       MPI_Barrier(MPI_COMM_WORLD);
@@ -135,10 +137,12 @@ std::vector<PairSample> measure_map(const MapSettings& s,
         p.slot = slot;
         if (rank < other) mine.push_back(p);
       }
-      gather_round(mine, all, ranks);
+      const auto round = gather_round(mine, ranks);
+      if (rank == 0 && progress.round_measured) progress.round_measured(round);
+      all.insert(all.end(), round.begin(), round.end());
     }
   }
-  round_starts(index, rounds * s.sweeps);
+  progress.round_starts(index, rounds * s.sweeps);
   return all;
 }
 

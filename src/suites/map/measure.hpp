@@ -30,10 +30,18 @@ struct PairSample {
   int latency_iterations = 0, bandwidth_iterations = 0;
 };
 
+// What the measurement tells its caller as it goes.
+struct MapProgress {
+  // Every rank, before each round (index from 0) and once more with index == total at the end:
+  // the watchdog and the progress line.
+  std::function<void(int index, int total)> round_starts;
+  // Rank 0, after each round, with that round's samples: recorded at once, so that an
+  // interrupted map keeps every round it measured.
+  std::function<void(const std::vector<PairSample>&)> round_measured;
+};
+
 // Collective over MPI_COMM_WORLD. Every rank returns; rank 0's vector holds every sample, the
-// others' are empty. Every rank calls `round_starts(index, total)` before each round (index from
-// 0) and once more with index == total at the end (the watchdog and the progress line).
-std::vector<PairSample> measure_map(const MapSettings& s,
-                                    const std::function<void(int, int)>& round_starts);
+// others' are empty.
+std::vector<PairSample> measure_map(const MapSettings& s, const MapProgress& progress);
 
 }  // namespace mpiscope::map

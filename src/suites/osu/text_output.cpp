@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "core/convergence.hpp"
+
 namespace mpiscope::osu {
 namespace {
 // FIELD_WIDTH as OSU 7.4's configure sets it (config.h: 18; osu_util.h's fallback is 20): what
@@ -133,6 +135,9 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   if (options_.validate)
     r += fmt::format("{:>{}}", m.defects.value_or(0) > 0 ? "Fail" : "Pass", field());
   std::fputs((r + "\n").c_str(), out_);
+  // A comment line, as for a row not measured: OSU's table stays rows of numbers.
+  if (core::not_converged_reason(m))
+    std::fputs(fmt::format("# {}: {}\n", m.bytes, m.note).c_str(), out_);
   std::fflush(out_);
 }
 

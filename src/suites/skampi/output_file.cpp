@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/convergence.hpp"
 #include "core/input_file.hpp"
 #include "core/text.hpp"
 
@@ -73,7 +74,8 @@ core::Measurement accurate_measurement_of(const PointRow& p, const std::string& 
   std::vector<std::string> notes;
   if (!p.note.empty()) notes.push_back(p.note);
   if (a.valid == 0 && p.note.empty()) notes.push_back("no valid repetition");
-  if (a.valid > 0 && !p.converged)
+  // Files of earlier versions: the core's "not converged: …" note is already there otherwise.
+  if (a.valid > 0 && !p.converged && p.note.find(core::kNotConvergedPrefix) == std::string::npos)
     notes.push_back("stopped by the " + a.stop_reason +
                     " before the 95% interval of the median was within the target");
   for (const auto& n : notes) m.note += (m.note.empty() ? "" : "; ") + n;

@@ -14,6 +14,7 @@
 
 #include "cli/frontend.hpp"
 #include "core/accurate.hpp"
+#include "core/convergence.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/progress.hpp"
@@ -284,7 +285,7 @@ class SuiteRunner {
     }
     p.repetitions = a.attempted;
     p.used = m.accurate->valid;
-    p.converged = a.stop == core::StopReason::Converged;
+    p.converged = !core::not_converged_reason(m);  // the stopping rule, a level shift, …
     p.defects = defects;
     p.note = m.note;
     return p;

@@ -1,0 +1,81 @@
+#include "core/convergence.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace mpiscope::core {
+
+namespace {
+
+std::string stopped_by(const AccurateStats& a) {
+  if (a.stop_reason == "time-budget") return "the time budget (--budget)";
+  if (a.stop_reason == "max-repetitions") return "the maximum count (--max-reps)";
+  return "'" + a.stop_reason + "'";
+}
+
+// The accurate statistics' verdict; every reason, joined (none contains "; ", the separator of
+// a row's notes, so that the reason can be read back from a stored note).
+std::optional<std::string> accurate_reason(const AccurateStats& a) {
+  std::vector<std::string> why;
+  const auto& s = a.summary_us;
+  if (a.stop_reason != "converged") {
+    if (a.min_repetitions > 0 && a.valid < a.min_repetitions)
+      why.push_back(fmt::format("stopped by {} after {} valid repetitions of the {} required",
+                                stopped_by(a), a.valid, a.min_repetitions));
+    else if (!s.median_ci.available)
+      why.push_back(fmt::format("stopped by {} with too few valid repetitions ({}) for an interval",
+                                stopped_by(a), a.valid));
+    else
+      why.push_back(
+          fmt::format("stopped by {} with the 95% interval of the median at +-{:.3g}%{}",
+                      stopped_by(a), 100 * s.median_ci.relative_half_width(s.median),
+                      a.target_relative_half_width > 0
+                          ? fmt::format(" (target +-{:.3g}%)", 100 * a.target_relative_half_width)
+                          : std::string()));
+  } else if (a.min_repetitions > 0 && a.valid < a.min_repetitions) {
+    why.push_back(
+        fmt::format("{} valid repetitions of the {} required", a.valid, a.min_repetitions));
+  }
+  if (a.level_shift.detected)
+    why.push_back(fmt::format(
+        "the machine changed speed during the point (median {:.2f} usec over the first half of "
+        "the samples, {:.2f} usec over the second)",
+        a.level_shift.first_median, a.level_shift.second_median));
+  // A time at or below zero is no measurement of an MPI call, which always takes some time; a
+  // sample (repetitions_per_sample back to back) shorter than the timer resolves is the timer.
+  if (s.median < 0)
+    why.push_back(fmt::format("a negative median ({:.3g} usec)", s.median));
+  else if (s.median * a.repetitions_per_sample <= a.timer_floor_us)
+    why.push_back(fmt::format(
+        "a median sample of {:.3g} usec, not above the timer's resolution of {:.3g} usec",
+        s.median * a.repetitions_per_sample, a.timer_floor_us));
+  if (why.empty()) return std::nullopt;
+  std::string text;
+  for (const auto& w : why) text += (text.empty() ? "" : ", and ") + w;
+  return text;
+}
+
+// The reason a stored note gives after kNotConvergedPrefix, up to the next note.
+std::optional<std::string> reason_in_note(const std::string& note) {
+  const auto at = note.find(kNotConvergedPrefix);
+  if (at == std::string::npos) return std::nullopt;
+  const auto from = at + kNotConvergedPrefix.size();
+  const auto end = note.find("; ", from);
+  return note.substr(from, end == std::string::npos ? std::string::npos : end - from);
+}
+
+}  // namespace
+
+std::optional<std::string> not_converged_reason(const Measurement& m) {
+  if (!m.measured) return std::nullopt;
+  if (m.accurate) return accurate_reason(*m.accurate);
+  if (const auto* c = m.value("converged"); c && c->value == 0) {
+    if (auto r = reason_in_note(m.note)) return r;
+    return m.note.empty() ? std::string("recorded as not converged") : m.note;
+  }
+  if (m.headline_us() < 0) return fmt::format("a negative time ({:.3g} usec)", m.headline_us());
+  return std::nullopt;
+}
+
+}  // namespace mpiscope::core

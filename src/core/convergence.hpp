@@ -1,0 +1,27 @@
+// Whether a row's figure is a converged one. Accurate mode repeats a point until its stopping rule
+// is met; a point stopped by its budget or its maximum count with the interval still wider than
+// the target, one whose machine changed speed half-way, or one whose median is below zero or
+// below what the timer resolves, has a figure all the same, and nothing may pass it off as
+// converged. This is the one place that decides; fill_accurate_row() writes the decision into
+// the row's note and every output (text, JSON, CSV, database, report) and compare read it here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace mpiscope::core {
+
+// What a note says before the reason: "not converged: <reason>".
+inline constexpr std::string_view kNotConvergedPrefix = "not converged: ";
+
+// Why the row's figure is not a converged one, or nullopt when it is (or when there is nothing to
+// judge: a row not measured, or a classic row with a positive time). Decided from the accurate
+// statistics when the row carries them (a live run, a SKaMPI output file); from the recorded
+// value `converged` (0: not; the reason from the note) for rows read back from the database or
+// imported; and a negative time is never a converged figure, whatever the method.
+std::optional<std::string> not_converged_reason(const Measurement& m);
+
+}  // namespace mpiscope::core
