@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "core/convergence.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
 #include "output/text_table.hpp"
@@ -214,13 +215,11 @@ RowKey row_key(const core::Measurement& m) {
 }
 
 // Why a row's time is no figure to judge a change by: a repetition loop that never met its
-// stopping rule measured something, but not a converged figure; no operation takes no time.
+// stopping rule measured something, but not a converged figure (core::not_converged_reason); no
+// operation takes no time.
 std::string not_a_figure(const core::Measurement& m, double us) {
+  if (const auto why = core::not_converged_reason(m)) return "not converged (" + *why + ")";
   if (!(us > 0)) return "time " + output::format_number(us) + " us is not physical";
-  if (m.accurate && m.accurate->stop_reason != "converged")
-    return "not converged (" + m.accurate->stop_reason + ")";
-  if (const auto* converged = m.value("converged"); converged && converged->value == 0)
-    return "not converged";
   return {};
 }
 

@@ -292,12 +292,18 @@ TEST(ReportCompare, OneRunPerSideDecidesOnlyBeyondTheSingleRunBound) {
 // rule, SKaMPI's converged = 0, a time at or below zero) is judged by nothing: cannot tell, with
 // the run and the reason, whatever the ratio.
 TEST(ReportCompare, FiguresThatDidNotConvergeOrAreNotPhysicalCannotTell) {
-  auto budget = accurate_row(256, 3073.55, 0.81, 32015);
-  budget.accurate = core::AccurateStats{};
-  budget.accurate->stop_reason = "time-budget";
-  auto converged = accurate_row(256, 0.6, 0.58, 0.62);
-  converged.accurate = core::AccurateStats{};
-  converged.accurate->stop_reason = "converged";
+  // Accurate rows as a live run gives them (core::not_converged_reason decides).
+  auto accurate = [](double median, const std::string& stop) {
+    auto m = accurate_row(256, median, median * 0.9, median * 1.1);
+    m.accurate = core::AccurateStats{};
+    m.accurate->stop_reason = stop;
+    m.accurate->valid = m.accurate->attempted = 100;
+    m.accurate->timer_floor_us = 0.03;
+    m.accurate->summary_us = core::summarize({median * 0.99, median, median * 1.01});
+    return m;
+  };
+  const auto budget = accurate(3073.55, "time-budget");
+  const auto converged = accurate(0.6, "converged");
   std::vector<db::StoredRun> a, b;
   for (int i = 0; i < 5; ++i) {
     a.push_back(run_with(1 + i, {converged}));
@@ -308,15 +314,25 @@ TEST(ReportCompare, FiguresThatDidNotConvergeOrAreNotPhysicalCannotTell) {
   EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNotAFigure);
   EXPECT_FALSE(c.rows[0].conclusive);
   EXPECT_FALSE(c.rows[0].beyond);
-  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 12: not converged (time-budget)");
-  auto skampi = row(16, 1, 1, 1);
-  skampi.values = {{"converged", 0, ""}};
-  auto negative = row(16, -0.527, -0.527, -0.527);
-  c = report::compare_runs({run_with(1, {skampi})}, {run_with(2, {negative})}, limit(10));
+  EXPECT_EQ(c.rows[0].why_not_conclusive.rfind("run 12: not converged (", 0), 0u)
+      << c.rows[0].why_not_conclusive;
+  // The same runs, all converged: judged by the rank test.
+  b[2] = run_with(12, {converged});
+  EXPECT_EQ(report::compare_runs(a, b, limit(10)).rows[0].basis, report::NoiseBasis::kRankTest);
+  // A stored row recorded as not converged (SKaMPI's own flag, or a row read back), a negative
+  // time, and a time of zero.
+  auto recorded = row(16, 1, 1, 1);
+  recorded.values = {{"converged", 0, ""}};
+  c = report::compare_runs({run_with(1, {recorded})}, {run_with(2, {row(16, 1, 1, 1)})}, limit(10));
   EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNotAFigure);
-  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 1: not converged");
-  c = report::compare_runs({run_with(1, {row(16, 1, 1, 1)})}, {run_with(2, {negative})}, limit(10));
-  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 2: time -0.53 us is not physical");
+  EXPECT_EQ(c.rows[0].why_not_conclusive.rfind("run 1: not converged", 0), 0u);
+  c = report::compare_runs({run_with(1, {row(16, 1, 1, 1)})},
+                           {run_with(2, {row(16, -0.527, -0.527, -0.527)})}, limit(10));
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kNotAFigure);
+  EXPECT_EQ(c.rows[0].why_not_conclusive.rfind("run 2: ", 0), 0u);
+  c = report::compare_runs({run_with(1, {row(16, 1, 1, 1)})}, {run_with(2, {row(16, 0, 0, 0)})},
+                           limit(10));
+  EXPECT_EQ(c.rows[0].why_not_conclusive, "run 2: time 0.00 us is not physical");
 }
 
 // A suite varied over the process count or chunks at one length (SKaMPI's Variation = Nodes)
