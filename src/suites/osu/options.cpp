@@ -182,7 +182,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   cli::add_method_options(app, o.method);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   auto result = cli::parse_command_line(app, rest, [&] {
-    if (app.count("-m") > 0) set_sizes(o, sizes);  // -m '' too: an error, not the defaults
+    if (p->sized && app.count("-m") > 0)
+      set_sizes(o, sizes);  // -m '' too: an error, not the defaults
     if (app.count("-i") > 0) {
       if (iterations < 1)
         throw std::invalid_argument(
