@@ -243,7 +243,8 @@ TEST(RejectsBadInput, CompareGateAndImportOfADirectory) {
   const auto dir = temp_dir();
   const auto import = run_plain({"import", "--db", dir + "/db.sqlite", dir});
   EXPECT_EQ(import.exit_code, 2) << import.err;
-  EXPECT_EQ(count_of(import.err, "is a directory, not an IMB, OSU or SKaMPI output file"), 1) << import.err;
+  EXPECT_EQ(count_of(import.err, "is a directory, not an IMB, OSU or SKaMPI output file"), 1)
+      << import.err;
 }
 
 // --timeout covers the set-up between measurement points: a rank stopped (SIGSTOP, so its own

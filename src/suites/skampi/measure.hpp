@@ -71,9 +71,9 @@ struct PointMeasurement {
 PointMeasurement measure_point(const std::function<double()>& sample, const StoppingRule& rule,
                                const std::function<bool(bool)>& agree = nullptr);
 
-// Whether a point's time t (in the unit of `resolution`) is a figure at all: never below zero, and not below the
-// timer's resolution for an operation that cannot take no time (one that waits for another
-// process). A time that is not is never converged, and refinement does not divide by it.
+// Whether a point's time t (in the unit of `resolution`) is a figure at all: never below zero, and
+// not below the timer's resolution for an operation that cannot take no time (one that waits for
+// another process). A time that is not is never converged, and refinement does not divide by it.
 bool time_is_a_figure(double t, double resolution, bool takes_time);
 
 // ---- Adaptive refinement of the length axis (section 4.2, Figure 3) ----
