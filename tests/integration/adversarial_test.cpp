@@ -255,11 +255,10 @@ TEST(Adversarial, ImportedOsuOutputComparesWithALiveRun) {
   for (const auto& line : lines_of(c.out)) {
     std::istringstream in(line);
     std::string bytes, a, b;
-    if (in >> bytes >> a >> b &&
-        (bytes == "0" || bytes == "1" || bytes == "2" || bytes == "4" || bytes == "8"))
+    if (in >> bytes >> a >> b && (bytes == "1" || bytes == "2" || bytes == "4" || bytes == "8"))
       ++rows;
   }
-  EXPECT_EQ(rows, 5) << c.out;
+  EXPECT_EQ(rows, 4) << c.out;  // OSU 7.4's osu_latency starts at 1 byte, and so does mpiscope's
   const auto report = run_plain({"report", "--db", db, "-o", dir + "/r.html"});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(read_file(dir + "/r.html").find("POSIX_MEMALIGN"), std::string::npos);

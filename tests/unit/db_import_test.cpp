@@ -514,7 +514,7 @@ TEST(DbImport, OsuDiagnosticHeaderLinesAreNotParameters) {
   const auto& b = r.benchmarks[0];
   EXPECT_EQ(b.name, "osu_latency");
   EXPECT_EQ(b.parameters, (std::map<std::string, std::string>{{"datatype", "MPI_CHAR"}}));
-  EXPECT_EQ(b.rows.size(), 5u);
+  EXPECT_EQ(b.rows.size(), 4u);  // 1 to 8 bytes: OSU 7.4's osu_latency prints no 0-byte row
   const auto one_sided = db::import_file(sample("osu_one_sided_7.4.txt"));
   for (const auto& t : one_sided.benchmarks) {
     EXPECT_EQ(t.parameters.count("window creation"), 1u) << t.name;
