@@ -204,12 +204,17 @@ struct LongMap {
   void expect_rounds_kept() {
     EXPECT_TRUE(launcher->ends_within(60)) << "the launcher did not stop";
     EXPECT_EQ(count(db, "SELECT count(*) FROM runs WHERE suite = 'map' AND complete = 0"), 1);
-    const int stored = count(db, "SELECT count(*) FROM benchmarks WHERE name = 'map_sweep'");
-    EXPECT_GE(stored, tables_seen);
-    EXPECT_EQ(count(db,
-                    "SELECT count(*) FROM measurements m JOIN benchmarks b ON b.id = "
-                    "m.benchmark_id WHERE b.name = 'map_sweep' AND m.t_max_us > 0"),
-              2 * stored);
+    // The signal may land while a sweep's table is being written: that one table may be left
+    // with one of its two rows in the database and none in the JSON and CSV; every other one is
+    // whole everywhere.
+    const int tables = count(db, "SELECT count(*) FROM benchmarks WHERE name = 'map_sweep'");
+    const int stored = count(db,
+                             "SELECT count(*) FROM benchmarks b WHERE b.name = 'map_sweep' AND "
+                             "(SELECT count(*) FROM measurements m WHERE m.benchmark_id = b.id "
+                             "AND m.t_max_us > 0) = 2");
+    EXPECT_GE(tables, tables_seen);
+    EXPECT_LE(tables - stored, 1);
+    EXPECT_GE(stored, tables_seen - 1);
     const json j = json::parse(harness::read_file(dir + "/map.json"));
     EXPECT_FALSE(j.at("complete").get<bool>());
     int in_json = 0;
