@@ -1,6 +1,7 @@
 #include "core/run_info.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -47,35 +48,41 @@ std::string rank_ranges_by_host(
 
 namespace {
 struct RunStart {
-  double wall_s = std::nan(""), cpu_s = std::nan("");
+  double wall_s = std::nan("");
+  long preemptions = 0;
 };
 RunStart run_start;
 
-double seconds_of(clockid_t clock) {
+double wall_seconds() {
   timespec t{};
-  clock_gettime(clock, &t);
+  clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+long preemptions_so_far() {
+  rusage usage{};
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
 }
 }  // namespace
 
-double cpu_share_since_run_start() {
-  const double wall = seconds_of(CLOCK_MONOTONIC) - run_start.wall_s;
-  const double cpu = seconds_of(CLOCK_PROCESS_CPUTIME_ID) - run_start.cpu_s;
-  return wall > 0 ? cpu / wall : std::nan("");
+double preemptions_per_second_since_run_start() {
+  const double wall = wall_seconds() - run_start.wall_s;
+  return wall > 0 ? static_cast<double>(preemptions_so_far() - run_start.preemptions) / wall
+                  : std::nan("");
 }
 
 void add_end_of_run_settings(RunInfo& info) {
   // Once: reporter lists nest, and every reporter must record the same value.
-  const double share = cpu_share_since_run_start();
-  if (info.settings.count(kEndOfRunSettings[0]) || !std::isfinite(share)) return;
+  const double rate = preemptions_per_second_since_run_start();
+  if (info.settings.count(kEndOfRunSettings[0]) || !std::isfinite(rate)) return;
   char text[32];
-  std::snprintf(text, sizeof text, "%.3f", share);
+  std::snprintf(text, sizeof text, "%.1f", rate);
   info.settings[kEndOfRunSettings[0]] = text;
 }
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level) {
-  run_start = {seconds_of(CLOCK_MONOTONIC), seconds_of(CLOCK_PROCESS_CPUTIME_ID)};
+  run_start = {wall_seconds(), preemptions_so_far()};
   RunInfo info;
   info.suite = suite;
   info.command_line = command_line;

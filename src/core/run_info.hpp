@@ -13,18 +13,19 @@ namespace mpiscope::core {
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level);
 
-// The share of the wall time since collect_run_info() during which this process ran on a CPU:
-// about 1 for an MPI rank that polls on a core of its own, well below when other work took the
-// core from it. A run whose rank 0 had less than kUndisturbedCpuShare was time-sliced, and its
-// figures say as much about the other work as about MPI (compare: docs/results-db.md).
-// NaN before collect_run_info().
-double cpu_share_since_run_start();
-inline constexpr double kUndisturbedCpuShare = 0.9;
+// How often per second, since collect_run_info(), the kernel took the CPU from this process to
+// run other work (involuntary context switches): a few for an MPI rank on a core of its own,
+// hundreds when other work time-slices it. A rank that sleeps or blocks by itself switches
+// voluntarily, which this does not count. A run whose rank 0 was preempted more often than
+// kDisturbedPreemptionsPerSecond was time-sliced, and its figures say as much about the other
+// work as about MPI (compare: docs/results-db.md). NaN before collect_run_info().
+double preemptions_per_second_since_run_start();
+inline constexpr double kDisturbedPreemptionsPerSecond = 50;
 
-// The settings only the end of a run knows (rank0_cpu_share: cpu_share_since_run_start() as
-// "%.3f"), added to `info` on rank 0 as the run finishes (ReporterList::run_finished), so that
-// every reporter records the same.
-inline constexpr const char* kEndOfRunSettings[] = {"rank0_cpu_share"};
+// The settings only the end of a run knows (rank0_preemptions_per_s:
+// preemptions_per_second_since_run_start() as "%.1f"), added to `info` on rank 0 as the run
+// finishes (ReporterList::run_finished), so that every reporter records the same.
+inline constexpr const char* kEndOfRunSettings[] = {"rank0_preemptions_per_s"};
 void add_end_of_run_settings(RunInfo& info);
 
 // "h1: 0-1; h2: 2-3, 6": each host's ranks (ascending) as ranges, hosts in the order given.

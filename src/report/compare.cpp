@@ -159,12 +159,12 @@ namespace {
 struct Point {
   double us = 0;
   std::int64_t run = 0;
-  std::string not_a_figure;         // why this time cannot be judged (not converged, not physical)
-  double cpu_share = std::nan("");  // rank 0's share of a core during the run (NaN: unknown)
+  std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
+  double preemptions = std::nan("");  // of rank 0, per second of the run (NaN: unknown)
 };
 
-double cpu_share_of(const db::StoredRun& run) {
-  const auto it = run.info.settings.find("rank0_cpu_share");
+double preemptions_of(const db::StoredRun& run) {
+  const auto it = run.info.settings.find(core::kEndOfRunSettings[0]);
   if (it == run.info.settings.end()) return std::nan("");
   char* end = nullptr;
   const double share = std::strtod(it->second.c_str(), &end);
@@ -255,7 +255,7 @@ Side collect(const std::vector<db::StoredRun>& runs) {
         if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
       for (const auto& [row, m] : rows) {
         const double us = reported_time_us(*m);
-        table->points[row].push_back({us, run.id, not_a_figure(*m, us), cpu_share_of(run)});
+        table->points[row].push_back({us, run.id, not_a_figure(*m, us), preemptions_of(run)});
       }
     }
   }
@@ -386,10 +386,10 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
   for (const auto* side : {&pa, &pb})
     for (const auto& p : *side)
-      if (p.cpu_share < core::kUndisturbedCpuShare && r.why_not_conclusive.empty())
-        r.why_not_conclusive = "run " + std::to_string(p.run) + "'s rank 0 had a CPU " +
-                               output::format_number(100.0 * p.cpu_share, 0) +
-                               " % of the time: time-sliced by other work, it can move by any "
+      if (p.preemptions > core::kDisturbedPreemptionsPerSecond && r.why_not_conclusive.empty())
+        r.why_not_conclusive = "run " + std::to_string(p.run) + "'s rank 0 was preempted " +
+                               output::format_number(p.preemptions, 0) +
+                               " times a second: time-sliced by other work, it can move by any "
                                "factor";
   if (!r.why_not_conclusive.empty()) return r;
   const double bound = kSingleRunBound;
@@ -742,10 +742,10 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
              bound + "x)\n";
     if (time_sliced > 0)
       out += "#   " + std::to_string(time_sliced) +
-             " with too few runs per side, some of them time-sliced by other work (rank 0 had a "
-             "CPU less than " +
-             output::format_number(100.0 * core::kUndisturbedCpuShare, 0) +
-             " % of the run): such a launch moves by any factor\n";
+             " with too few runs per side, some of them time-sliced by other work (rank 0 "
+             "preempted more than " +
+             output::format_number(core::kDisturbedPreemptionsPerSecond, 0) +
+             " times a second): such a launch moves by any factor\n";
     if (const auto n = unsettled[NoiseBasis::kNotAFigure])
       out += "#   " + std::to_string(n) +
              " whose figure in some run did not converge or is not physical (a row's reason "

@@ -82,7 +82,11 @@ TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
   // single-run bound, and fails; the identical pair cannot tell (exit 6), never passes.
   const auto one_slow = run_plain(
       {"compare", "--db", db, std::to_string(a[0]), std::to_string(slow[0]), "--fail-above", "10"});
-  EXPECT_EQ(one_slow.exit_code, 3) << one_slow.out;
+  // (Unless a launch was time-sliced by other work: then it cannot tell, and says why.)
+  if (one_slow.out.find("time-sliced by other work") == std::string::npos)
+    EXPECT_EQ(one_slow.exit_code, 3) << one_slow.out;
+  else
+    EXPECT_EQ(one_slow.exit_code, 6) << one_slow.out;
   const auto one_same = run_plain(
       {"compare", "--db", db, std::to_string(a[0]), std::to_string(b[0]), "--fail-above", "10"});
   EXPECT_EQ(one_same.exit_code, 6) << one_same.out;

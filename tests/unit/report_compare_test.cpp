@@ -259,22 +259,22 @@ TEST(ReportCompare, OneRunPerSideDecidesOnlyBeyondTheSingleRunBound) {
   EXPECT_FALSE(c.rank_test_too_weak);
   const auto text = report::render_comparison({a}, {b}, c, limit(10));
   EXPECT_NE(text.find("one run per side shows no spread to go by"), std::string::npos) << text;
-  // A launch whose rank 0 had its core only a fifth of the time (other work time-sliced it)
-  // moves by any factor: even 68x cannot be told from that.
+  // A launch whose rank 0 was preempted 400 times a second (other work time-sliced it) moves by
+  // any factor: even 68x cannot be told from that.
   auto sliced = b;
-  sliced.info.settings["rank0_cpu_share"] = "0.200";
+  sliced.info.settings["rank0_preemptions_per_s"] = "400.0";
   c = report::compare_runs({a}, {sliced}, limit(10));
   EXPECT_FALSE(c.rows[2].slowdown_over_limit);
   EXPECT_FALSE(c.rows[2].conclusive);
   EXPECT_EQ(c.rows[2].why_not_conclusive,
-            "run 2's rank 0 had a CPU 20 % of the time: time-sliced by other work, it can move "
-            "by any factor");
+            "run 2's rank 0 was preempted 400 times a second: time-sliced by other work, it can "
+            "move by any factor");
   EXPECT_NE(report::render_comparison({a}, {sliced}, c, limit(10))
                 .find("3 with too few runs per "
                       "side, some of them "
                       "time-sliced"),
             std::string::npos);
-  sliced.info.settings["rank0_cpu_share"] = "0.990";  // kept its core: the bound decides
+  sliced.info.settings["rank0_preemptions_per_s"] = "3.5";  // kept its core: the bound decides
   EXPECT_TRUE(report::compare_runs({a}, {sliced}, limit(10)).rows[2].slowdown_over_limit);
 
   // Accurate rows with narrow, separated intervals: still one launch per side.
