@@ -141,18 +141,26 @@ bool buffers_fit(std::size_t bytes) {
   return fits == 1;
 }
 
+// A table of one rank pair, named by its ranks, hosts and link (the whole run's and each sweep's).
+core::BenchmarkRun pair_benchmark(const std::string& name, int a, int b, const std::string& host_a,
+                                  const std::string& host_b) {
+  core::BenchmarkRun t;
+  t.name = name;
+  t.family = "single_transfer";
+  t.nprocs = 2;
+  t.groups = {{a, b}};
+  t.has_throughput = true;
+  t.parameters = {{"rank_a", std::to_string(a)},
+                  {"rank_b", std::to_string(b)},
+                  {"host_a", host_a},
+                  {"host_b", host_b},
+                  {"link", host_a != host_b ? "inter-host" : "intra-host"}};
+  return t;
+}
+
 core::BenchmarkRun pair_table(const PairResult& p, std::size_t small, std::size_t large) {
-  core::BenchmarkRun b;
-  b.name = "map";
-  b.family = "single_transfer";
-  b.nprocs = 2;
-  b.groups = {{p.a, p.b}};
-  b.has_throughput = true;
-  b.parameters = {{"rank_a", std::to_string(p.a)},
-                  {"rank_b", std::to_string(p.b)},
-                  {"host_a", p.host_a},
-                  {"host_b", p.host_b},
-                  {"link", p.inter_host ? "inter-host" : "intra-host"}};
+  core::BenchmarkRun b = pair_benchmark("map", p.a, p.b, p.host_a, p.host_b);
+  b.parameters["link"] = p.inter_host ? "inter-host" : "intra-host";
   auto row = [&](std::size_t bytes, const std::vector<double>& times_us, int iterations) {
     core::Measurement m;
     m.bytes = bytes;
@@ -193,18 +201,8 @@ core::BenchmarkRun sweep_table(const PairSample& p, const std::vector<std::strin
                                const MapSettings& s) {
   const auto& host_a = hosts[static_cast<std::size_t>(p.a)];
   const auto& host_b = hosts[static_cast<std::size_t>(p.b)];
-  core::BenchmarkRun b;
-  b.name = "map_sweep";
-  b.family = "single_transfer";
-  b.nprocs = 2;
-  b.groups = {{p.a, p.b}};
-  b.has_throughput = true;
-  b.parameters = {{"rank_a", std::to_string(p.a)},
-                  {"rank_b", std::to_string(p.b)},
-                  {"host_a", host_a},
-                  {"host_b", host_b},
-                  {"link", host_a != host_b ? "inter-host" : "intra-host"},
-                  {"sweep", std::to_string(p.sweep + 1)}};
+  core::BenchmarkRun b = pair_benchmark("map_sweep", p.a, p.b, host_a, host_b);
+  b.parameters["sweep"] = std::to_string(p.sweep + 1);
   auto row = [&](std::size_t bytes, double time_us, int iterations) {
     core::Measurement m;
     m.bytes = bytes;
