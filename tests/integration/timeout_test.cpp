@@ -119,7 +119,13 @@ TEST_P(StoppedRank, EndsTheJobWithExit4NamingThePoint) {
   const auto named = err.find("mpiscope: error: timeout: ");
   EXPECT_NE(named, std::string::npos) << err;
   EXPECT_NE(err.find("did not finish within", named), std::string::npos) << err;
-  EXPECT_EQ(read_file(dir + "/code"), "4\n") << err;
+  // Rank 0 exits 4; MPICH's Hydra passes on the code of the rank it sees end first, and in
+  // b_eff_io's file phases that was once the stopped rank's 1 after the timeout was named.
+  const std::string code = read_file(dir + "/code");
+  if (is_openmpi() || std::string(GetParam().label) != "Beffio")
+    EXPECT_EQ(code, "4\n") << err;
+  else
+    EXPECT_TRUE(code == "4\n" || code == "1\n") << code << err;
 }
 
 // Deterministically in a gap between phases: rank 1 stops itself as it starts releasing an IMB-IO
