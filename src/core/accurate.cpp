@@ -225,7 +225,8 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     }
     std::vector<double> sorted = out.samples;
     std::sort(sorted.begin(), sorted.end());
-    out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed);
+    out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed,
+                           out.timer_floor_s / per_sample * time_factor);
     // A point that used its budget on windows without one valid sample is measured again with
     // the barrier rather than left empty.
     const bool empty_at_limit = out.stop != StopReason::Continue && out.samples.empty() &&

@@ -69,11 +69,15 @@ std::optional<std::string> reason_in_note(const std::string& note) {
 
 std::optional<std::string> not_converged_reason(const Measurement& m) {
   if (!m.measured) return std::nullopt;
-  if (m.accurate) return accurate_reason(*m.accurate);
+  if (m.accurate)
+    if (auto r = accurate_reason(*m.accurate)) return r;
+  // A verdict recorded with the row stands: statistics kept in a file (SKaMPI's output file)
+  // lack some of what decided it, such as a level shift.
   if (const auto* c = m.value("converged"); c && c->value == 0) {
     if (auto r = reason_in_note(m.note)) return r;
     return m.note.empty() ? std::string("recorded as not converged") : m.note;
   }
+  if (m.accurate) return std::nullopt;
   if (m.headline_us() < 0) return fmt::format("a negative time ({:.3g} usec)", m.headline_us());
   return std::nullopt;
 }

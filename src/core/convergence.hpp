@@ -20,8 +20,9 @@ inline constexpr std::string_view kNotConvergedPrefix = "not converged: ";
 // Why the row's figure is not a converged one, or nullopt when it is (or when there is nothing to
 // judge: a row not measured, or a classic row with a positive time). Decided from the accurate
 // statistics when the row carries them (a live run, a SKaMPI output file); from the recorded
-// value `converged` (0: not; the reason from the note) for rows read back from the database or
-// imported; and a negative time is never a converged figure, whatever the method.
+// value `converged` (0: not; the reason from the note) whenever the row has one, as rows read
+// back from the database, imported or kept in a SKaMPI output file do; and a negative time is
+// never a converged figure, whatever the method.
 std::optional<std::string> not_converged_reason(const Measurement& m);
 
 }  // namespace mpiscope::core

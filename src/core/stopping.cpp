@@ -21,13 +21,14 @@ const char* stop_reason_name(StopReason r) {
 }
 
 StopReason stop_reason(const StoppingRule& rule, const std::vector<double>& valid_sorted,
-                       int attempted, double elapsed_s) {
+                       int attempted, double elapsed_s, double sample_resolution_s) {
   const int valid = static_cast<int>(valid_sorted.size());
   if (valid >= rule.min_repetitions) {
     const MedianInterval ci = median_interval(valid_sorted, rule.confidence);
     const double median = quantile(valid_sorted, 0.5);
-    if (ci.available && ci.relative_half_width(median) <= rule.target_relative_half_width)
-      return StopReason::Converged;
+    const double half_width =
+        std::max(ci.relative_half_width(median), median > 0 ? sample_resolution_s / 2 / median : 0);
+    if (ci.available && half_width <= rule.target_relative_half_width) return StopReason::Converged;
   }
   if (attempted >= rule.max_repetitions) return StopReason::MaxRepetitions;
   if (elapsed_s >= rule.budget_s) return StopReason::Budget;

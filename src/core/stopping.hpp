@@ -21,8 +21,11 @@ enum class StopReason { Continue, Converged, MaxRepetitions, Budget };
 const char* stop_reason_name(StopReason r);
 
 // `valid_sorted`: the valid samples so far, ascending; `attempted` counts invalid ones too.
+// `sample_resolution_s`: the smallest step a sample can show (the timer's, per repetition); the
+// median is known no better than half of it, however many samples tie (an interval of width 0
+// from tied ticks met any target).
 StopReason stop_reason(const StoppingRule& rule, const std::vector<double>& valid_sorted,
-                       int attempted, double elapsed_s);
+                       int attempted, double elapsed_s, double sample_resolution_s = 0);
 
 // How many repetitions the next batch should run: enough to reach min_repetitions, then half
 // as many again as so far (fewer collective decisions as the point grows), within the maximum

@@ -92,7 +92,8 @@ try {
     const hollow = await pingpong.locator('.plot .drawing svg').first().locator('.marker path[fill-opacity="0"]').count();
     const listed = await pingpong.locator('ul.notes[data-not-converged] li', { hasText: 'stopped by the time budget' }).count();
     // 0 bytes has no place on the log axis: the 1 KiB and 64 KiB points are drawn.
-    check(hollow >= 2 && listed === 3, `${at}: the accurate run's unconverged points are hollow (${hollow} of the 2 drawn) and all 3 named with their reason (${listed})`);
+    const notes = await pingpong.locator('ul.notes[data-not-converged] li').allTextContents();
+    check(hollow >= 2 && listed === 3, `${at}: the accurate run's unconverged points are hollow (${hollow} of the 2 drawn) and all 3 named with their reason (${listed}: ${notes.join(' | ')})`);
     check(s.cards.filter(c => c.type === 'beff').every(c => c.plots >= 2) && s.cards.some(c => c.type === 'beff'),
           `${at}: the b_eff run has its own card with its plots`);
     const maps = s.cards.filter(c => c.type === 'map');

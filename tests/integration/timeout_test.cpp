@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -69,6 +70,13 @@ pid_t find_rank_1(const std::string& marker) {
   return 0;
 }
 
+// Rank 0 exits 4. MPICH's Hydra passes on the code of the rank it sees end first, and in
+// b_eff_io's file phases and IMB-IO's release that was once in a while the stopped rank's 1, after
+// the timeout was named (not reproduced in 12 launches beside two CPU hogs).
+bool is_timeout_exit(int code) {
+  return code == 4 || (!is_openmpi() && code == 1);
+}
+
 struct StoppedRun {
   const char* label;
   std::vector<std::string> args;  // after "mpiscope"; {dir} is a fresh folder
@@ -119,13 +127,8 @@ TEST_P(StoppedRank, EndsTheJobWithExit4NamingThePoint) {
   const auto named = err.find("mpiscope: error: timeout: ");
   EXPECT_NE(named, std::string::npos) << err;
   EXPECT_NE(err.find("did not finish within", named), std::string::npos) << err;
-  // Rank 0 exits 4; MPICH's Hydra passes on the code of the rank it sees end first, and in
-  // b_eff_io's file phases that was once the stopped rank's 1 after the timeout was named.
   const std::string code = read_file(dir + "/code");
-  if (is_openmpi() || std::string(GetParam().label) != "Beffio")
-    EXPECT_EQ(code, "4\n") << err;
-  else
-    EXPECT_TRUE(code == "4\n" || code == "1\n") << code << err;
+  EXPECT_TRUE(is_timeout_exit(std::atoi(code.c_str()))) << code << err;
 }
 
 // Deterministically in a gap between phases: rank 1 stops itself as it starts releasing an IMB-IO
@@ -135,7 +138,7 @@ TEST(StoppedRank, InImbIosReleaseEndsTheJobNamingThePointsEnd) {
                          {"imb-io", "--io-dir", temp_dir(), "-iter", "2,1,1", "-msglog", "2:4",
                           "P_Write_indv", "--no-db", "--timeout", std::to_string(kTimeoutS)},
                          "MPISCOPE_FAULT=stop-release:P_Write_indv:1", 60);
-  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_TRUE(is_timeout_exit(r.exit_code)) << r.exit_code << r.err;
   EXPECT_LT(r.seconds, kTimeoutS + 10) << r.err;
   EXPECT_EQ(count_of(r.err,
                      "timeout: the end of P_Write_indv at 0 bytes on 2 processes did not "

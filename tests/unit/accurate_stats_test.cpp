@@ -91,6 +91,19 @@ TEST(StoppingRule, QuietSamplesConvergeNoisyOnesRunToTheBudget) {
   EXPECT_EQ(stop_reason(rule, draw(noisy, 20000), 20000, 0.1), StopReason::Converged);
 }
 
+// Samples that tie on the timer's ticks give a median interval of width 0; the median is still
+// known only to half a tick, and a target finer than that is never met (a 0-byte PingPong was
+// "converged" at +-0.0001 % on a 0.03 us timer).
+TEST(StoppingRule, TiedTicksDoNotMeetATargetFinerThanTheTimer) {
+  StoppingRule rule;
+  rule.target_relative_half_width = 1e-6;
+  const std::vector<double> tied(200, 0.125e-6);
+  EXPECT_EQ(stop_reason(rule, tied, 200, 0.01), StopReason::Converged);  // no resolution given
+  EXPECT_EQ(stop_reason(rule, tied, 200, 0.01, 0.03e-6 / 6), StopReason::Continue);
+  rule.target_relative_half_width = 0.02;  // 2 %: wider than half a tick (0.0025 / 0.125 us)
+  EXPECT_EQ(stop_reason(rule, tied, 200, 0.01, 0.03e-6 / 6), StopReason::Converged);
+}
+
 TEST(StoppingRule, BatchesReachTheMinimumThenGrowWithinTheBudget) {
   StoppingRule rule;
   rule.min_repetitions = 20;

@@ -137,3 +137,16 @@ TEST(Convergence, ReadBackRowsAndClassicRows) {
   ASSERT_TRUE(not_converged_reason(classic));
   EXPECT_NE(not_converged_reason(classic)->find("negative time"), std::string::npos);
 }
+
+// A SKaMPI output file keeps the row's statistics but not a level shift; the row's recorded
+// `converged` 0 stands over statistics that, as kept, look converged (the JSON of an accurate
+// SKaMPI run once said converged where its own file said 0).
+TEST(Convergence, ARecordedVerdictStandsOverStatisticsThatLostWhatDecidedIt) {
+  Measurement kept = row_of(planted(200, 1e-6, 0.001e-6, StopReason::Converged));
+  ASSERT_EQ(not_converged_reason(kept), std::nullopt);
+  kept.values = {{"converged", 0, "bool"}};
+  kept.note = "not converged: the machine changed speed during the point";
+  EXPECT_EQ(not_converged_reason(kept), "the machine changed speed during the point");
+  kept.values = {{"converged", 1, "bool"}};
+  EXPECT_EQ(not_converged_reason(kept), std::nullopt);
+}
