@@ -100,7 +100,8 @@ void refresh_clocks(MPI_Comm sync_comm, const AccurateSettings& s, AccurateState
   state.synchronized_at = MPI_Wtime();
 }
 
-// The largest timer resolution or reading cost over the ranks, measured once per state.
+// The largest timer resolution or reading cost over the ranks, measured once per state (and the
+// largest resolution alone, the step a sample can show).
 // Agreed by all ranks of sync_comm: one that sat out the earlier process sets (an inactive rank
 // of a smaller set) has none yet, and then all measure again (the collective needs them all).
 double timer_floor(MPI_Comm sync_comm, AccurateState& state) {
@@ -108,9 +109,11 @@ double timer_floor(MPI_Comm sync_comm, AccurateState& state) {
   MPI_Allreduce(MPI_IN_PLACE, &missing, 1, MPI_INT, MPI_MAX, sync_comm);
   if (missing) {
     const TimerProperties t = measure_timer();
-    double floor = std::max({t.resolution_s, t.cost_s, state.timer_floor_s});
-    MPI_Allreduce(MPI_IN_PLACE, &floor, 1, MPI_DOUBLE, MPI_MAX, sync_comm);
-    state.timer_floor_s = floor;
+    double floor_and_resolution[2] = {std::max({t.resolution_s, t.cost_s, state.timer_floor_s}),
+                                      std::max(t.resolution_s, state.timer_resolution_s)};
+    MPI_Allreduce(MPI_IN_PLACE, floor_and_resolution, 2, MPI_DOUBLE, MPI_MAX, sync_comm);
+    state.timer_floor_s = floor_and_resolution[0];
+    state.timer_resolution_s = floor_and_resolution[1];
   }
   return state.timer_floor_s;
 }
@@ -133,6 +136,7 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   AccurateResult out;
   out.stopping = s.stopping;
   out.timer_floor_s = timer_floor(sync_comm, state);
+  out.timer_resolution_s = state.timer_resolution_s;
   int window_failed = state.window_failed ? 1 : 0;  // every rank must choose the same scheme
   MPI_Allreduce(MPI_IN_PLACE, &window_failed, 1, MPI_INT, MPI_MAX, sync_comm);
   state.window_failed = window_failed != 0;
@@ -226,7 +230,7 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     std::vector<double> sorted = out.samples;
     std::sort(sorted.begin(), sorted.end());
     out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed,
-                           out.timer_floor_s / per_sample * time_factor);
+                           out.timer_resolution_s / per_sample * time_factor);
     // A point that used its budget on windows without one valid sample is measured again with
     // the barrier rather than left empty.
     const bool empty_at_limit = out.stop != StopReason::Continue && out.samples.empty() &&

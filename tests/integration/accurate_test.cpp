@@ -31,7 +31,9 @@ TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
   Result r;
   const auto dir = temp_dir();
   const json doc = run_accurate(
-      2, {"PingPong", "Allreduce", "-msglen", write_file(dir, "l", "0\n1024\n65536\n")}, r);
+      // Not 0 bytes: a 0-byte Allreduce is a no-op of 6 ns, below the timer's step even in
+      // samples of 75, which never converges and gives the window scheme nothing to time.
+      2, {"PingPong", "Allreduce", "-msglen", write_file(dir, "l", "1\n1024\n65536\n")}, r);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(doc["run"]["settings"]["method"], "accurate");
   EXPECT_EQ(doc["run"]["settings"]["synchronisation"], "window");
@@ -40,15 +42,19 @@ TEST(Accurate, WindowSchemeMarksRepetitionsValidAtTwoProcesses) {
   int window_rows = 0;
   for (const auto& b : doc["benchmarks"]) {
     EXPECT_EQ(b["method"], "accurate");
+    bool fell_back = false;  // the table's later rows keep the barrier
     for (const auto& row : b["rows"]) {
       const std::string where = b["name"].get<std::string>() + " " + row["bytes"].dump();
       expect_consistent_accurate_row(row, where);
       const json& a = row["accurate"];
       if (a["sync"] != "window") {
         // A loaded machine may make a point fall back; it must say so.
-        EXPECT_NE(row.value("note", "").find("window sync: too many repetitions started late"),
-                  std::string::npos)
-            << where << ": " << row.dump();
+        if (!fell_back) {
+          EXPECT_NE(row.value("note", "").find("window sync: too many repetitions started late"),
+                    std::string::npos)
+              << where << ": " << row.dump();
+        }
+        fell_back = true;
         continue;
       }
       ++window_rows;
