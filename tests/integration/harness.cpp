@@ -255,6 +255,12 @@ BackgroundCommand::~BackgroundCommand() {
   if (!ended_) ends_within(0);
 }
 
+bool BackgroundCommand::has_ended() {
+  int status = 0;
+  if (!ended_ && waitpid(pid_, &status, WNOHANG) != 0) ended_ = true;
+  return ended_;
+}
+
 bool BackgroundCommand::ends_within(double seconds) {
   int status = 0;
   ended_ = wait_until([&] { return waitpid(pid_, &status, WNOHANG) != 0; }, seconds);

@@ -83,6 +83,8 @@ class BackgroundCommand {
   int pid() const { return pid_; }
   // Waits up to `seconds` for the command to end; if it does not, kills it and returns false.
   bool ends_within(double seconds);
+  // Whether the command has ended, without waiting.
+  bool has_ended();
 
  private:
   int pid_ = -1;
