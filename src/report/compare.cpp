@@ -410,9 +410,11 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
 
 void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSettings& s,
                     Comparison& c) {
+  bool any = false;
   for (const auto& [key, pa] : ta.points) {
     const auto it = tb.points.find(key);
     if (it == tb.points.end()) continue;
+    any = true;
     ComparedRow r = judge(pa, it->second, s, c.rank_test_too_weak);
     r.table = ta.label;
     r.bytes = key.first;
@@ -420,6 +422,7 @@ void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSetti
     r.sized = ta.sized;
     c.rows.push_back(r);
   }
+  if (!any) c.no_row_in_common.push_back(ta.label);
 }
 
 // Holm's step-down procedure over the rows the rank test judged: the chance that identical
@@ -713,7 +716,8 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   flush();
   for (const auto& t : c.only_in_a) out += "\n# only in A: " + t;
   for (const auto& t : c.only_in_b) out += "\n# only in B: " + t;
-  if (!c.only_in_a.empty() || !c.only_in_b.empty()) out += "\n";
+  for (const auto& t : c.no_row_in_common) out += "\n# no row measured on both sides: " + t;
+  if (!c.only_in_a.empty() || !c.only_in_b.empty() || !c.no_row_in_common.empty()) out += "\n";
   if (c.gate_too_weak)
     out += "\n# note: with " + std::to_string(c.gate_rows) +
            " rows tested, the gate needs p <= " + output::format_number(s.gate_level, 3) + "/" +

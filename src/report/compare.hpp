@@ -123,7 +123,10 @@ std::string verdict_text(const ComparedRow& r);
 struct Comparison {
   std::vector<ComparedRow> rows;
   std::vector<std::string> only_in_a, only_in_b;  // tables measured by one side only
-  std::size_t gate_rows = 0;                      // rows the gate judged by the rank test together
+  // Tables both sides have, but without one row (length, argument) measured on both: listed, as
+  // the tables of one side are, rather than left out without a word.
+  std::vector<std::string> no_row_in_common;
+  std::size_t gate_rows = 0;        // rows the gate judged by the rank test together
   bool gate_too_weak = false;       // too few runs to reach gate_level / gate_rows in a row
   bool rank_test_too_weak = false;  // several runs, but too few for the rank test's level
   std::size_t inconclusive = 0;     // rows whose verdict is "cannot tell"

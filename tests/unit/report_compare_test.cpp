@@ -399,6 +399,23 @@ TEST(ReportCompare, TablesOfOneRunOnlyAreListedNotCompared) {
   EXPECT_NE(text.find("only in B: Allreduce, 8 processes"), std::string::npos) << text;
 }
 
+// A table both sides have, but with no length measured on both (here: 8 bytes against 16, and a
+// row whose time was not recorded), is listed, not left out without a word.
+TEST(ReportCompare, ATableWithNoRowInCommonIsListed) {
+  auto a = run_with(1, {row(8, 1, 2, 1.5), row(64, 1, 2, 1.5)});
+  auto b = run_with(2, {row(16, 1, 2, 1.5), row(64, NAN, NAN, NAN)});
+  const auto c = report::compare_runs({a}, {b}, limit(10));
+  EXPECT_TRUE(c.rows.empty());
+  EXPECT_TRUE(c.only_in_a.empty() && c.only_in_b.empty());
+  ASSERT_EQ(c.no_row_in_common.size(), 1u);
+  const auto text = report::render_comparison({a}, {b}, c, limit(10));
+  EXPECT_NE(text.find("# no row measured on both sides: Allreduce, 4 processes"), std::string::npos)
+      << text;
+  // With a row in common, nothing is said.
+  const auto same = report::compare_runs({a}, {a}, limit(10));
+  EXPECT_TRUE(same.no_row_in_common.empty());
+}
+
 // An imported OSU collective has no process count (0): it matches the same table at any count,
 // and the row's headline_us (mpiscope's osu rows: the time OSU's figure stands for) comes before
 // t_max.
