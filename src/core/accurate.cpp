@@ -136,7 +136,6 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   AccurateResult out;
   out.stopping = s.stopping;
   out.timer_floor_s = timer_floor(sync_comm, state);
-  out.timer_resolution_s = state.timer_resolution_s;
   int window_failed = state.window_failed ? 1 : 0;  // every rank must choose the same scheme
   MPI_Allreduce(MPI_IN_PLACE, &window_failed, 1, MPI_INT, MPI_MAX, sync_comm);
   state.window_failed = window_failed != 0;
@@ -230,7 +229,7 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     std::vector<double> sorted = out.samples;
     std::sort(sorted.begin(), sorted.end());
     out.stop = stop_reason(s.stopping, sorted, out.attempted, elapsed,
-                           out.timer_resolution_s / per_sample * time_factor);
+                           state.timer_resolution_s / per_sample * time_factor);
     // A point that used its budget on windows without one valid sample is measured again with
     // the barrier rather than left empty.
     const bool empty_at_limit = out.stop != StopReason::Continue && out.samples.empty() &&

@@ -56,10 +56,9 @@ struct AccurateResult {
   double seconds = 0;                            // the median sample, broadcast to every rank
   double clock_offset_max_s = 0, clock_drift_max = 0;  // the largest |offset| and |drift| seen
   int repetitions_per_sample = 1;
-  double timer_floor_s = 0;       // the largest timer resolution or reading cost over the ranks
-  double timer_resolution_s = 0;  // the largest timer resolution over the ranks
-  LevelShift level_shift;         // the valid samples' first and second halves, compared
-  StoppingRule stopping;          // the rule the point ran under
+  double timer_floor_s = 0;  // the largest timer resolution or reading cost over the ranks
+  LevelShift level_shift;    // the valid samples' first and second halves, compared
+  StoppingRule stopping;     // the rule the point ran under
 };
 
 // State that outlives a point: the clock model against the reference rank, and whether the

@@ -167,8 +167,8 @@ double preemptions_of(const db::StoredRun& run) {
   const auto it = run.info.settings.find(core::kEndOfRunSettings[0]);
   if (it == run.info.settings.end()) return std::nan("");
   char* end = nullptr;
-  const double share = std::strtod(it->second.c_str(), &end);
-  return end != it->second.c_str() ? share : std::nan("");
+  const double rate = std::strtod(it->second.c_str(), &end);
+  return end != it->second.c_str() ? rate : std::nan("");
 }
 
 // A row within its table: the length and, where the suite varies something else at one length

@@ -262,9 +262,8 @@ bool BackgroundCommand::has_ended() {
 }
 
 bool BackgroundCommand::ends_within(double seconds) {
-  int status = 0;
-  ended_ = wait_until([&] { return waitpid(pid_, &status, WNOHANG) != 0; }, seconds);
-  if (!ended_) {
+  if (!wait_until([&] { return has_ended(); }, seconds)) {
+    int status = 0;
     kill(pid_, SIGKILL);
     waitpid(pid_, &status, 0);
   }
