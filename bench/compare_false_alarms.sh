@@ -8,8 +8,12 @@
 #   A's 5 runs with D's 5: anything but exit 3 is a miss;
 #   the first run of A with the first of B and of D (one run per side): the same, and the largest
 #   B/A (or A/B) of identical single launches, which the single-run bound (3x) must exceed.
-# With HOGS=N, N busy loops run beside every launch (a machine shared with other jobs).
-#   [HOGS=N] [DELAY_US=20] bench/compare_false_alarms.sh [BUILD_DIR] [LAUNCHER] [COMPARISONS]
+# With HOGS=N, N busy loops run beside every launch (a machine shared with other jobs); LENGTHS
+# sets the message lengths. With sqlite3 at hand, each identical single pair also shows the most a
+# rank of each run waited for a CPU (max_cpu_wait_percent), and the largest ratio is given apart
+# for the pairs that kept their cores (both at most 10 %: the single-run bound's premise).
+#   [HOGS=N] [DELAY_US=20] [LENGTHS="4 64 1024 4096"] bench/compare_false_alarms.sh [BUILD_DIR]
+#     [LAUNCHER] [COMPARISONS]
 #   (defaults: build, mpirun.openmpi, 20)
 set -euo pipefail
 build=${1:-build}
@@ -27,7 +31,7 @@ stop_hogs() {
   hog_pids=()
 }
 trap 'stop_hogs; rm -rf "$work"' EXIT
-printf '4\n64\n1024\n4096\n' > "$work/lengths"
+printf '%s\n' ${LENGTHS:-4 64 1024 4096} > "$work/lengths"
 preload=$(cd "$build/bin" && pwd)/libmpiscope_delay.so
 [[ -f $preload ]] || { echo "no $preload: build the tests first" >&2; exit 2; }
 for ((h = 0; h < hogs; ++h)); do
@@ -52,6 +56,13 @@ tally() { count[$1]=$((${count[$1]:-0} + 1)); }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $hogs busy loops beside the launches"
 start=$(date +%s)
 widest=1
+widest_kept=1  # of the pairs in which no rank waited for a CPU more than 10 % of the time
+wait_of() {  # wait_of DB RUN: the most a rank waited for a CPU, percent of the run (? if not known)
+  command -v sqlite3 > /dev/null || { echo "?"; return; }
+  local w
+  w=$(sqlite3 "$1" "SELECT value FROM run_settings WHERE run_id = $2 AND name = 'max_cpu_wait_percent'")
+  echo "${w:-?}"
+}
 for ((c = 1; c <= comparisons; ++c)); do
   db=$work/c$c.sqlite
   for round in 1 2 3 4 5; do
@@ -64,14 +75,22 @@ for ((c = 1; c <= comparisons; ++c)); do
   slow=$(verdict "$db" 1,4,7,10,13 3,6,9,12,15)
   single_same=$(verdict "$db" 1 2)
   # The largest ratio either way between two identical single launches, over every row.
-  ratio=$(awk '$7 == "bound" { r = $4 + 0; if (r > 0 && 1 / r > r) r = 1 / r; if (r > w) w = r }
-               END { printf "%.3f", w }' "$work/last.txt")
+  read -r ratio ratio_row < <(awk '/^# [A-Z]/ { table = $2 }
+      $7 == "bound" { r = $4 + 0; if (r > 0 && 1 / r > r) r = 1 / r
+                      if (r > w) { w = r; row = table "@" $1 "B" } }
+      END { printf "%.3f %s\n", w, row }' "$work/last.txt")
   widest=$(awk -v a="$widest" -v b="$ratio" 'BEGIN { print (b > a ? b : a) }')
+  wait1=$(wait_of "$db" 1)
+  wait2=$(wait_of "$db" 2)
+  if awk -v x="$wait1" -v y="$wait2" 'BEGIN { exit !(x != "?" && y != "?" && x <= 10 && y <= 10) }'; then
+    widest_kept=$(awk -v a="$widest_kept" -v b="$ratio" 'BEGIN { print (b > a ? b : a) }')
+  fi
   single_slow=$(verdict "$db" 1 3)
   tally "same:$same"; tally "slow:$slow"; tally "single_same:$single_same"
   tally "single_slow:$single_slow"
   echo "comparison $c: identical 5 vs 5 exit $same, delayed 5 vs 5 exit $slow;" \
-    "identical 1 vs 1 exit $single_same (largest ratio $ratio), delayed 1 vs 1 exit $single_slow"
+    "identical 1 vs 1 exit $single_same (largest ratio $ratio at $ratio_row; a rank waited for a CPU" \
+    "$wait1 % and $wait2 %), delayed 1 vs 1 exit $single_slow"
   [[ $same == 3 ]] && grep -E 'SLOWDOWN|^# [A-Z]' "$work/same$c.txt" | grep -B1 SLOWDOWN || true
 done
 stop_hogs
@@ -88,5 +107,6 @@ identical same "5 vs 5"
 identical single_same "1 vs 1"
 delayed slow "5 vs 5"
 delayed single_slow "1 vs 1"
-echo "largest ratio of identical single launches, any row: $widest"
+echo "largest ratio of identical single launches, any row: $widest; of those that kept their" \
+  "cores (no rank waited for a CPU more than 10 %): $widest_kept"
 echo "wall time: $(( $(date +%s) - start )) s"

@@ -48,9 +48,7 @@ class ReporterList : public Reporter {
     for (auto& r : list_) r->summary(v);
   }
   void run_finished(const RunInfo& i, bool ok) override {
-    RunInfo at_end = i;
-    add_end_of_run_settings(at_end);
-    for (auto& r : list_) r->run_finished(at_end, ok);
+    for (auto& r : list_) r->run_finished(i, ok);
   }
 
  private:

@@ -1,7 +1,6 @@
 #include "core/run_info.hpp"
 
 #include <sched.h>
-#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -49,7 +48,7 @@ std::string rank_ranges_by_host(
 namespace {
 struct RunStart {
   double wall_s = std::nan("");
-  long preemptions = 0;
+  double cpu_wait_s = std::nan("");
 };
 RunStart run_start;
 
@@ -59,30 +58,37 @@ double wall_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-long preemptions_so_far() {
-  rusage usage{};
-  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
+// The seconds this process's main thread has spent ready on a run queue without a CPU: the second
+// field of /proc/self/schedstat (nanoseconds); NaN where the kernel does not provide it.
+double cpu_wait_seconds_so_far() {
+  std::FILE* f = std::fopen("/proc/self/schedstat", "r");
+  if (f == nullptr) return std::nan("");
+  unsigned long long on_cpu_ns = 0, waiting_ns = 0;
+  const int read = std::fscanf(f, "%llu %llu", &on_cpu_ns, &waiting_ns);
+  std::fclose(f);
+  return read == 2 ? 1e-9 * static_cast<double>(waiting_ns) : std::nan("");
 }
 }  // namespace
 
-double preemptions_per_second_since_run_start() {
+double cpu_wait_percent_since_run_start() {
   const double wall = wall_seconds() - run_start.wall_s;
-  return wall > 0 ? static_cast<double>(preemptions_so_far() - run_start.preemptions) / wall
+  return wall > 0 ? 100.0 * (cpu_wait_seconds_so_far() - run_start.cpu_wait_s) / wall
                   : std::nan("");
 }
 
-void add_end_of_run_settings(RunInfo& info) {
-  // Once: reporter lists nest, and every reporter must record the same value.
-  const double rate = preemptions_per_second_since_run_start();
-  if (info.settings.count(kEndOfRunSettings[0]) || !std::isfinite(rate)) return;
+void gather_end_of_run_settings(RunInfo& info) {
+  const double mine = cpu_wait_percent_since_run_start();
+  double most = std::isfinite(mine) ? mine : -1;  // -1: not known on this rank
+  MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (most < 0) return;
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f", rate);
+  std::snprintf(text, sizeof text, "%.2f", most);
   info.settings[kEndOfRunSettings[0]] = text;
 }
 
 RunInfo collect_run_info(const std::string& suite, const std::vector<std::string>& command_line,
                          int thread_level) {
-  run_start = {wall_seconds(), preemptions_so_far()};
+  run_start = {wall_seconds(), cpu_wait_seconds_so_far()};
   RunInfo info;
   info.suite = suite;
   info.command_line = command_line;

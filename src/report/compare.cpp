@@ -160,15 +160,15 @@ struct Point {
   double us = 0;
   std::int64_t run = 0;
   std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
-  double preemptions = std::nan("");  // of rank 0, per second of the run (NaN: unknown)
+  double cpu_wait_percent = std::nan("");  // the most any rank waited for a CPU (NaN: unknown)
 };
 
-double preemptions_of(const db::StoredRun& run) {
+double cpu_wait_percent_of(const db::StoredRun& run) {
   const auto it = run.info.settings.find(core::kEndOfRunSettings[0]);
   if (it == run.info.settings.end()) return std::nan("");
   char* end = nullptr;
-  const double rate = std::strtod(it->second.c_str(), &end);
-  return end != it->second.c_str() ? rate : std::nan("");
+  const double percent = std::strtod(it->second.c_str(), &end);
+  return end != it->second.c_str() ? percent : std::nan("");
 }
 
 // A row within its table: the length and, where the suite varies something else at one length
@@ -255,7 +255,7 @@ Side collect(const std::vector<db::StoredRun>& runs) {
         if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
       for (const auto& [row, m] : rows) {
         const double us = reported_time_us(*m);
-        table->points[row].push_back({us, run.id, not_a_figure(*m, us), preemptions_of(run)});
+        table->points[row].push_back({us, run.id, not_a_figure(*m, us), cpu_wait_percent_of(run)});
       }
     }
   }
@@ -386,11 +386,11 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   rank_test_too_weak = rank_test_too_weak || pa.size() > 1 || pb.size() > 1;
   for (const auto* side : {&pa, &pb})
     for (const auto& p : *side)
-      if (p.preemptions > core::kDisturbedPreemptionsPerSecond && r.why_not_conclusive.empty())
-        r.why_not_conclusive = "run " + std::to_string(p.run) + "'s rank 0 was preempted " +
-                               output::format_number(p.preemptions, 0) +
-                               " times a second: time-sliced by other work, it can move by any "
-                               "factor";
+      if (p.cpu_wait_percent > core::kDisturbedCpuWaitPercent && r.why_not_conclusive.empty())
+        r.why_not_conclusive = "run " + std::to_string(p.run) +
+                               " was time-sliced by other work (a rank waited for a CPU " +
+                               output::format_number(p.cpu_wait_percent, 1) +
+                               " % of the time): it can move by any factor";
   if (!r.why_not_conclusive.empty()) return r;
   const double bound = kSingleRunBound;
   r.ratio_low = r.ratio / bound;
@@ -746,10 +746,10 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
              bound + "x)\n";
     if (time_sliced > 0)
       out += "#   " + std::to_string(time_sliced) +
-             " with too few runs per side, some of them time-sliced by other work (rank 0 "
-             "preempted more than " +
-             output::format_number(core::kDisturbedPreemptionsPerSecond, 0) +
-             " times a second): such a launch moves by any factor\n";
+             " with too few runs per side, some of them time-sliced by other work (a rank "
+             "waited for a CPU more than " +
+             output::format_number(core::kDisturbedCpuWaitPercent, 0) +
+             " % of the time): such a launch moves by any factor\n";
     if (const auto n = unsettled[NoiseBasis::kNotAFigure])
       out += "#   " + std::to_string(n) +
              " whose figure in some run did not converge or is not physical (a row's reason "

@@ -82,13 +82,15 @@ TEST(DbRecord, RunIsRecordedWithTheSameNumbersAsTheJson) {
   EXPECT_EQ(run[0][5], "1");
   EXPECT_EQ(run[0][6], "1");
   EXPECT_EQ(db.count("SELECT sum(ranks) FROM run_hosts"), 3);
-  // The settings known at the start, and those only the end knows (rank 0's CPU share).
+  // The settings known at the start, and those only the end knows (the most a rank waited for a
+  // CPU).
   ASSERT_EQ(j["settings_at_end"].size(), 1u) << j.dump();
-  const std::string share = j["settings_at_end"]["rank0_preemptions_per_s"].get<std::string>();
+  const std::string share = j["settings_at_end"]["max_cpu_wait_percent"].get<std::string>();
   EXPECT_GE(std::stod(share), 0.0);
+  EXPECT_LE(std::stod(share), 100.0);
   EXPECT_EQ(db.count("SELECT count(*) FROM run_settings"),
             static_cast<long long>(j["run"]["settings"].size() + j["settings_at_end"].size()));
-  EXPECT_EQ(db.query("SELECT value FROM run_settings WHERE name = 'rank0_preemptions_per_s'")[0][0],
+  EXPECT_EQ(db.query("SELECT value FROM run_settings WHERE name = 'max_cpu_wait_percent'")[0][0],
             share);
 
   // Every table and row of the JSON, in order, with the same statistics.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -43,22 +44,45 @@ Result run_command(const std::string& command, bool merged) {
   return run_shell(command, merged ? ">out.txt 2>&1" : ">out.txt 2>err.txt");
 }
 
-bool is_openmpi() {
-  return std::string(MPISCOPE_MPI_FLAVOR) == "openmpi";
-}
-
-std::string mpi_library_name() {
-  return MPISCOPE_MPI_LIBRARY_NAME;
-}
-
 std::string bin_dir() {
   const char* override_dir = std::getenv("MPISCOPE_TEST_BIN_DIR");
   return override_dir != nullptr && *override_dir != 0 ? override_dir : MPISCOPE_BIN_DIR;
 }
 
+const MpiUnderTest& mpi_under_test() {
+  static const MpiUnderTest mpi = [] {
+    const std::string path = bin_dir() + "/" + kMpiUnderTestFile;
+    const std::string text = read_file(path);
+    if (text.empty()) {
+      std::fprintf(stderr, "harness: %s is missing or empty: the build writes it (CMake)\n",
+                   path.c_str());
+      std::exit(2);
+    }
+    const auto j = nlohmann::json::parse(text);
+    return MpiUnderTest{.launcher = j.at("launcher").get<std::string>(),
+                        .oversubscribe_flag = j.at("oversubscribe_flag").get<std::string>(),
+                        .flavour = j.at("flavour").get<std::string>(),
+                        .library_name = j.at("library_name").get<std::string>()};
+  }();
+  return mpi;
+}
+
+bool is_openmpi() {
+  return mpi_under_test().flavour == "openmpi";
+}
+
+std::string mpi_library_name() {
+  return mpi_under_test().library_name;
+}
+
+std::string mpiexec_command() {
+  const auto& mpi = mpi_under_test();
+  return mpi.launcher + (mpi.oversubscribe_flag.empty() ? "" : " " + mpi.oversubscribe_flag);
+}
+
 std::string mpiscope_launch(int np) {
-  return std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE + " -np " +
-         std::to_string(np) + " " + bin_dir() + "/mpiscope";  // unquoted: it may go inside '…'
+  return mpiexec_command() + " -np " + std::to_string(np) + " " + bin_dir() +
+         "/mpiscope";  // unquoted: it may go inside '…'
 }
 
 static std::string launch_command(int np, const std::vector<std::string>& args,
@@ -68,9 +92,8 @@ static std::string launch_command(int np, const std::vector<std::string>& args,
   // the MPI libraries' own allocations at exit, which are not ours to fix.
   std::string cmd =
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 " +
-      env + " timeout -k 5 " + std::to_string(time_limit_s) + " " + MPISCOPE_MPIEXEC + " " +
-      MPISCOPE_OVERSUBSCRIBE + " -np " + std::to_string(np) + " " +
-      quote(program[0] == '/' ? program : bin_dir() + "/" + program);
+      env + " timeout -k 5 " + std::to_string(time_limit_s) + " " + mpiexec_command() + " -np " +
+      std::to_string(np) + " " + quote(program[0] == '/' ? program : bin_dir() + "/" + program);
   for (const auto& a : args) cmd += " " + quote(a);
   return cmd;
 }
@@ -276,7 +299,7 @@ std::string with_pmpi_library(const std::string& dir) {
   const std::string path = write_file(
       dir, "with_pmpi.sh",
       std::string("#!/bin/sh\nASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 LD_PRELOAD=") +
-          MPISCOPE_BIN_DIR + "/libmpiscope_delay.so exec " + bin_dir() + "/mpiscope \"$@\"\n");
+          bin_dir() + "/libmpiscope_delay.so exec " + bin_dir() + "/mpiscope \"$@\"\n");
   std::filesystem::permissions(path, std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::add);
   return path;

@@ -50,10 +50,13 @@ std::vector<Table> parse_imb(const std::string& out);
 std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name);
 
 // The folder of the executables under test: this build's own, or $MPISCOPE_TEST_BIN_DIR when set
-// (scripts/test-all runs these tests against the sanitizer build's executables that way).
+// (scripts/test-all runs these tests against the sanitizer and MPICH builds' executables that
+// way, so that the tests are compiled once).
 std::string bin_dir();
 // "<launcher> [--oversubscribe] -np N <bin>/mpiscope", for tests that write their own shell line.
 std::string mpiscope_launch(int np);
+// "<launcher> [--oversubscribe]": the MPI library's launcher as the tests start it.
+std::string mpiexec_command();
 
 // A fresh folder under `parent`, removed when the test program ends.
 std::string temp_dir(const std::string& parent = "/tmp");
@@ -100,9 +103,18 @@ std::vector<std::string> lines_of(const std::string& text);
 // OSU's lines of an `mpiscope osu` output: from the first "# OSU " title up to mpiscope's closing
 // "# mpiscope: …" line.
 std::vector<std::string> osu_lines(const std::string& out);
-// The one place that names the MPI library under test: its launcher's flavour (Open MPI's
-// mpirun or another, CMake's MPISCOPE_MPI_FLAVOR) and the name its version string contains.
+// The one place that names the MPI library under test: the file the build writes beside its
+// executables (CMakeLists.txt), read from bin_dir(), so that one test program runs against any
+// build. A third library needs no change here.
+inline constexpr const char* kMpiUnderTestFile = "mpi-under-test.json";
+struct MpiUnderTest {
+  std::string launcher;            // e.g. /usr/bin/mpirun.openmpi
+  std::string oversubscribe_flag;  // how it is told that ranks may outnumber cores, or empty
+  std::string flavour;             // "openmpi" (Open MPI's mpirun options) or "mpich" (Hydra's)
+  std::string library_name;        // what MPI_Get_library_version calls it: "Open MPI", "MPICH"
+};
+const MpiUnderTest& mpi_under_test();
 bool is_openmpi();
-std::string mpi_library_name();  // e.g. "Open MPI", "MPICH" (CMake: MPISCOPE_MPI_LIBRARY_NAME)
+std::string mpi_library_name();
 
 }  // namespace harness

@@ -85,7 +85,7 @@ TEST(LauncherMismatch, ForeignLaunchVariablesStopTheRunWithOneMessage) {
 // The real thing: the other library's build (build/ or build-mpich/ next to this one) under this
 // build's launcher. Each flavour's tests cover one direction.
 TEST(LauncherMismatch, OtherLibrarysBuildUnderThisLauncherStops) {
-  const auto root = std::filesystem::path(MPISCOPE_BIN_DIR).parent_path().parent_path();
+  const auto root = std::filesystem::path(bin_dir()).parent_path().parent_path();
   const auto other = root / (is_openmpi() ? "build-mpich" : "build") / "bin" / "mpiscope";
   if (!std::filesystem::exists(other))
     GTEST_SKIP() << other << " is not built (scripts/build " << (is_openmpi() ? "mpich" : "openmpi")

@@ -594,8 +594,7 @@ TEST(PrestaProgress, ATerminalShowsThePointAndTheTimeLeft) {
                     "stderr a pipe): mpiscope shows no progress there (docs/results-db.md)";
   const auto dir = temp_dir();
   const std::string args = " presta com -o 500 -b 1024 -e 2048 --no-db";
-  const std::string launch = std::string(MPISCOPE_MPIEXEC) + " " + MPISCOPE_OVERSUBSCRIBE +
-                             " -np 2 " + with_pmpi_library(dir) + args;
+  const std::string launch = mpiexec_command() + " -np 2 " + with_pmpi_library(dir) + args;
   const auto r = run_command(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
       "MPISCOPE_DELAY=MPI_Send=3000 timeout -k 5 60 script -qfec " +

@@ -236,7 +236,7 @@ TEST(ReportCompare, TheGateHoldsItsLevelOverAllRowsTogether) {
             std::string::npos);
 }
 
-// One run per side shows no run-to-run spread: a change within the single-run bound (3x) cannot
+// One run per side shows no run-to-run spread: a change within the single-run bound (10x) cannot
 // be told from noise, so the gate can neither pass nor fail it; a +20 us delay per send on a
 // 0.3 us latency still fails. Accurate mode's within-run intervals, however narrow, change
 // nothing: they say how the repetitions of one launch spread, not how launches do.
@@ -252,29 +252,29 @@ TEST(ReportCompare, OneRunPerSideDecidesOnlyBeyondTheSingleRunBound) {
   EXPECT_FALSE(c.rows[1].beyond);      // 20 %: cannot tell either
   EXPECT_FALSE(c.rows[1].slowdown_over_limit);
   EXPECT_FALSE(c.rows[1].conclusive);
-  EXPECT_TRUE(c.rows[2].beyond);  // 0.3 -> 20.3 us: 68x, beyond 1.1 x 3
+  EXPECT_TRUE(c.rows[2].beyond);  // 0.3 -> 20.3 us: 68x, beyond 1.1 x 10
   EXPECT_TRUE(c.rows[2].slowdown_over_limit);
   EXPECT_TRUE(c.rows[2].conclusive);
   EXPECT_EQ(c.inconclusive, 2u);
   EXPECT_FALSE(c.rank_test_too_weak);
   const auto text = report::render_comparison({a}, {b}, c, limit(10));
   EXPECT_NE(text.find("one run per side shows no spread to go by"), std::string::npos) << text;
-  // A launch whose rank 0 was preempted 400 times a second (other work time-sliced it) moves by
-  // any factor: even 68x cannot be told from that.
+  // A launch one of whose ranks waited for a CPU half of the time (other work time-sliced it) moves
+  // by any factor: even 68x cannot be told from that.
   auto sliced = b;
-  sliced.info.settings["rank0_preemptions_per_s"] = "400.0";
+  sliced.info.settings["max_cpu_wait_percent"] = "50.10";
   c = report::compare_runs({a}, {sliced}, limit(10));
   EXPECT_FALSE(c.rows[2].slowdown_over_limit);
   EXPECT_FALSE(c.rows[2].conclusive);
   EXPECT_EQ(c.rows[2].why_not_conclusive,
-            "run 2's rank 0 was preempted 400 times a second: time-sliced by other work, it can "
-            "move by any factor");
+            "run 2 was time-sliced by other work (a rank waited for a CPU 50.1 % of the time): it "
+            "can move by any factor");
   EXPECT_NE(report::render_comparison({a}, {sliced}, c, limit(10))
                 .find("3 with too few runs per "
                       "side, some of them "
                       "time-sliced"),
             std::string::npos);
-  sliced.info.settings["rank0_preemptions_per_s"] = "3.5";  // kept its core: the bound decides
+  sliced.info.settings["max_cpu_wait_percent"] = "2.40";  // kept its core: the bound decides
   EXPECT_TRUE(report::compare_runs({a}, {sliced}, limit(10)).rows[2].slowdown_over_limit);
 
   // Accurate rows with narrow, separated intervals: still one launch per side.

@@ -235,6 +235,7 @@ int run(const std::string& serialized, int thread_level,
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
   const Protocol protocol = measure(s);
+  core::gather_end_of_run_settings(info);
   bool all = true;
   if (root) {
     all = report(protocol, o.rmax_gflop_s, out);

@@ -347,6 +347,7 @@ int run(const std::string& program, const std::string& serialized, int thread_le
       watchdog.end_phase();
     MPI_Barrier(MPI_COMM_WORLD);
   }
+  core::gather_end_of_run_settings(info);
   watchdog.stop();                    // the outputs follow, written by rank 0 alone
   core::scratch_files::remove_all();  // the run's directory, once every process is done with it
   if (root) {

@@ -301,6 +301,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   }
   core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
+  core::gather_end_of_run_settings(info);
   if (root) reporters.run_finished(info, outcome.all_ran);
   return cli::exit_code(outcome);
 }

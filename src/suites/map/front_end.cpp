@@ -326,6 +326,7 @@ int run(const std::string& serialized, int thread_level,
     }
   };
   const auto samples = measure_map(s, as_it_goes);
+  core::gather_end_of_run_settings(info);
   progress.clear();
   if (!root) return cli::kOk;
   const double seconds =

@@ -176,6 +176,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
                      b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR");
   core::Reporter& out = root ? static_cast<core::Reporter&>(figures) : none;
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
+  core::gather_end_of_run_settings(info);
   if (root) reporters.run_finished(info, outcome.all_ran);
   return cli::exit_code(outcome);
 }

@@ -194,6 +194,7 @@ int run(Options o, int thread_level, const std::string& program,
       code = run_globalop(c);
       break;
   }
+  core::gather_end_of_run_settings(info);
   watchdog.stop();  // the outputs follow, written by rank 0 alone
   progress.clear();
   if (root) reporters.run_finished(info, code == 0);

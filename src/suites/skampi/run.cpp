@@ -541,6 +541,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
     }
   }
   MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  core::gather_end_of_run_settings(info);
   watchdog.stop();  // the outputs follow, written by rank 0 alone
   if (me == 0) {
     append(c.outfile, format_end());
