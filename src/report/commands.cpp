@@ -649,9 +649,9 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "export", "Write stored runs as tidy CSV or JSON (one quantity per row)", {}, 63, export_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "label", "Set the label of a stored run", {}, 64, label_main});
-MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"delete", "Delete stored runs", {}, 64, delete_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"delete", "Delete stored runs", {}, 65, delete_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
-    "report", "Write an HTML page of plots of the stored runs", {}, 65, report_main});
+    "report", "Write an HTML page of plots of the stored runs", {}, 66, report_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "compare",
     "Compare two stored runs or sets of runs (ratio B/A per benchmark and length)",

@@ -358,7 +358,7 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "map",
     "all-pairs latency and bandwidth map: which host, rank or link is slow (as mpiGraph)",
     {},
-    70,
+    75,
     map_main});
 
 }  // namespace mpiscope::map
