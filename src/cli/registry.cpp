@@ -19,12 +19,11 @@ bool register_suite(SuiteEntry entry) {
 
 std::vector<SuiteEntry> registered_suites() {
   auto list = table();
-  std::stable_sort(list.begin(), list.end(),
-                   [](const SuiteEntry& a, const SuiteEntry& b) {
-                     // By name where the order ties: registration order is link order, which a
-                     // unity build changes.
-                     return a.order != b.order ? a.order < b.order : a.name < b.name;
-                   });
+  std::stable_sort(list.begin(), list.end(), [](const SuiteEntry& a, const SuiteEntry& b) {
+    // By name where the order ties: registration order is link order, which a
+    // unity build changes.
+    return a.order != b.order ? a.order < b.order : a.name < b.name;
+  });
   return list;
 }
 
