@@ -87,11 +87,11 @@ Result run_on_cluster(int np, Placement placement, const std::vector<std::string
   if (harness::is_openmpi()) {
     // The test hosts share this machine's 2 cores: ranks that poll without yielding would wait
     // a time slice for every message (7 ms instead of 0.2 ms per PingPong here under load).
-    launch = harness::mpi_under_test().launcher + " --mca mpi_yield_when_idle 1 --hostfile " + kState +
-             "/hostfile" + (placement == Placement::kRoundRobin ? " --map-by node" : "");
+    launch = harness::mpi_under_test().launcher + " --mca mpi_yield_when_idle 1 --hostfile " +
+             kState + "/hostfile" + (placement == Placement::kRoundRobin ? " --map-by node" : "");
   } else {
-    launch = harness::mpi_under_test().launcher + " -launcher ssh -f " + kState + "/hostfile.mpich" +
-             (placement == Placement::kRoundRobin ? " -ppn 1" : "");
+    launch = harness::mpi_under_test().launcher + " -launcher ssh -f " + kState +
+             "/hostfile.mpich" + (placement == Placement::kRoundRobin ? " -ppn 1" : "");
   }
   std::string cmd = "cd " + harness::quote(dir) +
                     " && exec env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
