@@ -4,8 +4,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <stdexcept>
 
 #include "cli/numbers.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
 #include "core/text.hpp"
 #include "db/results_db.hpp"
 #include "output/db_reporter.hpp"
@@ -215,6 +218,25 @@ void add_file_reporters(core::ReporterList& list, const OutputOptions& o) {
   auto files = std::make_unique<FileReporters>(o.label, std::move(db));
   for (const auto& [format, path] : o.files) files->add(output::create_reporter(format, path));
   list.add(std::move(files));
+}
+
+RunReporters::RunReporters(const std::function<std::unique_ptr<core::Reporter>()>& text,
+                           const OutputOptions& output, const core::RunInfo& info)
+    : root_(mpi::world_rank() == 0) {
+  if (!root_) return;
+  if (auto reporter = text ? text() : nullptr) list_.add(std::move(reporter));
+  add_file_reporters(list_, output);  // JSON, CSV, … and the results database
+  list_.run_started(info);
+}
+
+void RunReporters::measured(core::RunInfo& info) {
+  core::gather_end_of_run_settings(info);
+  measured_ = true;
+}
+
+void RunReporters::finish(const core::RunInfo& info, bool ok) {
+  if (!measured_) throw std::logic_error("RunReporters::finish before measured()");
+  if (root_) list_.run_finished(info, ok);
 }
 
 }  // namespace mpiscope::cli

@@ -66,4 +66,28 @@ ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& ar
 // the results database (unless --no-db), all seeing the run's --label.
 void add_file_reporters(core::ReporterList& list, const OutputOptions& o);
 
+// The reporters of one run, alike in every suite. On rank 0: the suite's own text reporter (made
+// by `text`, which only rank 0 calls; it may return null) and the file reporters of `output`,
+// started with `info`; on the other ranks none, and out() is a reporter that drops everything.
+// The end takes two calls: measured(), collective, once every rank has measured (before a
+// watchdog stops and before rank 0's own writing, so that no rank waits on it unwatched): it
+// gathers the settings only the end of a run knows (core::gather_end_of_run_settings); then
+// finish() on every rank, after rank 0's last notes: its reporters see run_finished. finish()
+// without measured() throws std::logic_error (a front end that forgot the gather).
+class RunReporters {
+ public:
+  RunReporters(const std::function<std::unique_ptr<core::Reporter>()>& text,
+               const OutputOptions& output, const core::RunInfo& info);
+  bool root() const { return root_; }
+  core::Reporter& out() { return root_ ? static_cast<core::Reporter&>(list_) : none_; }
+  void measured(core::RunInfo& info);
+  void finish(const core::RunInfo& info, bool ok);
+
+ private:
+  bool root_;
+  bool measured_ = false;
+  core::ReporterList list_;
+  core::Reporter none_;
+};
+
 }  // namespace mpiscope::cli

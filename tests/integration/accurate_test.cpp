@@ -339,7 +339,7 @@ TEST(Accurate, RecordedMedianIsWhatCompareCompares) {
   for (const auto& line : lines_of(compared.out))
     if (line.rfind("   1024 ", 0) == 0)  // (a point that did not converge under load: nothing)
       decided_by_bound =
-          line.find(" bound 3.0x ") != std::string::npos ||
+          line.find(" bound 10.0x ") != std::string::npos ||
           compared.out.find("did not converge or is not physical") != std::string::npos;
   EXPECT_TRUE(decided_by_bound) << compared.out;
 }

@@ -13,7 +13,7 @@ cli::ParseResult parse_args(const std::vector<std::string>& args, int world = 8)
 Options parsed(const std::vector<std::string>& args, int world = 8) {
   const auto r = parse_args(args, world);
   EXPECT_EQ(r.kind, cli::ParseResult::kRun) << r.text;
-  return deserialize(r.text);
+  return nlohmann::json::parse(r.text).get<Options>();
 }
 std::string error_of(const std::vector<std::string>& args, int world = 8) {
   try {

@@ -44,31 +44,9 @@ struct Options {
   cli::MethodOptions method{.budget_s = kDefaultAccurateBudgetS};
 };
 
-std::string serialize(const Options& o) {
-  return nlohmann::json{{"memory_mib", o.memory_mib},
-                        {"seed", o.seed},
-                        {"random_patterns", o.random_patterns},
-                        {"repetitions", o.repetitions},
-                        {"loop_time_ms", o.loop_time_ms},
-                        {"rmax_gflop_s", o.rmax_gflop_s},
-                        {"output", o.output},
-                        {"method", o.method}}
-      .dump();
-}
-
-Options deserialize(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Options o;
-  o.memory_mib = j.at("memory_mib").get<double>();
-  o.seed = j.at("seed").get<std::uint64_t>();
-  o.random_patterns = j.at("random_patterns").get<int>();
-  o.repetitions = j.at("repetitions").get<int>();
-  o.loop_time_ms = j.at("loop_time_ms").get<double>();
-  o.rmax_gflop_s = j.at("rmax_gflop_s").get<double>();
-  j.at("output").get_to(o.output);
-  j.at("method").get_to(o.method);
-  return o;
-}
+// The hand-off to the other ranks (cli/frontend.hpp).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, memory_mib, seed, random_patterns, repetitions,
+                                   loop_time_ms, rmax_gflop_s, output, method)
 
 cli::ParseResult parse(const std::string& program, const std::vector<std::string>& args,
                        int world_size) {
@@ -135,7 +113,7 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
     seed_given = app.count("--seed") > 0;
     if (!seed_given)
       o.seed = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
-    return serialize(o);
+    return nlohmann::json(o).dump();
   });
 }
 
@@ -162,11 +140,9 @@ std::string join_lengths(const std::vector<std::size_t>& lengths) {
   return s;
 }
 
-class NullReporter : public core::Reporter {};
-
 int run(const std::string& serialized, int thread_level,
         const std::vector<std::string>& command_line) {
-  const Options o = deserialize(serialized);
+  const auto o = nlohmann::json::parse(serialized).get<Options>();
   Settings s;
   if (o.memory_mib > 0) {
     s.memory_per_process = o.memory_mib * kMiB;
@@ -225,22 +201,13 @@ int run(const std::string& serialized, int thread_level,
   for (const auto& pattern : all_patterns(mpi::world_size(), s.seed, s.random_patterns))
     info.benchmarks.push_back(pattern.name);
 
-  core::ReporterList reporters;
-  NullReporter none;
-  const bool root = mpi::world_rank() == 0;
-  if (root) {
-    reporters.add(std::make_unique<TextReporter>(stdout));
-    cli::add_file_reporters(reporters, o.output);  // JSON, CSV and the results database
-    reporters.run_started(info);
-  }
-  core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
+  cli::RunReporters reporters([] { return std::make_unique<TextReporter>(stdout); }, o.output,
+                              info);
   const Protocol protocol = measure(s);
-  core::gather_end_of_run_settings(info);
-  bool all = true;
-  if (root) {
-    all = report(protocol, o.rmax_gflop_s, out);
-    reporters.run_finished(info, all);
-  }
+  reporters.measured(info);
+  // Rank 0 analyses and reports what every rank measured.
+  const bool all = !reporters.root() || report(protocol, o.rmax_gflop_s, reporters.out());
+  reporters.finish(info, all);
   return all ? cli::kOk : cli::kRunFailed;
 }
 

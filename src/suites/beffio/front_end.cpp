@@ -49,33 +49,10 @@ struct Options {
   cli::MethodOptions method;  // --method accurate: each pattern's calls timed as repetitions
 };
 
-void to_json(nlohmann::json& j, const Options& o) {
-  j = {{"seconds", o.seconds},
-       {"partitions", o.partitions},
-       {"io_dir", o.io_dir},
-       {"node_memory", o.node_memory},
-       {"node_memory_detected", o.node_memory_detected},
-       {"fs_cache", o.fs_cache},
-       {"disk_limit", o.disk_limit},
-       {"disk_limit_default", o.disk_limit_default},
-       {"run_tag", o.run_tag},
-       {"output", o.output},
-       {"method", o.method}};
-}
-
-void from_json(const nlohmann::json& j, Options& o) {
-  j.at("seconds").get_to(o.seconds);
-  j.at("partitions").get_to(o.partitions);
-  j.at("io_dir").get_to(o.io_dir);
-  j.at("node_memory").get_to(o.node_memory);
-  j.at("node_memory_detected").get_to(o.node_memory_detected);
-  j.at("fs_cache").get_to(o.fs_cache);
-  j.at("disk_limit").get_to(o.disk_limit);
-  j.at("disk_limit_default").get_to(o.disk_limit_default);
-  j.at("run_tag").get_to(o.run_tag);
-  j.at("output").get_to(o.output);
-  j.at("method").get_to(o.method);
-}
+// The hand-off to the other ranks (cli/frontend.hpp).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, seconds, partitions, io_dir, node_memory,
+                                   node_memory_detected, fs_cache, disk_limit, disk_limit_default,
+                                   run_tag, output, method)
 
 std::uint64_t detected_node_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -254,8 +231,6 @@ std::map<std::string, std::string> settings_record(const Options& o, std::size_t
   return record;
 }
 
-class NullReporter : public core::Reporter {};
-
 int run(const std::string& program, const std::string& serialized, int thread_level,
         const std::vector<std::string>& command_line) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
@@ -285,14 +260,9 @@ int run(const std::string& program, const std::string& serialized, int thread_le
 
   const int world_rank = mpi::world_rank();
   const bool root = world_rank == 0;
-  core::ReporterList reporters;
-  NullReporter none;
-  if (root) {
-    reporters.add(std::make_unique<TextReporter>(stdout));
-    cli::add_file_reporters(reporters, o.output);
-    reporters.run_started(info);
-  }
-  core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
+  cli::RunReporters reporters([] { return std::make_unique<TextReporter>(stdout); }, o.output,
+                              info);
+  core::Reporter& out = reporters.out();
   core::Watchdog watchdog(o.output.timeout_s, world_rank);
 
   double best = 0;
@@ -347,7 +317,7 @@ int run(const std::string& program, const std::string& serialized, int thread_le
       watchdog.end_phase();
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  core::gather_end_of_run_settings(info);
+  reporters.measured(info);
   watchdog.stop();                    // the outputs follow, written by rank 0 alone
   core::scratch_files::remove_all();  // the run's directory, once every process is done with it
   if (root) {
@@ -356,8 +326,8 @@ int run(const std::string& program, const std::string& serialized, int thread_le
                " s is below the 900 s the paper requires for a system's b_eff_io");
     out.summary({"b_eff_io.partition", static_cast<double>(best_nprocs), "processes"});
     out.summary({"b_eff_io", best, "MiB/s"});
-    reporters.run_finished(info, true);
   }
+  reporters.finish(info, true);
   return cli::kOk;
 }
 

@@ -209,8 +209,6 @@ std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
   return rule;
 }
 
-class NullReporter : public core::Reporter {};
-
 // IMB-EXT, IMB-IO and IMB-RMA: some benchmarks run in aggregate and non-aggregate mode.
 bool has_aggregate_modes(const ImbSuite& suite) {
   const auto& all = suite.benchmarks();
@@ -291,18 +289,14 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   info.multi = settings.multi;
   for (const auto* b : plan.benchmarks) info.benchmarks.push_back(b->name);
 
-  core::ReporterList reporters;
-  NullReporter none;
-  const bool root = mpi::world_rank() == 0;
-  if (root) {
-    reporters.add(std::make_unique<output::ImbTextReporter>(stdout, suite.part, suite.imb_version));
-    cli::add_file_reporters(reporters, o.output);  // JSON, CSV, … and the results database
-    reporters.run_started(info);
-  }
-  core::Reporter& out = root ? static_cast<core::Reporter&>(reporters) : none;
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
-  core::gather_end_of_run_settings(info);
-  if (root) reporters.run_finished(info, outcome.all_ran);
+  cli::RunReporters reporters(
+      [&] {
+        return std::make_unique<output::ImbTextReporter>(stdout, suite.part, suite.imb_version);
+      },
+      o.output, info);
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, reporters.out());
+  reporters.measured(info);
+  reporters.finish(info, outcome.all_ran);
   return cli::exit_code(outcome);
 }
 

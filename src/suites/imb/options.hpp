@@ -52,8 +52,13 @@ struct Options {
   cli::MethodOptions method{.method = "imb"};  // --method and the accurate mode's options
 };
 
-void to_json(nlohmann::json& j, const Options& o);
-void from_json(const nlohmann::json& j, Options& o);
+// The hand-off to the other ranks (cli/frontend.hpp).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, benchmarks, npmin, multi, off_cache_mb,
+                                   off_cache_line, msgs_per_sample, msgs_nonaggr, overall_vol_mb,
+                                   time_s, warm_up, root_shift, sync, iter_policy, imb_barrier,
+                                   thread_level, window_size, mem_gb, lengths, msglog_min,
+                                   msglog_max, zero_size, aggregate_mode, map_rows, map_cols, check,
+                                   samples, output, io_dir, run_tag, cpu_target_s, method)
 
 // Parses argv[1..] (argv[0] excluded) over the suite's defaults. Reads -msglen/-input files.
 // `default_list`: what runs when no benchmark is named (empty: every known one). Throws

@@ -22,6 +22,9 @@
 
 namespace mpiscope::map {
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MapSettings, small_bytes, large_bytes, latency_iterations,
+                                   bandwidth_time_s, max_bandwidth_iterations, sweeps)
+
 namespace {
 
 constexpr std::size_t kMaxBytes = std::size_t{1} << 30;
@@ -32,33 +35,8 @@ struct Options {
   cli::OutputOptions output;
 };
 
-std::string serialize(const Options& o) {
-  const auto& m = o.measure;
-  return nlohmann::json{{"small_bytes", m.small_bytes},
-                        {"large_bytes", m.large_bytes},
-                        {"latency_iterations", m.latency_iterations},
-                        {"bandwidth_time_s", m.bandwidth_time_s},
-                        {"max_bandwidth_iterations", m.max_bandwidth_iterations},
-                        {"sweeps", m.sweeps},
-                        {"slow_factor", o.slow_factor},
-                        {"output", o.output}}
-      .dump();
-}
-
-Options deserialize(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Options o;
-  auto& m = o.measure;
-  j.at("small_bytes").get_to(m.small_bytes);
-  j.at("large_bytes").get_to(m.large_bytes);
-  j.at("latency_iterations").get_to(m.latency_iterations);
-  j.at("bandwidth_time_s").get_to(m.bandwidth_time_s);
-  j.at("max_bandwidth_iterations").get_to(m.max_bandwidth_iterations);
-  j.at("sweeps").get_to(m.sweeps);
-  j.at("slow_factor").get_to(o.slow_factor);
-  j.at("output").get_to(o.output);
-  return o;
-}
+// The hand-off to the other ranks (cli/frontend.hpp).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, measure, slow_factor, output)
 
 cli::ParseResult parse(const std::string& program, const std::vector<std::string>& args,
                        int world_size) {
@@ -125,7 +103,7 @@ cli::ParseResult parse(const std::string& program, const std::vector<std::string
       throw std::runtime_error("map needs at least 2 processes; " + std::to_string(world_size) +
                                " is running");
     o.output.validate();
-    return serialize(o);
+    return nlohmann::json(o).dump();
   });
 }
 
@@ -256,11 +234,9 @@ void report(const MapAnalysis& a, const MapSettings& s, core::Reporter& out) {
   for (const auto& why : a.unjudged) out.note("not judged: " + why);
 }
 
-class NullReporter : public core::Reporter {};
-
 int run(const std::string& serialized, int thread_level,
         const std::vector<std::string>& command_line) {
-  const Options o = deserialize(serialized);
+  const auto o = nlohmann::json::parse(serialized).get<Options>();
   const MapSettings& s = o.measure;
   const bool root = mpi::world_rank() == 0;
   if (!buffers_fit(std::max(s.small_bytes, s.large_bytes))) {
@@ -296,13 +272,9 @@ int run(const std::string& serialized, int thread_level,
   info.settings["slow_factor"] = fmt::format("{}", o.slow_factor);
   info.settings["timeout_s"] = fmt::format("{}", o.output.timeout_s);
 
-  core::ReporterList reporters;
-  NullReporter none;
-  if (root) {
-    reporters.add(std::make_unique<TextReporter>(stdout));
-    cli::add_file_reporters(reporters, o.output);
-    reporters.run_started(info);
-  }
+  cli::RunReporters run_reporters([] { return std::make_unique<TextReporter>(stdout); }, o.output,
+                                  info);
+  core::Reporter& reporters = run_reporters.out();
   core::ProgressDisplay progress("map", rounds * s.sweeps);
   core::Watchdog watchdog(o.output.timeout_s, mpi::world_rank());
   const auto start = std::chrono::steady_clock::now();
@@ -326,15 +298,16 @@ int run(const std::string& serialized, int thread_level,
     }
   };
   const auto samples = measure_map(s, as_it_goes);
-  core::gather_end_of_run_settings(info);
+  run_reporters.measured(info);
   progress.clear();
-  if (!root) return cli::kOk;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const MapAnalysis analysis = analyse(samples, hosts, o.slow_factor);
-  report(analysis, s, reporters);
-  reporters.summary({"map_time", seconds, "s"});
-  reporters.run_finished(info, true);
+  if (root) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const MapAnalysis analysis = analyse(samples, hosts, o.slow_factor);
+    report(analysis, s, reporters);
+    reporters.summary({"map_time", seconds, "s"});
+  }
+  run_reporters.finish(info, true);
   return cli::kOk;
 }
 

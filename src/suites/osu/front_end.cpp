@@ -16,8 +16,6 @@
 namespace mpiscope::osu {
 namespace {
 
-class NullReporter : public core::Reporter {};
-
 // Gives every table the parameter an imported OSU file has ("# Datatype: MPI_CHAR." becomes
 // datatype=MPI_CHAR), so that `compare` matches the two, and every row OSU's own figures in OSU's
 // units next to the model's.
@@ -165,19 +163,13 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   info.max_length = static_cast<std::size_t>(o.max_size);
   info.benchmarks = {p.name};
 
-  core::ReporterList reporters;
-  NullReporter none;
-  if (root) {
-    reporters.add(std::make_unique<TextReporter>(stdout, p, o, pairs));
-    cli::add_file_reporters(reporters, o.output);
-    reporters.run_started(info);
-  }
-  OsuFigures figures(reporters, p, o,
+  cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, p, o, pairs); },
+                              o.output, info);
+  OsuFigures figures(reporters.out(), p, o,
                      b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR");
-  core::Reporter& out = root ? static_cast<core::Reporter&>(figures) : none;
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, out);
-  core::gather_end_of_run_settings(info);
-  if (root) reporters.run_finished(info, outcome.all_ran);
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, figures);
+  reporters.measured(info);
+  reporters.finish(info, outcome.all_ran);
   return cli::exit_code(outcome);
 }
 

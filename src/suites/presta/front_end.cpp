@@ -39,8 +39,6 @@ long points_of(const Options& o) {
 
 namespace {
 
-class NullReporter : public core::Reporter {};
-
 const char* title(Test t) {
   switch (t) {
     case Test::kCom:
@@ -157,19 +155,14 @@ int run(Options o, int thread_level, const std::string& program,
   for (auto& [key, value] : settings_of(o, wtick, smp_source)) info.settings[key] = value;
   info.benchmarks = {name};
 
-  core::ReporterList reporters;
-  NullReporter none;
-  if (root) {
-    reporters.add(std::make_unique<TextReporter>(stdout, o.print_pairs));
-    cli::add_file_reporters(reporters, o.output);
-    reporters.run_started(info);
-  }
+  cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, o.print_pairs); },
+                              o.output, info);
   core::Watchdog watchdog(o.output.timeout_s, mpi::world_rank());
   core::ProgressDisplay progress("presta " + name, points_of(o));
-  core::ClearingReporter clearing(reporters, progress);
+  core::ClearingReporter clearing(reporters.out(), progress);
   RunContext c{o,
                pairing_of(o, mpi::world_size()),
-               root ? static_cast<core::Reporter&>(clearing) : none,
+               root ? static_cast<core::Reporter&>(clearing) : reporters.out(),
                watchdog,
                progress,
                wtick,
@@ -194,10 +187,10 @@ int run(Options o, int thread_level, const std::string& program,
       code = run_globalop(c);
       break;
   }
-  core::gather_end_of_run_settings(info);
+  reporters.measured(info);
   watchdog.stop();  // the outputs follow, written by rank 0 alone
   progress.clear();
-  if (root) reporters.run_finished(info, code == 0);
+  reporters.finish(info, code == 0);
   return code;
 }
 
@@ -211,7 +204,7 @@ int presta_main(int argc, char** argv, const std::string& program,
     return parse(args, world_size, shown);
   };
   fe.run = [&](const std::string& options, int thread_level) {
-    return run(deserialize(options), thread_level, shown, command_line);
+    return run(nlohmann::json::parse(options).get<Options>(), thread_level, shown, command_line);
   };
   return cli::run_front_end(fe, argc, argv);
 }

@@ -199,58 +199,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   return cli::parse_command_line(app, rest, [&] {
     const CLI::Option* smp = app.get_option_no_throw("-t");
     validate(o, name, world_size, smp && smp->count() > 0);
-    return serialize(o);
+    return nlohmann::json(o).dump();
   });
-}
-
-std::string serialize(const Options& o) {
-  nlohmann::json j = {{"test", static_cast<int>(o.test)},
-                      {"size_start", o.size_start},
-                      {"size_stop", o.size_stop},
-                      {"size_factor", o.size_factor},
-                      {"ops", o.ops},
-                      {"epochs", o.epochs},
-                      {"process_file", o.process_file},
-                      {"procs_per_smp", o.procs_per_smp},
-                      {"allocation", std::string(1, o.allocation)},
-                      {"print_pairs", o.print_pairs},
-                      {"barrier", o.barrier},
-                      {"nearest", o.nearest},
-                      {"process_counts", o.process_counts},
-                      {"compute_iterations", o.compute_iterations},
-                      {"inner_iterations", o.inner_iterations},
-                      {"samples", o.samples},
-                      {"loop_iterations", o.loop_iterations},
-                      {"loop_compute_iterations", o.loop_compute_iterations},
-                      {"output", o.output},
-                      {"method", o.method}};
-  return j.dump();
-}
-
-Options deserialize(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Options o;
-  o.test = static_cast<Test>(j.at("test").get<int>());
-  j.at("size_start").get_to(o.size_start);
-  j.at("size_stop").get_to(o.size_stop);
-  j.at("size_factor").get_to(o.size_factor);
-  j.at("ops").get_to(o.ops);
-  j.at("epochs").get_to(o.epochs);
-  j.at("process_file").get_to(o.process_file);
-  j.at("procs_per_smp").get_to(o.procs_per_smp);
-  o.allocation = j.at("allocation").get<std::string>().at(0);
-  j.at("print_pairs").get_to(o.print_pairs);
-  j.at("barrier").get_to(o.barrier);
-  j.at("nearest").get_to(o.nearest);
-  j.at("process_counts").get_to(o.process_counts);
-  j.at("compute_iterations").get_to(o.compute_iterations);
-  j.at("inner_iterations").get_to(o.inner_iterations);
-  j.at("samples").get_to(o.samples);
-  j.at("loop_iterations").get_to(o.loop_iterations);
-  j.at("loop_compute_iterations").get_to(o.loop_compute_iterations);
-  j.at("output").get_to(o.output);
-  j.at("method").get_to(o.method);
-  return o;
 }
 
 }  // namespace mpiscope::presta

@@ -4,6 +4,7 @@
 // measurement method (--method classic|accurate and accurate mode's options).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,11 @@ Pairing pairing_of(const Options& o, int world_size);
 // Parses args (args[0] is the test name) on rank 0. Help gives kHelp; bad input kError.
 cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                        const std::string& program);
-std::string serialize(const Options& o);
-Options deserialize(const std::string& text);
+// The hand-off to the other ranks (cli/frontend.hpp); Test and `allocation` travel as numbers.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, test, size_start, size_stop, size_factor, ops, epochs,
+                                   process_file, procs_per_smp, allocation, print_pairs, barrier,
+                                   nearest, process_counts, compute_iterations, inner_iterations,
+                                   samples, loop_iterations, loop_compute_iterations, output,
+                                   method)
 
 }  // namespace mpiscope::presta

@@ -462,7 +462,6 @@ int run_skampi(const RunOptions& o, int thread_level) {
   for (const auto& s : c.suites) info.benchmarks.push_back(s.name);
 
   std::unique_ptr<Log> log;
-  core::ReporterList reporters;
   RestartPlan plan;
   std::string plan_json;
   if (me == 0) {
@@ -497,10 +496,9 @@ int run_skampi(const RunOptions& o, int thread_level) {
   if (any_pingpong) pair = slowest_pair();
   info.settings[kPairSetting] = std::to_string(pair.first) + "-" + std::to_string(pair.second);
 
+  cli::RunReporters run_reporters([] { return std::make_unique<TextReporter>(); }, o.output, info);
+  core::Reporter& reporters = run_reporters.out();
   if (me == 0) {
-    reporters.add(std::make_unique<TextReporter>());
-    cli::add_file_reporters(reporters, o.output);
-    reporters.run_started(info);
     if (any_pingpong)
       log->line("ping-pong pair with the largest latency: " + info.settings[kPairSetting]);
     for (const auto& d : plan.done) {
@@ -541,7 +539,7 @@ int run_skampi(const RunOptions& o, int thread_level) {
     }
   }
   MPI_Bcast(&defects, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  core::gather_end_of_run_settings(info);
+  run_reporters.measured(info);
   watchdog.stop();  // the outputs follow, written by rank 0 alone
   if (me == 0) {
     append(c.outfile, format_end());
@@ -556,8 +554,8 @@ int run_skampi(const RunOptions& o, int thread_level) {
     }
     if (defects)
       reporters.note("datatype check: " + std::to_string(defects) + " wrong bytes received");
-    reporters.run_finished(info, defects == 0);
   }
+  run_reporters.finish(info, defects == 0);
   return defects ? cli::kCheckFailed : cli::kOk;
 }
 
