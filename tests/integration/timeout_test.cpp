@@ -72,9 +72,11 @@ pid_t find_rank_1(const std::string& marker) {
 
 // Rank 0 exits 4. MPICH's Hydra passes on the code of the rank it sees end first, and in
 // b_eff_io's file phases and IMB-IO's release that was once in a while the stopped rank's 1, after
-// the timeout was named (not reproduced in 12 launches beside two CPU hogs).
+// the timeout was named (not reproduced in 12 launches beside two CPU hogs); in map's rounds once
+// 9, the stopped rank ended by Hydra's SIGKILL (stop 31's CI). The message that names the point
+// is checked apart.
 bool is_timeout_exit(int code) {
-  return code == 4 || (!is_openmpi() && code == 1);
+  return code == 4 || (!is_openmpi() && (code == 1 || code == 9));
 }
 
 struct StoppedRun {
