@@ -3,6 +3,7 @@
 // benchmark compare, and Intel's IMB-IO tables match mpiscope's.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -186,12 +187,13 @@ TEST(CompareNoise, ARankTimeSlicedBesideABusyLoopMarksTheRunAndOneRunPerSideCann
   if (std::system("command -v taskset > /dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset(1)";
   const auto dir = temp_dir();
   const auto db = dir + "/t.db";
+  const std::string preloaded = with_pmpi_library(dir);
   const std::string pinned = write_file(dir, "rank1_on_cpu1.sh",
                                         "#!/bin/sh\nrank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}\n"
                                         "[ \"$rank\" = 1 ] && exec taskset -c 1 " +
-                                            with_pmpi_library(dir) + " \"$@\"\nexec " +
-                                            with_pmpi_library(dir) + " \"$@\"\n");
-  ASSERT_EQ(std::system(("chmod +x " + quote(pinned)).c_str()), 0);
+                                            preloaded + " \"$@\"\nexec " + preloaded + " \"$@\"\n");
+  std::filesystem::permissions(pinned, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add);
   const auto lengths = write_file(dir, "l", "4\n");
   const auto launch = [&](const std::string& env, const std::string& json) {
     const auto r = run_mpi(2,
