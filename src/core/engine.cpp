@@ -1,5 +1,7 @@
 #include "core/engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -288,9 +290,19 @@ class SuiteRunner {
       return;
     }
     const auto lengths = b.sized ? plan_.lengths(b) : std::vector<std::size_t>{0};
+    timed_out_ = false;
     for (int q : series)
       for (Aggregation mode : b.modes)
-        run_layout(b, make_layout(order_, q, settings_.multi), mode, lengths);
+        if (!timed_out_) run_layout(b, make_layout(order_, q, settings_.multi), mode, lengths);
+  }
+
+  // Current IMB's time-out, decided by the active rank 0's clock so that every rank agrees: the
+  // table has run past its budget before this length.
+  bool table_out_of_time(const ProcessSet& ps, double table_start, std::size_t lengths) {
+    if (!settings_.table_time_budget_s || settings_.accurate) return false;
+    int out = MPI_Wtime() - table_start > settings_.table_time_budget_s(lengths) ? 1 : 0;
+    MPI_Bcast(&out, 1, MPI_INT, 0, ps.active.get());
+    return out != 0;
   }
 
   void run_layout(const Benchmark& b, const Layout& layout, Aggregation mode,
@@ -307,8 +319,24 @@ class SuiteRunner {
     if (world_rank_ == 0) reporter_.benchmark_started(run);
     if (ps.is_active()) {
       bool first = true;
+      const double table_start = MPI_Wtime();
       for (std::size_t bytes : lengths) {
         ++points_;
+        if (table_out_of_time(ps, table_start, lengths.size())) {
+          timed_out_ = true;
+          ++skipped_;
+          if (world_rank_ == 0) {
+            Measurement m;
+            m.bytes = bytes;
+            m.note = fmt::format(
+                "time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "
+                "\"-time X\" to increase time limit ({:g} s for this table)",
+                settings_.table_time_budget_s(lengths.size()));
+            run.rows.push_back(m);
+            reporter_.row(run, run.rows.back());
+          }
+          break;
+        }
         Measurement m = measure_point(b, ps, mode, bytes, first);
         progress_.point_finished();
         if (world_rank_ == 0) {
@@ -807,6 +835,7 @@ class SuiteRunner {
   std::vector<int> order_;
   bool ok_ = true;   // false: a point failed (allocation, set-up, accurate mode's statistics)
   int skipped_ = 0;  // points that did not run (limits or failures); counted on every active rank
+  bool timed_out_ = false;  // the benchmark being run met its time-out (current IMB)
   int points_ = 0;   // points attempted
   std::set<std::string> defective_;  // benchmarks in which -check found wrong data
   AccurateState accurate_;           // clock model and window-scheme health across points

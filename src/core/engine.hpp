@@ -36,6 +36,11 @@ struct EngineSettings {
   // first timed one, as OSU's skip iterations do (not with --samples, whose loop has no lead).
   bool warm_up_in_timed_loop = false;
   double bytes_per_megabyte = 1048576.0;
+  // Current IMB's time-out: the seconds a table (one benchmark, process count and mode) may run
+  // before a length, given how many lengths it has; past them that length is a "time-out" row
+  // and the benchmark's remaining lengths, modes and process counts are left out. Empty: none
+  // (IMB 3.1, the other suites).
+  std::function<double(std::size_t lengths)> table_time_budget_s;
   OffCache off_cache;          // disabled unless -off_cache
   double mem_limit_bytes = 0;  // per process; 0 = no limit
   bool check = false;          // -check: verify received data, add the defects column

@@ -6,7 +6,10 @@
 namespace mpiscope::core {
 
 int imb_repetitions(const RepetitionSettings& s, std::size_t bytes, bool aggregate) {
-  const int cap = aggregate ? s.msgs_per_sample : s.msgs_nonaggr;
+  const int cap = aggregate ? s.msgs_per_sample
+                  : s.nonaggregate_within_msgs_per_sample
+                      ? std::min(s.msgs_nonaggr, s.msgs_per_sample)
+                      : s.msgs_nonaggr;
   if (bytes == 0) return cap;
   const std::size_t by_volume = s.overall_vol / bytes;
   return static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(cap, by_volume)));

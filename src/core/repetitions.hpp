@@ -31,6 +31,9 @@ struct RepetitionSettings {
   WarmUp warm_up = WarmUp::EveryLength;
   IterPolicy policy = IterPolicy::Imb31;
   std::size_t max_length = std::size_t{1} << 22;  // 2^max_msg_log: MultipleNp's scale
+  // Current IMB: a non-aggregate point gets at most MSGSPERSAMPLE repetitions (its dynamic
+  // policy starts every table's count there), so -iter 5 gives 5, not MSGS_NONAGGR's 100.
+  bool nonaggregate_within_msgs_per_sample = false;
 };
 
 // Current IMB's warm-up count for a point timed with n repetitions: n / 10, at least min(10, n).

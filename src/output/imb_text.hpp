@@ -8,11 +8,19 @@
 
 namespace mpiscope::output {
 
+// Where IMB 3.1's text and current IMB's differ.
+struct ImbTextStyle {
+  std::string imb_version = "3.1";  // the banner's "IMB … compatible tables"
+  bool decimal_megabytes = false;   // Mbytes/sec in 10^6 bytes per second (current IMB), else 2^20
+  // IMB-IO as current IMB prints it: S_Write_Indv (not S_Write_indv), and its reads, which have
+  // one mode, under "MODE: AGGREGATE".
+  bool current_io_text = false;
+};
+
 // IMB-style text tables on a stream (stdout for the IMB front ends).
 class ImbTextReporter : public core::Reporter {
  public:
-  // imb_version: whose tables these are in the banner ("3.1"; IMB-NBC: current IMB's "2021").
-  ImbTextReporter(std::FILE* out, std::string part_title, std::string imb_version = "3.1");
+  ImbTextReporter(std::FILE* out, std::string part_title, ImbTextStyle style = {});
   void run_started(const core::RunInfo&) override;
   void benchmark_started(const core::BenchmarkRun&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
@@ -23,7 +31,9 @@ class ImbTextReporter : public core::Reporter {
  private:
   std::FILE* out_;
   std::string part_;
-  std::string imb_version_;
+  ImbTextStyle style_;
+  // The name as the tables print it (IMB-IO's file pointers capitalised in current IMB's text).
+  std::string shown(const std::string& name) const;
   std::set<std::string> failed_benchmarks_;  // -check found defects in them
 };
 

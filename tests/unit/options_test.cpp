@@ -96,7 +96,41 @@ TEST(Options, BadValuesAreRejectedWithTheOptionNamed) {
   EXPECT_NE(error_of({"-time", "-1"}).find("-time"), std::string::npos);
   EXPECT_NE(error_of({"-mem", "abc"}).find("-mem"), std::string::npos);
   EXPECT_NE(error_of({"-bogus"}).find("unknown option '-bogus'"), std::string::npos);
-  EXPECT_NE(error_of({"NoSuchBench"}).find("unknown benchmark 'NoSuchBench'"), std::string::npos);
+  EXPECT_NE(error_of({"NoSuchBench", "-imb_rules", "3.1"}).find("unknown benchmark 'NoSuchBench'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"-imb_rules", "2019"}).find("-imb_rules takes current or 3.1"),
+            std::string::npos);
+}
+
+// Current IMB reports a name it does not know and runs the others (all of the default list when
+// no name is known); IMB 3.1's rules refuse it (above).
+TEST(Options, UnknownBenchmarksAreCarriedUnderCurrentRules) {
+  const auto o = parse_options({"PingPong", "NoSuchBench,barrier"}, kNames, 2);
+  EXPECT_EQ(o.benchmarks, (std::vector<std::string>{"PingPong", "Barrier"}));
+  EXPECT_EQ(o.unknown_benchmarks, std::vector<std::string>{"NoSuchBench"});
+  const auto none = parse_options({"Foo"}, kNames, 2);
+  EXPECT_TRUE(none.benchmarks.empty());
+  EXPECT_EQ(none.unknown_benchmarks, std::vector<std::string>{"Foo"});
+}
+
+// -imb_rules picks the defaults of a rule set, whatever its place on the command line; each
+// option still sets its own rule over them.
+TEST(Options, ImbRulesChooseTheDefaultsAndOptionsStillApply) {
+  const auto current = parse_options({}, kNames, 2);
+  EXPECT_EQ(current.rules, "current");
+  EXPECT_EQ(current.iter_policy, "dynamic");
+  EXPECT_EQ(current.warm_up, "on");
+  EXPECT_FALSE(current.root_shift);
+  EXPECT_TRUE(current.sync);
+  const auto old = parse_options({"-iter_policy", "off", "-imb_rules", "3.1"}, kNames, 2);
+  EXPECT_EQ(old.rules, "3.1");
+  EXPECT_EQ(old.iter_policy, "off");  // given, whatever its place
+  EXPECT_EQ(old.warm_up, "imb3.1");
+  EXPECT_TRUE(old.root_shift);
+  EXPECT_FALSE(old.sync);
+  // Current IMB runs -include's benchmarks first, then the named ones.
+  EXPECT_EQ(parse_options({"Allreduce", "-include", "PingPong"}, kNames, 2).benchmarks,
+            (std::vector<std::string>{"PingPong", "Allreduce"}));
 }
 
 // Every numeric option of IMB: inf, nan, huge, negative and empty values are usage errors naming
@@ -188,12 +222,12 @@ TEST(Options, SerializationRoundTrip) {
   EXPECT_EQ(back.output.label, "l");
 }
 
-// Current IMB's -iter_policy, -imb_barrier, -thread_level and -window_size; IMB 3.1's behaviour
+// Current IMB's -iter_policy, -imb_barrier, -thread_level and -window_size; current IMB's behaviour
 // by default, and -thread_level read before MPI starts (a wrong value asks for single, and the
 // parser then rejects it).
 TEST(Options, CurrentImbIterPolicyBarrierThreadLevelAndWindow) {
   const auto d = parse_options({}, kNames, 2);
-  EXPECT_EQ(d.iter_policy, "imb3.1");
+  EXPECT_EQ(d.iter_policy, "dynamic");
   EXPECT_FALSE(d.imb_barrier);
   EXPECT_EQ(d.thread_level, "single");
   EXPECT_EQ(d.window_size, 256);

@@ -36,14 +36,14 @@ std::vector<std::string> benchmark_names(const ImbSuite& suite, bool default_lis
 // 4 bytes for float data. User lengths (-msglen) are rounded up to a whole number of units.
 // -msglog [min:]max (current IMB): 0, then max(unit, 2^min) doubling up to 2^max. -zero_size off
 // leaves out the 0 (Barrier, which has no length, still runs).
-std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o, int max_msg_log) {
+std::vector<std::size_t> lengths_for(const core::Benchmark& b, const Options& o) {
   if (b.only_length > 0) return {b.only_length};  // one element (IMB-RMA's atomics)
   const std::size_t unit = b.unit;
   std::vector<std::size_t> out;
   if (!o.lengths.empty()) {
     for (std::size_t x : o.lengths) out.push_back((x + unit - 1) / unit * unit);
   } else {
-    const int max_log = o.msglog_max >= 0 ? o.msglog_max : max_msg_log;
+    const int max_log = o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log;
     out.push_back(0);
     for (std::size_t x = std::max(unit, std::size_t{1} << o.msglog_min);
          x <= (std::size_t{1} << max_log); x *= 2)
@@ -64,15 +64,33 @@ core::IterPolicy iter_policy_of(const std::string& name) {
   return core::IterPolicy::Imb31;
 }
 
-core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
+// Current IMB's time-out of a table: -time (10 s unless given) per length, for as many lengths as
+// the table has or as -msglog spans, less one (IMB's helper_IMB_functions.h).
+std::function<double(std::size_t)> table_time_budget(const Options& o) {
+  if (o.rules == kImb31Rules) return nullptr;
+  const double seconds = o.time_s > 0 ? o.time_s : kCurrentImbSecondsPerSample;
+  const long span = o.lengths.empty()
+                        ? (o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log) - o.msglog_min
+                        : 0;
+  return [seconds, span](std::size_t lengths) {
+    return static_cast<double>(std::max(std::max(static_cast<long>(lengths), span) - 1, 1L)) *
+           seconds;
+  };
+}
+
+core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
   core::EngineSettings s;
   s.repetitions.msgs_per_sample = o.msgs_per_sample;
   s.repetitions.msgs_nonaggr = o.msgs_nonaggr;
   s.repetitions.overall_vol = o.overall_vol_mb * 1048576;
   s.repetitions.policy = iter_policy_of(o.iter_policy);
-  s.repetitions.max_length = std::size_t{1} << (o.msglog_max >= 0 ? o.msglog_max : max_msg_log);
+  s.repetitions.max_length = std::size_t{1} << (o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log);
   const bool dynamic = s.repetitions.policy == core::IterPolicy::Dynamic ||
                        s.repetitions.policy == core::IterPolicy::Auto;
+  // Current IMB's dynamic policy starts a table at MSGSPERSAMPLE; its -msglen path does not.
+  s.repetitions.nonaggregate_within_msgs_per_sample =
+      o.rules != kImb31Rules && dynamic && o.lengths.empty();
+  s.table_time_budget_s = table_time_budget(o);
   s.repetitions.time_limit_s = o.time_s > 0 || !dynamic ? o.time_s : kCurrentImbSecondsPerSample;
   s.repetitions.warm_up = o.warm_up == "off"      ? core::WarmUp::Off
                           : o.warm_up == "imb3.1" ? core::WarmUp::Imb31
@@ -91,8 +109,10 @@ core::EngineSettings engine_settings(const Options& o, int max_msg_log) {
   s.multi_outflag = o.multi > 0 ? 1 : 0;
   s.map_rows = o.map_rows;
   s.map_cols = o.map_cols;
+  // -root_shift and -sync are IMB-MPI1's and IMB-NBC's; the others' collective benchmarks (IMB-EXT's
+  // Accumulate, IMB-IO's collective files) run back to back under both rule sets.
   s.root_shift = o.root_shift;
-  s.sync_collectives = o.sync;
+  s.sync_collectives = suite.options.collective_options && o.sync;
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
   s.timeout_s = o.output.timeout_s;
@@ -209,6 +229,36 @@ std::string off_cache_rule(const core::EngineSettings& s, const Options& o) {
   return rule;
 }
 
+// A benchmark as the run's rule set and -aggregate_mode have it: current IMB steps IMB-EXT's
+// lengths by 4 bytes, runs AGGREGATE first in IMB-EXT and IMB-IO, and its non-blocking I/O in
+// aggregate mode (IMB 3.2.4: non-aggregate); -aggregate_mode keeps one of two modes.
+core::Benchmark as_run(const core::Benchmark& b, const ImbSuite& suite, const Options& o) {
+  using core::Aggregation;
+  core::Benchmark run = b;
+  if (o.rules != kImb31Rules) {
+    if (run.sized) run.unit = std::max(run.unit, suite.current_length_unit);
+    if (suite.current_aggregate_first && run.modes.size() == 2)
+      run.modes = {Aggregation::Aggregate, Aggregation::NonAggregate};
+    if (run.uses_files && run.blocking_twin && run.modes == std::vector{Aggregation::NonAggregate}) {
+      run.modes = {Aggregation::Aggregate};
+      run.nonaggregate_repetitions = false;
+    }
+  }
+  if (o.aggregate_mode != "multi" && run.modes.size() == 2)
+    run.modes = {o.aggregate_mode == "aggregate" ? Aggregation::Aggregate
+                                                 : Aggregation::NonAggregate};
+  return run;
+}
+
+// The header's "Rules" line: whose defaults the run took.
+std::string rules_text(const ImbSuite& suite, const Options& o) {
+  if (o.rules != kImb31Rules)
+    return "current IMB's (2021), the default; -imb_rules 3.1 for IMB 3.1's";
+  return suite.in_imb31 ? "IMB 3.1's (-imb_rules 3.1)"
+                        : "IMB 3.1's repetitions, warm-up and megabyte (-imb_rules 3.1); " +
+                              suite.alias + " itself came after IMB 3.1";
+}
+
 // IMB-EXT, IMB-IO and IMB-RMA: some benchmarks run in aggregate and non-aggregate mode.
 bool has_aggregate_modes(const ImbSuite& suite) {
   const auto& all = suite.benchmarks();
@@ -230,9 +280,9 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
                    mpi::thread_level_name(provided).c_str());
     return cli::kRunFailed;
   }
-  auto settings = engine_settings(o, suite.max_msg_log);
+  auto settings = engine_settings(o, suite);
   core::scratch_files::install_signal_cleanup();
-  if (suite.uses_files) {
+  if (suite.options.files) {
     // Before anything is timed: on a cluster a node-local --io-dir would give each host files of
     // its own and numbers of nothing the user meant. The files go into the run's own directory,
     // where nobody else can swap one for a link between its creation and a reopen.
@@ -252,30 +302,35 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   for (const auto& name : o.benchmarks)
     for (const auto& b : suite.benchmarks())
       if (b.name == name) chosen.push_back(&b);
-  // -aggregate_mode keeps one of a benchmark's two modes; the copies outlive the run.
-  std::vector<core::Benchmark> one_mode;
-  one_mode.reserve(chosen.size());
+  // Each benchmark as the rule set and -aggregate_mode run it; the copies outlive the run.
+  std::vector<core::Benchmark> adapted;
+  adapted.reserve(chosen.size());
   core::SuitePlan plan;
   plan.suite = suite.id;
   for (const auto* b : chosen) {
-    if (o.aggregate_mode == "multi" || b->modes.size() < 2) {
-      plan.benchmarks.push_back(b);
-      continue;
-    }
-    one_mode.push_back(*b);
-    one_mode.back().modes = {o.aggregate_mode == "aggregate" ? core::Aggregation::Aggregate
-                                                             : core::Aggregation::NonAggregate};
-    plan.benchmarks.push_back(&one_mode.back());
+    adapted.push_back(as_run(*b, suite, o));
+    plan.benchmarks.push_back(&adapted.back());
   }
-  plan.lengths = [&](const core::Benchmark& b) { return lengths_for(b, o, suite.max_msg_log); };
+  plan.lengths = [&](const core::Benchmark& b) { return lengths_for(b, o); };
 
+  const bool imb31 = o.rules == kImb31Rules;
   core::RunInfo info = core::collect_run_info(suite.id, argv, thread_level);
   for (auto& [name, value] : settings_record(settings)) info.settings[name] = value;
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["warm_up"] = o.warm_up;
   info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
-  if (suite.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
+  if (suite.options.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
+  info.settings["imb_rules"] = o.rules;
+  info.settings["imb_rules_text"] = rules_text(suite, o);
+  info.settings["megabyte"] = imb31 ? "2^20 bytes (IMB 3.1): the text's Mbytes/sec and mbytes_per_sec"
+                                    : "10^6 bytes in the text's Mbytes/sec (current IMB); 2^20 in "
+                                      "mbytes_per_sec";
+  if (!o.unknown_benchmarks.empty()) {
+    std::string names;
+    for (const auto& n : o.unknown_benchmarks) names += (names.empty() ? "" : " ") + n;
+    info.settings["unknown_benchmarks"] = names;
+  }
   info.settings["iter_policy"] = o.iter_policy;
   if (has_aggregate_modes(suite)) info.settings["aggregate_mode"] = o.aggregate_mode;
   if (o.iter_policy != "imb3.1") info.settings["repetitions_rule"] = repetitions_rule(settings, o);
@@ -283,7 +338,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   info.settings["thread_level_requested"] =
       mpi::thread_level_name(thread_level_of(o.thread_level).value_or(MPI_THREAD_SINGLE));
   info.user_lengths = !o.lengths.empty();
-  const int max_log = o.msglog_max >= 0 ? o.msglog_max : suite.max_msg_log;
+  const int max_log = o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log;
   info.min_length = o.zero_size ? 0 : std::size_t{1} << o.msglog_min;
   info.max_length = std::size_t{1} << max_log;
   info.multi = settings.multi;
@@ -291,7 +346,11 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
 
   cli::RunReporters reporters(
       [&] {
-        return std::make_unique<output::ImbTextReporter>(stdout, suite.part, suite.imb_version);
+        return std::make_unique<output::ImbTextReporter>(
+            stdout, suite.part,
+            output::ImbTextStyle{.imb_version = imb31 && suite.in_imb31 ? "3.1" : "2021",
+                                 .decimal_megabytes = !imb31,
+                                 .current_io_text = !imb31 && suite.options.files});
       },
       o.output, info);
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, reporters.out());
@@ -307,18 +366,13 @@ int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& pr
   cli::FrontEnd fe;
   fe.program = program;
   fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    Options o = parse_options(args, benchmark_names(suite), world_size, suite.defaults,
+    Options o = parse_options(args, benchmark_names(suite), world_size, suite.options,
                               benchmark_names(suite, true));
     o.run_tag = core::scratch_files::unique_run_tag();
     if (o.help)
       return cli::ParseResult{cli::ParseResult::kHelp,
-                              help_text(program, benchmark_names(suite), suite.defaults)};
-    if (!suite.collective_options && (!o.root_shift || o.sync))
-      throw UsageError(
-          "-root_shift off and -sync on apply to IMB-MPI1's collectives only (and IMB-NBC's)");
-    if (o.aggregate_mode != "multi" && !has_aggregate_modes(suite))
-      throw UsageError("-aggregate_mode applies to IMB-EXT, IMB-IO and IMB-RMA only");
-    if (suite.uses_files) core::scratch_files::check_io_dir(o.io_dir);
+                              help_text(program, benchmark_names(suite), suite.options)};
+    if (suite.options.files) core::scratch_files::check_io_dir(o.io_dir);
     o.output.validate();
     return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
   };

@@ -15,12 +15,16 @@ struct ImbSuite {
   std::string alias;  // legacy program name, e.g. "IMB-MPI1"
   std::string part;   // header title: "MPI-1", "MPI-2"
   const std::vector<core::Benchmark>& (*benchmarks)();
-  Options defaults;  // MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, NPmin of the suite
-  int max_msg_log = 22;
-  bool uses_files = false;  // IMB-IO: --io-dir is checked up front
-  // -root_shift and -sync apply (IMB-MPI1, IMB-NBC); the defaults say which rule is the suite's.
-  bool collective_options = false;
-  std::string imb_version = "3.1";  // whose tables the banner names
+  // Both rule sets' defaults (MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, NPmin, …) and which of
+  // the options only some programs take this one takes.
+  SuiteOptions options;
+  bool in_imb31 = true;  // IMB 3.1 had this program (IMB-NBC and IMB-RMA came later)
+  // Current IMB's lengths step by this many bytes (IMB-EXT: 4, the size of its reduction type;
+  // IMB 3.1's by 1 unless a benchmark's data needs more).
+  std::size_t current_length_unit = 1;
+  // Current IMB runs the AGGREGATE table before the NON-AGGREGATE one (IMB-EXT, IMB-IO; IMB 3.1
+  // and current IMB-RMA the other way round).
+  bool current_aggregate_first = false;
 };
 
 const ImbSuite& imb_mpi1_suite();

@@ -46,12 +46,21 @@ int positive_int(const std::string& text, const std::string& what) {
   return static_cast<int>(integer(text, what, 1, INT_MAX));
 }
 
+bool is_known(const std::string& name, const std::vector<std::string>& known) {
+  return std::any_of(known.begin(), known.end(),
+                     [&](const std::string& k) { return core::iequals(k, name); });
+}
+
+std::string list_of(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
 std::string canonical_name(const std::string& name, const std::vector<std::string>& known) {
   for (const auto& k : known)
     if (core::iequals(k, name)) return k;
-  std::string list;
-  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-  throw UsageError("unknown benchmark '" + name + "'; valid names (any case): " + list);
+  throw UsageError("unknown benchmark '" + name + "'; valid names (any case): " + list_of(known));
 }
 
 void add_benchmark(Options& o, const std::string& name, const std::vector<std::string>& known) {
@@ -144,131 +153,296 @@ int requested_thread_level(const std::vector<std::string>& args) {
   return level;
 }
 
-Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
-                      int world_size, const Options& defaults,
-                      const std::vector<std::string>& default_list) {
-  Options o = defaults;
+Options imb31_rules(Options o) {
+  o.rules = kImb31Rules;
+  o.iter_policy = "imb3.1";
+  o.warm_up = "imb3.1";
+  o.root_shift = true;
+  o.sync = false;
+  return o;
+}
+
+std::string rules_of(const std::vector<std::string>& args) {
+  std::string rules = kCurrentRules;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "-imb_rules") {
+      const std::string w = core::to_lower(args[i + 1]);
+      if (w != kCurrentRules && w != kImb31Rules && w != "imb3.1")
+        throw UsageError("-imb_rules takes current or 3.1, got '" + args[i + 1] + "'");
+      rules = w == kCurrentRules ? kCurrentRules : kImb31Rules;
+    }
+  return rules;
+}
+
+namespace {
+
+// What the setters of the table below read and collect beyond the options themselves.
+struct ParseState {
+  const std::vector<std::string>& known;  // the suite's benchmark names
+  int world_size;
   std::vector<std::string> include, exclude;  // -include, -exclude (current IMB)
+};
+
+using Spec = cli::OptionSpec<Options>;
+
+std::string on_off(bool on) { return on ? "on" : "off"; }
+
+// IMB's options, each named once: the parser, the synopsis and the help are made from this table.
+// Options that only some IMB programs take are left out of the others' tables.
+std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
+  std::vector<Spec> t;
+  t.push_back({"-imb_rules", "current|3.1",
+               "whose rules apply where no option says otherwise: current IMB's (2021: repetitions "
+               "by -iter_policy dynamic, warm-up at every length, collectives rooted at 0 with a "
+               "barrier between repetitions, Mbytes = 10^6 bytes) or IMB 3.1's exactly (its "
+               "repetition rule, warm-up, root round robin, repetitions back to back, Mbytes = "
+               "2^20 bytes); each option below still sets its own rule",
+               [](Options& o, const std::string& v) { o.rules = rules_of({"-imb_rules", v}); },
+               [](const Options& o) { return o.rules; }});
+  t.push_back({"-npmin", "N", "run on N, 2N, 4N, ... processes and on all of them",
+               [](Options& o, const std::string& v) {
+                 // The guide: P_min larger than the number of processes counts as that number; a
+                 // value that does not fit an integer at all is an error.
+                 o.npmin = static_cast<int>(std::min<long long>(
+                     integer(v, "-npmin", 1, std::numeric_limits<long long>::max()), INT_MAX));
+               },
+               [](const Options& o) { return std::to_string(o.npmin); }});
+  t.push_back({"-multi", "0|1",
+               "run the Multi- versions: disjoint groups of the active size at once; 0 prints the "
+               "slowest over all groups, 1 prints every group",
+               [](Options& o, const std::string& v) {
+                 if (v != "0" && v != "1") throw UsageError("-multi takes 0 or 1, got '" + v + "'");
+                 o.multi = v == "1";
+               }});
+  t.push_back({"-off_cache", "S[,L]",
+               "rotate through disjoint buffers so that repetitions do not reuse cached data; S = "
+               "last-level cache size in MB (-1: detected from the system, 8 MB if unknown), L = "
+               "cache line size in bytes (detected, else 64)",
+               [](Options& o, const std::string& v) {
+                 const auto parts = split(v, ',');
+                 if (parts.size() > 2)
+                   throw UsageError("-off_cache takes cache_size[,cache_line_size]");
+                 o.off_cache_mb = number(parts[0], "-off_cache size", {-1, kMaxOffCacheMb});
+                 if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
+                   throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
+                 if (parts.size() == 2)
+                   o.off_cache_line =
+                       static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
+               }});
+  t.push_back({"-iter", "A[,B[,C]]",
+               "MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR",
+               [](Options& o, const std::string& v) {
+                 const auto parts = split(v, ',');
+                 if (parts.size() > 3)
+                   throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
+                 o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
+                 if (parts.size() > 1)
+                   o.overall_vol_mb =
+                       static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
+                 if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
+               },
+               [](const Options& o) {
+                 return fmt::format("{},{},{}", o.msgs_per_sample, o.overall_vol_mb,
+                                    o.msgs_nonaggr);
+               }});
+  t.push_back({"-time", "T",
+               "at most about T seconds per message length (repetitions estimated in a short "
+               "preparatory run); under -iter_policy dynamic or auto 10 s when not given",
+               [](Options& o, const std::string& v) {
+                 o.time_s = number(v, "-time", cli::kPositiveSeconds);
+               }});
+  t.push_back({"-warm_up", "on|off|imb3.1",
+               "on (current IMB): before each length is timed, run it untimed n/10 times (at "
+               "least min(10, n)); off: no warm-up; imb3.1: IMB 3.1's 2 runs of a 4-byte message "
+               "before a table's first length",
+               [](Options& o, const std::string& v) {
+                 if (core::to_lower(v) == "imb3.1")
+                   o.warm_up = "imb3.1";
+                 else
+                   o.warm_up = on_or_off(v, "-warm_up", "on, off or imb3.1") ? "on" : "off";
+               },
+               [](const Options& o) { return o.warm_up; }});
+  if (suite.collective_options) {
+    t.push_back({"-root_shift", "on|off",
+                 "rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)): off (current IMB) "
+                 "keeps the root at rank 0; on (IMB 3.1) moves it round robin, root = i mod P in "
+                 "repetition i",
+                 [](Options& o, const std::string& v) {
+                   o.root_shift = on_or_off(v, "-root_shift");
+                 },
+                 [](const Options& o) { return on_off(o.root_shift); }});
+    t.push_back({"-sync", "on|off",
+                 "collectives: on (current IMB) puts an untimed barrier between repetitions and "
+                 "times each alone; off (IMB 3.1) times the repetitions back to back, so that "
+                 "consecutive ones may overlap (pipelining)",
+                 [](Options& o, const std::string& v) { o.sync = on_or_off(v, "-sync"); },
+                 [](const Options& o) { return on_off(o.sync); }});
+  }
+  t.push_back({"-imb_barrier", "on|off",
+               "collectives: on synchronises before the timed loop (and between repetitions under "
+               "-sync on) with mpiscope's own dissemination barrier of zero-byte MPI_Sendrecv "
+               "instead of MPI_Barrier",
+               [](Options& o, const std::string& v) {
+                 o.imb_barrier = on_or_off(v, "-imb_barrier");
+               },
+               [](const Options& o) { return on_off(o.imb_barrier); }});
+  t.push_back({"-iter_policy", "P",
+               "how many repetitions a length gets: dynamic (the -iter rule, then cut to -time, "
+               "10 s unless given), multiple_np (MSGSPERSAMPLE along a hyperbola in X, a multiple "
+               "of the processes), auto (multiple_np for rooted collectives, dynamic for the "
+               "others), off (MSGSPERSAMPLE at every length), imb3.1 (the -iter rule, cut only by "
+               "an explicit -time)",
+               [](Options& o, const std::string& v) {
+                 const std::string w = core::to_lower(v);
+                 if (w != "imb3.1" && w != "dynamic" && w != "multiple_np" && w != "auto" &&
+                     w != "off")
+                   throw UsageError(
+                       "-iter_policy takes dynamic, multiple_np, auto, off or imb3.1, got '" + v +
+                       "'");
+                 o.iter_policy = w;
+               },
+               [](const Options& o) { return o.iter_policy; }});
+  t.push_back({"-thread_level", "L",
+               "start MPI with MPI_Init_thread at level L (single, funneled, serialized, "
+               "multiple; funneled with --timeout); the header's MPI Thread Environment line "
+               "gives the level MPI provided",
+               [](Options& o, const std::string& v) {
+                 if (!thread_level_of(v))
+                   throw UsageError(
+                       "-thread_level takes single, funneled, serialized or multiple, got '" + v +
+                       "'");
+                 o.thread_level = core::to_lower(v);
+               },
+               [](const Options& o) { return o.thread_level; }});
+  t.push_back({"-window_size", "N",
+               "Uniband and Biband: messages in flight per repetition (IMB 2019 to 2021.1 used "
+               "64)",
+               [](Options& o, const std::string& v) {
+                 o.window_size = static_cast<int>(integer(v, "-window_size", 1, 1 << 20));
+               },
+               [](const Options& o) { return std::to_string(o.window_size); }});
+  if (suite.aggregate_modes)
+    t.push_back({"-aggregate_mode", "M",
+                 "which of a benchmark's two modes run: aggregate (M transfers, then one "
+                 "completion), non_aggregate (each transfer completed) or multi (both, a table "
+                 "each)",
+                 [](Options& o, const std::string& v) {
+                   const std::string w = core::to_lower(v);
+                   if (w != "multi" && w != "aggregate" && w != "non_aggregate")
+                     throw UsageError(
+                         "-aggregate_mode takes aggregate, non_aggregate or multi, got '" + v +
+                         "'");
+                   o.aggregate_mode = w;
+                 },
+                 [](const Options& o) { return o.aggregate_mode; }});
+  t.push_back({"-mem", "G",
+               "at most G GB of message buffers per process; larger lengths are skipped with a "
+               "note saying how much they would need; with -off_cache a length rotates through as "
+               "many buffers as fit",
+               [](Options& o, const std::string& v) { o.mem_gb = number(v, "-mem", kMemGbRange); },
+               [](const Options& o) { return fmt::format("{:g}", o.mem_gb); }});
+  t.push_back({"-msglen", "FILE", "message lengths, one per line (bytes; k and m suffixes allowed)",
+               [](Options& o, const std::string& v) { o.lengths = read_lengths_file(v); }});
+  t.push_back({"-msglog", "[min:]max",
+               "lengths 0, then max(unit, 2^min) doubling up to 2^max (max <= 30, min < max; "
+               "default min 0)",
+               [](Options& o, const std::string& v) {
+                 // Current IMB: 0, then max(unit, 2^min) doubling up to 2^max; max < 31, min < max.
+                 const auto parts = split(v, ':');
+                 if (parts.empty() || parts.size() > 2)
+                   throw UsageError("-msglog takes [min:]max, got '" + v + "'");
+                 o.msglog_max = static_cast<int>(integer(parts.back(), "-msglog max", 0, 30));
+                 o.msglog_min = parts.size() == 2
+                                    ? static_cast<int>(integer(parts[0], "-msglog min", 0, 30))
+                                    : 0;
+                 if (parts.size() == 2 && o.msglog_min >= o.msglog_max)
+                   throw UsageError("-msglog " + v + ": min must be less than max");
+               }});
+  t.push_back({"-zero_size", "on|off", "off leaves out the length 0",
+               [](Options& o, const std::string& v) { o.zero_size = on_or_off(v, "-zero_size"); },
+               [](const Options& o) { return on_off(o.zero_size); }});
+  for (const char* list : {"-include", "-exclude"}) {
+    const bool include = list == std::string("-include");
+    t.push_back({list, "LIST",
+                 include ? "comma-separated benchmarks run besides those named (or the default "
+                           "list), in the suite's order"
+                         : "comma-separated benchmarks left out of those named (or all)",
+                 [&st, include, list](Options&, const std::string& v) {
+                   auto& names = include ? st.include : st.exclude;
+                   bool named = false;
+                   for (const auto& name : split(v, ','))
+                     if (!trim(name).empty()) {
+                       names.push_back(canonical_name(trim(name), st.known));
+                       named = true;
+                     }
+                   if (!named) throw UsageError(std::string(list) + " names no benchmark");
+                 }});
+  }
+  t.push_back({"-map", "PxQ",
+               "renumber the P*Q processes row by row of a P x Q matrix filled column by column "
+               "(e.g. -map 4x2 pairs rank i with rank i+4 in Multi-PingPong)",
+               [&st](Options& o, const std::string& v) {
+                 const auto parts = split(core::to_lower(v), 'x');
+                 if (parts.size() != 2)
+                   throw UsageError("-map takes PxQ (for example 2x3), got '" + v + "'");
+                 o.map_rows = positive_int(parts[0], "-map P");
+                 o.map_cols = positive_int(parts[1], "-map Q");
+                 const long long described = static_cast<long long>(o.map_rows) * o.map_cols;
+                 if (described != st.world_size)
+                   throw UsageError("-map " + v + " describes " + std::to_string(described) +
+                                    " processes, but " + std::to_string(st.world_size) +
+                                    " are running");
+               }});
+  t.push_back({"-input", "FILE", "benchmark names, one per line; '#' starts a comment",
+               [&st](Options& o, const std::string& v) {
+                 for (const auto& name : read_selection_file(v)) add_benchmark(o, name, st.known);
+               }});
+  t.push_back({"-check", "",
+               "verify every received buffer against what was sent (outside the timed loop) and "
+               "add a 'defects' column: the count of wrong bytes",
+               [](Options& o, const std::string&) { o.check = true; }});
+  t.push_back({"--samples", "",
+               "time every repetition separately and keep the samples in the JSON (adds a timer "
+               "read per repetition to the timed loop)",
+               [](Options& o, const std::string&) { o.samples = true; }});
+  if (suite.files) {
+    t.push_back({"--io-dir", "DIR",
+                 "where the benchmark files go; names are unique to the run and every file is "
+                 "removed at the end",
+                 [](Options& o, const std::string& v) { o.io_dir = v; },
+                 [](const Options& o) { return o.io_dir; }});
+    t.push_back({"--cpu-target", "S",
+                 "the non-blocking flavours: CPU work overlapped with each transfer "
+                 "(TARGET_CPU_SECS)",
+                 [](Options& o, const std::string& v) {
+                   o.cpu_target_s = number(v, "--cpu-target", kCpuTargetRange);
+                 },
+                 [](const Options& o) { return fmt::format("{:g} s", o.cpu_target_s); }});
+  }
+  return t;
+}
+
+bool is_help(const std::string& a) { return a == "-h" || a == "-help" || a == "--help"; }
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
+                      int world_size, const SuiteOptions& suite,
+                      const std::vector<std::string>& default_list) {
+  Options o = suite.defaults(rules_of(args));
+  const bool imb31 = o.rules == kImb31Rules;
+  ParseState st{known, world_size, {}, {}};
+  const auto table = option_table(suite, st);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
-      return args[++i];
-    };
-    if (a == "-h" || a == "-help" || a == "--help") {
+    if (is_help(a)) {
       o.help = true;
-    } else if (a == "-npmin") {
-      // The guide: P_min larger than the number of processes counts as that number; a value
-      // that does not fit an integer at all is an error.
-      o.npmin = static_cast<int>(std::min<long long>(
-          integer(value(), "-npmin", 1, std::numeric_limits<long long>::max()), INT_MAX));
-    } else if (a == "-multi") {
-      const std::string& v = value();
-      if (v != "0" && v != "1") throw UsageError("-multi takes 0 or 1, got '" + v + "'");
-      o.multi = v == "1";
-    } else if (a == "-off_cache") {
-      const auto parts = split(value(), ',');
-      if (parts.size() > 2) throw UsageError("-off_cache takes cache_size[,cache_line_size]");
-      o.off_cache_mb = number(parts[0], "-off_cache size", {-1, kMaxOffCacheMb});
-      if (o.off_cache_mb < 0 && o.off_cache_mb != -1)
-        throw UsageError("-off_cache size must be -1 (default) or a size in MB >= 0");
-      if (parts.size() == 2)
-        o.off_cache_line = static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
-    } else if (a == "-iter") {
-      const auto parts = split(value(), ',');
-      if (parts.size() > 3)
-        throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
-      o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
-      if (parts.size() > 1)
-        o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
-      if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
-    } else if (a == "-time") {
-      o.time_s = number(value(), "-time", cli::kPositiveSeconds);
-    } else if (a == "-warm_up") {
-      const std::string& v = value();
-      if (core::to_lower(v) == "imb3.1")
-        o.warm_up = "imb3.1";
-      else
-        o.warm_up = on_or_off(v, "-warm_up", "on, off or imb3.1") ? "on" : "off";
-    } else if (a == "-msglog") {
-      // Current IMB: 0, then max(unit, 2^min) doubling up to 2^max; max < 31, min < max.
-      const std::string& v = value();
-      const auto parts = split(v, ':');
-      if (parts.empty() || parts.size() > 2)
-        throw UsageError("-msglog takes [min:]max, got '" + v + "'");
-      o.msglog_max = static_cast<int>(integer(parts.back(), "-msglog max", 0, 30));
-      o.msglog_min =
-          parts.size() == 2 ? static_cast<int>(integer(parts[0], "-msglog min", 0, 30)) : 0;
-      if (parts.size() == 2 && o.msglog_min >= o.msglog_max)
-        throw UsageError("-msglog " + v + ": min must be less than max");
-    } else if (a == "-zero_size") {
-      o.zero_size = on_or_off(value(), "-zero_size");
-    } else if (a == "-aggregate_mode") {
-      const std::string& v = value();
-      const std::string w = core::to_lower(v);
-      if (w != "multi" && w != "aggregate" && w != "non_aggregate")
-        throw UsageError("-aggregate_mode takes aggregate, non_aggregate or multi, got '" + v +
-                         "'");
-      o.aggregate_mode = w;
-    } else if (a == "-include" || a == "-exclude") {
-      auto& list = a == "-include" ? include : exclude;
-      bool named = false;
-      for (const auto& name : split(value(), ','))
-        if (!trim(name).empty()) {
-          list.push_back(canonical_name(trim(name), known));
-          named = true;
-        }
-      if (!named) throw UsageError(a + " names no benchmark");
-    } else if (a == "-root_shift") {
-      o.root_shift = on_or_off(value(), "-root_shift");
-    } else if (a == "-sync") {
-      o.sync = on_or_off(value(), "-sync");
-    } else if (a == "-iter_policy") {
-      const std::string& v = value();
-      const std::string w = core::to_lower(v);
-      if (w != "imb3.1" && w != "dynamic" && w != "multiple_np" && w != "auto" && w != "off")
-        throw UsageError("-iter_policy takes dynamic, multiple_np, auto, off or imb3.1, got '" + v +
-                         "'");
-      o.iter_policy = w;
-    } else if (a == "-imb_barrier") {
-      o.imb_barrier = on_or_off(value(), "-imb_barrier");
-    } else if (a == "-thread_level") {
-      const std::string& v = value();
-      if (!thread_level_of(v))
-        throw UsageError("-thread_level takes single, funneled, serialized or multiple, got '" + v +
-                         "'");
-      o.thread_level = core::to_lower(v);
-    } else if (a == "-window_size") {
-      o.window_size = static_cast<int>(integer(value(), "-window_size", 1, 1 << 20));
-    } else if (a == "-mem") {
-      o.mem_gb = number(value(), "-mem", kMemGbRange);
-    } else if (a == "-msglen") {
-      o.lengths = read_lengths_file(value());
-    } else if (a == "-map") {
-      const std::string& v = value();
-      const auto parts = split(core::to_lower(v), 'x');
-      if (parts.size() != 2) throw UsageError("-map takes PxQ (for example 2x3), got '" + v + "'");
-      o.map_rows = positive_int(parts[0], "-map P");
-      o.map_cols = positive_int(parts[1], "-map Q");
-      if (static_cast<long long>(o.map_rows) * o.map_cols != world_size)
-        throw UsageError("-map " + v + " describes " +
-                         std::to_string(static_cast<long long>(o.map_rows) * o.map_cols) +
-                         " processes, but " + std::to_string(world_size) + " are running");
-    } else if (a == "-input") {
-      for (const auto& name : read_selection_file(value())) add_benchmark(o, name, known);
-    } else if (a == "-check") {
-      o.check = true;
-    } else if (a == "--samples") {
-      o.samples = true;
-    } else if (a == "--cpu-target") {
-      o.cpu_target_s = number(value(), "--cpu-target", kCpuTargetRange);
-    } else if (a == "--io-dir") {
-      o.io_dir = value();
     } else if (checked([&] {
-                 return cli::take_option(cli::output_option_table(), args, i, o.output) ||
+                 return cli::take_option(table, args, i, o) ||
+                        cli::take_option(cli::output_option_table(), args, i, o.output) ||
                         cli::take_option(cli::method_option_table(), args, i, o.method);
                })) {
-      // a shared option, stored
+      // stored
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw UsageError("unknown option '" + a + "'");
     } else {
@@ -276,8 +450,13 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
       bool named = false;
       for (const auto& name : split(a, ','))
         if (!trim(name).empty()) {
-          add_benchmark(o, trim(name), known);
           named = true;
+          // Current IMB reports a name it does not know and runs the others; IMB 3.1 stops.
+          if (!imb31 && !is_known(trim(name), known)) {
+            o.unknown_benchmarks.push_back(trim(name));
+            continue;
+          }
+          add_benchmark(o, trim(name), known);
         }
       if (!named) throw UsageError("an empty benchmark name was given");
     }
@@ -287,14 +466,20 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
   if (!o.zero_size && !o.lengths.empty() &&
       std::all_of(o.lengths.begin(), o.lengths.end(), [](std::size_t x) { return x == 0; }))
     throw UsageError("-zero_size off leaves none of the -msglen lengths");
-  // Current IMB: the named benchmarks (or all) plus -include, minus -exclude.
-  if (!include.empty() || !exclude.empty()) {
-    if (o.benchmarks.empty()) o.benchmarks = default_list.empty() ? known : default_list;
-    for (const auto& name : include) add_benchmark(o, name, known);
-    std::erase_if(o.benchmarks, [&](const std::string& b) {
-      return std::find(exclude.begin(), exclude.end(), b) != exclude.end();
+  // Current IMB: -include's benchmarks, then the named ones (or the default list), minus -exclude;
+  // each runs once (Intel's runs a name given twice twice).
+  if (!st.include.empty() || !st.exclude.empty()) {
+    Options listed = o;
+    listed.benchmarks.clear();
+    for (const auto& name : st.include) add_benchmark(listed, name, known);
+    for (const auto& name : o.benchmarks.empty() ? (default_list.empty() ? known : default_list)
+                                                 : o.benchmarks)
+      add_benchmark(listed, name, known);
+    std::erase_if(listed.benchmarks, [&](const std::string& b) {
+      return std::find(st.exclude.begin(), st.exclude.end(), b) != st.exclude.end();
     });
-    if (o.benchmarks.empty()) throw UsageError("-exclude leaves no benchmark to run");
+    if (listed.benchmarks.empty()) throw UsageError("-exclude leaves no benchmark to run");
+    o.benchmarks = std::move(listed.benchmarks);
   }
   try {
     o.method.validate();
@@ -309,113 +494,30 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
 }
 
 std::string help_text(const std::string& program, const std::vector<std::string>& benchmarks,
-                      const Options& d) {
+                      const SuiteOptions& suite) {
+  ParseState st{benchmarks, 1, {}, {}};
+  auto table = option_table(suite, st);
+  // Each default under current IMB's rules, and IMB 3.1's where it differs.
+  for (auto& spec : table)
+    if (spec.shown_default)
+      spec.shown_default = [shown = spec.shown_default, &suite](const Options& current) {
+        const std::string now = shown(current), then = shown(suite.imb31);
+        return now == then ? now : now + "; -imb_rules 3.1: " + then;
+      };
   std::string names;
   for (std::size_t i = 0; i < benchmarks.size(); ++i)
     names += (i % 6 == 0 ? "\n      " : ", ") + benchmarks[i];
-  const std::string text =
-      "\nCalling sequence (command line will be repeated in Output table!):\n\n" + program +
-      R"(  [-h{{elp}}]
-          [-npmin     <NPmin>]
-          [-multi     <MultiMode>]
-          [-off_cache <cache_size[,cache_line_size]>]
-          [-iter      <msgspersample[,overall_vol[,msgs_nonaggr]]>]
-          [-time      <max_runtime per sample>]
-          [-warm_up   on|off|imb3.1]
-          [-root_shift on|off]  [-sync on|off]  [-imb_barrier on|off]
-          [-iter_policy dynamic|multiple_np|auto|off|imb3.1]
-          [-thread_level single|funneled|serialized|multiple]
-          [-window_size <messages>]
-          [-aggregate_mode aggregate|non_aggregate|multi]
-          [-mem       <max. per process memory for overall message buffers>]
-          [-msglen    <Lengths_file>]  [-msglog [min:]max]  [-zero_size on|off]
-          [-include b1[,b2...]]  [-exclude b1[,b2...]]
-          [-map       <PxQ>]
-          [-input     <filename>]
-          [-check]  [--samples]  [--io-dir DIR]  [--cpu-target SECONDS]
-)" + cli::output_options_synopsis("          ") +
-      cli::option_table_synopsis(cli::method_option_table(), "          ") +
-      R"(          [benchmark1 [,benchmark2 [,...]]]
-
-where
-  -npmin N      run on N, 2N, 4N, ... processes and on all of them (default N = {npmin})
-  -multi 0|1    run the Multi- versions: disjoint groups of the active size at once;
-                0 prints the slowest over all groups, 1 prints every group
-  -off_cache S[,L]
-                rotate through disjoint buffers so that repetitions do not reuse cached
-                data; S = last-level cache size in MB (-1: detected from the system,
-                8 MB if unknown), L = cache line size in bytes (detected, else 64)
-  -iter A[,B[,C]]
-                MSGSPERSAMPLE (default {msgs}), OVERALL_VOL in MB (default {vol}),
-                MSGS_NONAGGR (default {nonaggr})
-  -time T       at most about T seconds per message length (repetitions estimated in a
-                short preparatory run; default: no limit)
-  -warm_up on|off|imb3.1
-                on (default, as current IMB): before each length is timed, run it
-                untimed n/10 times (at least min(10, n)); off: no warm-up; imb3.1:
-                IMB 3.1's 2 runs of a 4-byte message before a table's first length
-  -root_shift on|off
-                IMB-MPI1's and IMB-NBC's rooted collectives (Bcast, Reduce, Gather(v),
-                Scatter(v)): off (default, as current IMB) keeps the root at rank 0;
-                on (IMB 3.1) moves it round robin, root = i mod P in repetition i
-  -sync on|off  IMB-MPI1's and IMB-NBC's collectives: on (default, as current IMB) puts
-                an untimed barrier between repetitions and times each alone; off (IMB
-                3.1) times the repetitions back to back, so that consecutive ones may
-                overlap (pipelining). IMB 3.1's rules exactly: -warm_up imb3.1
-                -root_shift on -sync off
-  -imb_barrier on|off
-                collectives: on synchronises before the timed loop (and between
-                repetitions under -sync on) with mpiscope's own dissemination barrier of
-                zero-byte MPI_Sendrecv instead of MPI_Barrier (default off, as current IMB)
-  -iter_policy P
-                how many repetitions a length gets, as current IMB: dynamic (the
-                -iter rule, then cut to -time, 10 s unless given), multiple_np
-                (MSGSPERSAMPLE along a hyperbola in X, a multiple of the processes),
-                auto (multiple_np for rooted collectives, dynamic for the others), off
-                (MSGSPERSAMPLE at every length); default imb3.1: the -iter rule, cut
-                only by an explicit -time
-  -thread_level L
-                start MPI with MPI_Init_thread at level L (single, funneled,
-                serialized, multiple; default single, funneled with --timeout); the
-                header's MPI Thread Environment line gives the level MPI provided
-  -window_size N
-                Uniband and Biband: messages in flight per repetition (default 256,
-                as current IMB; IMB 2019 to 2021.1 used 64)
-  -aggregate_mode M
-                IMB-EXT, IMB-IO, IMB-RMA: which of the two modes run; aggregate (M
-                transfers, then one completion), non_aggregate (each transfer completed)
-                or multi (default: both, a table each), as current IMB
-  -mem G        at most G GB of message buffers per process (default 1); larger lengths
-                are skipped with a note saying how much they would need; with -off_cache
-                a length rotates through as many buffers as fit
-  -msglen FILE  message lengths, one per line (bytes; k and m suffixes allowed)
-  -msglog [min:]max
-                lengths 0, then max(unit, 2^min) doubling up to 2^max (max <= 30, min < max;
-                default min 0), as current IMB
-  -zero_size on|off
-                off leaves out the length 0 (default on)
-  -include LIST, -exclude LIST
-                comma-separated benchmarks added to, or removed from, those named (or all)
-  -map PxQ      renumber the P*Q processes row by row of a P x Q matrix filled column by
-                column (e.g. -map 4x2 pairs rank i with rank i+4 in Multi-PingPong)
-  -input FILE   benchmark names, one per line; '#' starts a comment
-  -check        verify every received buffer against what was sent (outside the timed
-                loop) and add a 'defects' column: the count of wrong bytes
-  --samples     time every repetition separately and keep the samples in the JSON
-                (adds a timer read per repetition to the timed loop)
-  --io-dir DIR  IMB-IO: where the benchmark files go (default: the current directory);
-                names are unique to the run and every file is removed at the end
-  --cpu-target S
-                IMB-IO non-blocking flavours: CPU work overlapped with each transfer
-                (TARGET_CPU_SECS, default 0.1 s)
-)" + cli::output_options_help() +
-      cli::method_options_help(d.method) +
-      R"(
-Times are in usec (microseconds); Mbytes/sec means 2^20 bytes per second, as in IMB 3.1.
-Benchmark names are case-insensitive:)";
-  return fmt::format(fmt::runtime(text), fmt::arg("npmin", d.npmin),
-                     fmt::arg("msgs", d.msgs_per_sample), fmt::arg("vol", d.overall_vol_mb),
-                     fmt::arg("nonaggr", d.msgs_nonaggr)) +
+  return "\nCalling sequence (command line will be repeated in Output table!):\n\n" + program +
+         "  [-h{elp}]\n" + cli::option_table_synopsis(table, "          ") +
+         cli::output_options_synopsis("          ") +
+         cli::option_table_synopsis(cli::method_option_table(), "          ") +
+         "          [benchmark1 [,benchmark2 [,...]]]\n\nwhere\n" +
+         cli::option_table_help(table, suite.current) + cli::output_options_help() +
+         cli::method_options_help(suite.current.method) +
+         "\nTimes are in usec (microseconds); Mbytes/sec means 10^6 bytes per second, as current "
+         "IMB\n(2^20 bytes per second under -imb_rules 3.1, as IMB 3.1). A benchmark name the "
+         "suite does not\nhave is reported and the others run, as current IMB (a usage error "
+         "under -imb_rules 3.1).\nBenchmark names are case-insensitive:" +
          names + "\n\n";
 }
 

@@ -8,57 +8,73 @@
 
 namespace mpiscope::imb {
 
-// Collectives are timed as current IMB times them by default, root 0 (-root_shift off) and a
-// barrier between repetitions (-sync on), so that mpiscope and Intel's IMB-MPI1 side by side
-// measure the same thing; IMB 3.1's rule (guide: "the root of the operation is changed round
-// robin", repetitions back to back) is -root_shift on -sync off.
+// Each suite's defaults under current IMB's rules (the default) and IMB 3.1's (-imb_rules 3.1).
+// The Options members' defaults are current IMB-MPI1's; imb31_rules() gives IMB 3.1's
+// repetition rule, warm-up, collectives and megabyte.
 const ImbSuite& imb_mpi1_suite() {
-  static const ImbSuite suite = [] {
-    Options d;
-    d.root_shift = false;
-    d.sync = true;
-    return ImbSuite{"imb-mpi1", "IMB-MPI1", "MPI-1", &mpi1::all_benchmarks, d, 22, false, true};
-  }();
+  static const ImbSuite suite{.id = "imb-mpi1",
+                              .alias = "IMB-MPI1",
+                              .part = "MPI-1",
+                              .benchmarks = &mpi1::all_benchmarks,
+                              .options = {.aggregate_modes = false, .files = false}};
   return suite;
 }
 
 const ImbSuite& imb_ext_suite() {
-  static const ImbSuite suite{"imb-ext", "IMB-EXT", "MPI-2", &ext::all_benchmarks, Options{}, 22};
+  static const ImbSuite suite{
+      .id = "imb-ext",
+      .alias = "IMB-EXT",
+      .part = "MPI-2",
+      .benchmarks = &ext::all_benchmarks,
+      .options = {.collective_options = false, .files = false},
+      .current_length_unit = sizeof(float),
+      .current_aggregate_first = true};
   return suite;
 }
 
-// settings_io.h standard mode: MSGSPERSAMPLE 50, MSGS_NONAGGR 10, OVERALL_VOL 16 MB, lengths up
-// to 2^24; I/O also runs on a single process.
+// settings_io.h: IMB 3.1's standard mode MSGSPERSAMPLE 50, MSGS_NONAGGR 10, OVERALL_VOL 16 MB,
+// TARGET_CPU_SECS 0.1 s and lengths up to 2^24; current IMB's command-line defaults override its
+// settings_io.h with IMB-MPI1's 1000, 100, 40 MB and 2^22, and TARGET_CPU_SECS is 0.01 s. I/O
+// also runs on a single process.
 const ImbSuite& imb_io_suite() {
   static const ImbSuite suite = [] {
-    Options d;
-    d.msgs_per_sample = 50;
-    d.msgs_nonaggr = 10;
-    d.overall_vol_mb = 16;
-    d.npmin = 1;
-    return ImbSuite{"imb-io", "IMB-IO", "MPI-IO", &io::all_benchmarks, d, 24, true};
+    Options current;
+    current.npmin = 1;
+    Options imb31 = imb31_rules(current);
+    imb31.msgs_per_sample = 50;
+    imb31.msgs_nonaggr = 10;
+    imb31.overall_vol_mb = 16;
+    imb31.cpu_target_s = 0.1;
+    imb31.max_msg_log = 24;
+    return ImbSuite{.id = "imb-io",
+                    .alias = "IMB-IO",
+                    .part = "MPI-IO",
+                    .benchmarks = &io::all_benchmarks,
+                    .options = {.current = current, .imb31 = imb31, .collective_options = false},
+                    .current_aggregate_first = true};
   }();
   return suite;
 }
 
-// Current IMB's IMB-NBC (no IMB 3.1 ancestor): its collectives keep current IMB's defaults, root 0
-// (-root_shift off) and a barrier between repetitions (-sync on), as IMB-MPI1's do.
+// Current IMB's IMB-NBC and IMB-RMA have no IMB 3.1 ancestor: -imb_rules 3.1 gives them IMB
+// 3.1's repetition rule, warm-up, collectives and megabyte, as for the others.
 const ImbSuite& imb_nbc_suite() {
-  static const ImbSuite suite = [] {
-    Options d;
-    d.root_shift = false;
-    d.sync = true;
-    return ImbSuite{"imb-nbc", "IMB-NBC", "MPI-NBC", &nbc::all_benchmarks, d, 22,
-                    false,     true,      "2021"};
-  }();
+  static const ImbSuite suite{.id = "imb-nbc",
+                              .alias = "IMB-NBC",
+                              .part = "MPI-NBC",
+                              .benchmarks = &nbc::all_benchmarks,
+                              .options = {.aggregate_modes = false, .files = false},
+                              .in_imb31 = false};
   return suite;
 }
 
-// Current IMB's IMB-RMA (MPI-3 passive-target one-sided) has no IMB 3.1 ancestor either; its
-// benchmarks are no collectives, so IMB-MPI1's settings apply as they are.
 const ImbSuite& imb_rma_suite() {
-  static const ImbSuite suite{"imb-rma", "IMB-RMA", "MPI-RMA", &rma::all_benchmarks, Options{}, 22,
-                              false,     false,     "2021"};
+  static const ImbSuite suite{.id = "imb-rma",
+                              .alias = "IMB-RMA",
+                              .part = "MPI-RMA",
+                              .benchmarks = &rma::all_benchmarks,
+                              .options = {.collective_options = false, .files = false},
+                              .in_imb31 = false};
   return suite;
 }
 
