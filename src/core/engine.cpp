@@ -148,9 +148,12 @@ double verify(const Benchmark& b, PointContext& ctx) {
 struct TimeLimit {
   int repetitions = 0;  // the count that fits the limit
   int probed = 0;       // the largest number of repetitions one probe ran back to back
+  bool restart_failed = false;  // the set-up between the probes failed (noted in the row)
 };
+// `restart` sets a point with state (file pointers, a window's contents) up afresh between the
+// two probes, so that the second does not read past what the set-up wrote; false: it failed.
 TimeLimit time_limited(const Benchmark& b, PointContext& ctx, MPI_Comm active, int limit,
-                       double seconds) {
+                       double seconds, const std::function<bool()>& restart) {
   auto slowest = [&](int reps) {
     double t = b.kernel.loop(ctx, reps, 1) / reps;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, active);
@@ -161,9 +164,10 @@ TimeLimit time_limited(const Benchmark& b, PointContext& ctx, MPI_Comm active, i
   const int probe = std::min(limit, t < 1e-3 ? 1000 : std::max(1, static_cast<int>(1.0 / t + 0.5)));
   if (probe > 1) {
     probed = std::min(probe, std::max(1, static_cast<int>(0.1 * seconds / t)));
+    if (restart && !restart()) return {.repetitions = 1, .probed = 0, .restart_failed = true};
     t = slowest(probed);
   }
-  return {time_limited_repetitions(limit, seconds, t), probed};
+  return {.repetitions = time_limited_repetitions(limit, seconds, t), .probed = probed};
 }
 
 struct LocalPoint {
@@ -545,7 +549,14 @@ class SuiteRunner {
     int repetitions = ctx.repetitions;
     int rehearsed = 0;  // repetitions a -time probe already ran back to back
     if (rs.time_limit_s > 0 && policy_limits_time(rs, b.rooted)) {
-      const TimeLimit limit = time_limited(b, ctx, active, repetitions, rs.time_limit_s);
+      std::function<bool()> restart;
+      if (b.setup)
+        restart = [&] {
+          set_length(ctx, b, bytes, ps);
+          return setup_succeeded_everywhere(ctx, active, m);
+        };
+      const TimeLimit limit = time_limited(b, ctx, active, repetitions, rs.time_limit_s, restart);
+      if (limit.restart_failed) return false;
       repetitions = limit.repetitions;
       // A point set up afresh below (a new window, a reopened file) has not run yet.
       rehearsed = b.setup ? 0 : limit.probed;

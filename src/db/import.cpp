@@ -191,6 +191,14 @@ ImbVersion imb_version_of(const std::string& title) {
   return {m[1].str() + m[2].str(), std::stoi(m[1].str()) >= 2018};
 }
 
+// Whether the file's Mbytes/sec are 10^6 bytes per second: Intel's from IMB 2018 on; mpiscope's
+// say so in their "# Units:" line (current IMB's rules print 10^6, -imb_rules 3.1 2^20).
+bool decimal_megabytes(const core::RunInfo& info) {
+  if (info.suite_title.rfind("mpiscope", 0) == 0)
+    return info.settings.count("imported_megabyte") && info.settings.at("imported_megabyte") == "10^6";
+  return imb_version_of(info.suite_title).decimal_megabytes;
+}
+
 bool is_imb_title(const std::string& line) {
   return line.find("MPI Benchmarks") != std::string::npos ||
          line.find("MPI Benchmark Suite") != std::string::npos ||
@@ -228,7 +236,9 @@ void record_imb_version(StoredRun& run) {
   const ImbVersion version = imb_version_of(run.info.suite_title);
   auto& settings = run.info.settings;
   settings["imb_version"] = version.name.empty() ? "not recognised" : version.name;
-  if (version.decimal_megabytes) {
+  const bool decimal = decimal_megabytes(run.info);
+  settings.erase("imported_megabyte");  // said below, for the run
+  if (decimal) {
     settings["imported_mbytes_per_sec"] = "10^6 bytes/s as printed, stored as MiB/s (2^20)";
   } else {
     settings["imported_mbytes_per_sec"] = "2^20 bytes/s as printed (MiB/s), stored unchanged";
@@ -284,7 +294,7 @@ void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
     for (auto& m : b.rows)
       if (m.overlap) m.overlap->base = core::OverlapBase::Larger;
   if (b.message_rate) derive_window_times(b, info);
-  if (!imb_version_of(info.suite_title).decimal_megabytes) return;
+  if (!decimal_megabytes(info)) return;
   constexpr double kMiBPerMB = 1e6 / 1048576.0;
   for (auto& m : b.rows) {
     if (!m.mbytes_per_sec) continue;
@@ -457,6 +467,9 @@ StoredRun parse_imb(LineReader& lines, const TableSink& sink) {
       static const std::regex host_re(R"(([^,\s]+) \((\d+) ranks?\))");
       for (std::sregex_iterator it(value.begin(), value.end(), host_re), end; it != end; ++it)
         info.ranks_per_host[(*it)[1]] = std::stoi((*it)[2]);
+    } else if (line.rfind("# Units:", 0) == 0) {  // mpiscope's: which megabyte
+      info.settings["imported_megabyte"] =
+          line.find("Mbytes/sec = 10^6") != std::string::npos ? "10^6" : "2^20";
     } else if (line.rfind("# Calling sequence was", 0) == 0) {
       // The command line follows on '#' lines up to the next blank line.
       std::string next;

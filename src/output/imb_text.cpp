@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/overlap.hpp"
+#include "core/text.hpp"
 
 namespace mpiscope::output {
 
@@ -160,7 +161,8 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   // Current IMB reports a name it does not know, in lower case, and runs the others.
   if (const auto it = info.settings.find("unknown_benchmarks"); it != info.settings.end()) {
     std::istringstream names(it->second);
-    for (std::string name; names >> name;) fmt::print(out_, "Invalid benchmark name {}\n", name);
+    for (std::string name; names >> name;)
+      fmt::print(out_, "Invalid benchmark name {}\n", core::to_lower(name));
   }
   std::fflush(out_);
 }

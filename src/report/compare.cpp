@@ -1,6 +1,7 @@
 #include "report/compare.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -501,6 +502,16 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   }
   if (const auto it = s.find("iter_policy"); it != s.end())
     rules["repetitions"] = "-iter_policy " + it->second;
+  // Whose rules an IMB run followed (-imb_rules); an imported Intel IMB's from its version: 3.x
+  // timed as IMB 3.1, 2019 and later as current IMB (warm-up at every length, -sync on, …).
+  if (const auto it = s.find("imb_rules"); it != s.end()) {
+    rules["IMB rules"] = it->second == "3.1" ? "IMB 3.1's" : "current IMB's";
+  } else if (const auto v = s.find("imb_version"); v != s.end() && !v->second.empty()) {
+    if (v->second.rfind("3.", 0) == 0) rules["IMB rules"] = "IMB 3.1's";
+    if (std::isdigit(static_cast<unsigned char>(v->second[0])) && v->second.size() >= 4 &&
+        std::atoi(v->second.c_str()) >= 2019)
+      rules["IMB rules"] = "current IMB's";
+  }
   // OSU's programs: classic runs time as OSU 7.4's loops (timer reads included) since
   // timing_rule was recorded; earlier ones had one pair of reads around the loop.
   if (const auto it = s.find("timing_rule"); it != s.end())
