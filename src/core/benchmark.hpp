@@ -15,7 +15,19 @@
 namespace mpiscope::core {
 
 enum class Family { SingleTransfer, ParallelTransfer, Collective };
-enum class Datatype { Byte, FloatSum };  // MPI_BYTE moves; MPI_FLOAT with MPI_SUM reductions
+// The element a kernel moves or reduces: MPI_BYTE moves; MPI_FLOAT with MPI_SUM (IMB's
+// reductions); MPI_CHAR with MPI_SUM (OSU 7.4's reductions, on its default datatype). The
+// engine hands it to the kernel in PointContext::datatype, so one kernel serves every element.
+enum class Datatype { Byte, FloatSum, CharSum };
+inline bool is_sum(Datatype d) {
+  return d != Datatype::Byte;
+}
+inline std::size_t element_bytes(Datatype d) {
+  return d == Datatype::FloatSum ? sizeof(float) : 1;
+}
+inline MPI_Datatype mpi_datatype(Datatype d) {
+  return d == Datatype::FloatSum ? MPI_FLOAT : d == Datatype::CharSum ? MPI_CHAR : MPI_BYTE;
+}
 
 const char* family_name(Family f);
 
@@ -44,7 +56,11 @@ struct PointContext {
   int nprocs = 1;
   std::size_t bytes = 0;  // X, the message length in bytes
   int count = 0;          // X in elements of the benchmark's datatype
-  int repetitions = 1;    // what the buffers were sized for (disjoint targets in aggregate mode)
+  // The benchmark's element (Benchmark::datatype) and its size in bytes: what a reduction kernel
+  // passes to its MPI call, and what count, counts and displs count.
+  MPI_Datatype datatype = MPI_BYTE;
+  std::size_t element_bytes = 1;
+  int repetitions = 1;  // what the buffers were sized for (disjoint targets in aggregate mode)
   Aggregation aggregation = Aggregation::None;
   const MessageBuffers* buffers = nullptr;
   std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
@@ -186,11 +202,11 @@ constexpr Kernel kernel() {
 }
 
 // For -check: after repetition `iteration`, receive bytes [recv_offset, recv_offset+length) hold
-// bytes [source_offset, …) of the pattern of group rank `source`; for FloatSum benchmarks
-// (source == kAllRanks) they hold the element-wise sum of every rank's pattern.
+// bytes [source_offset, …) of the pattern of group rank `source`; for the sums (FloatSum,
+// CharSum; source == kAllRanks) they hold the element-wise sum of every rank's elements.
 struct ExpectedBlock {
   static constexpr int kAllRanks = -1;
-  static constexpr int kOwnFloats = -2;  // FloatSum: this rank's own floats (a local reduction)
+  static constexpr int kOwnFloats = -2;  // a sum: this rank's own elements (a local reduction)
   std::size_t recv_offset = 0;
   int source = 0;
   std::size_t source_offset = 0;

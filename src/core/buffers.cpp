@@ -221,6 +221,12 @@ void fill_pattern(std::byte* dst, std::size_t n, int rank, std::size_t offset) {
   }
 }
 
+void fill_char_sum_pattern(std::byte* dst, std::size_t n, int rank, int nprocs,
+                           std::size_t offset) {
+  for (std::size_t k = 0; k < n; ++k)
+    dst[k] = static_cast<std::byte>(char_sum_value(rank, nprocs, offset + k));
+}
+
 std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
                                      std::size_t offset) {
   std::size_t wrong = 0;

@@ -97,6 +97,24 @@ inline float buf_value(int rank, std::size_t i) {
 }
 // Writes bytes [offset, offset+n) of rank's pattern (the float array above viewed as bytes).
 void fill_pattern(std::byte* dst, std::size_t n, int rank, std::size_t offset = 0);
+
+// A char sum's pattern (OSU's reductions: MPI_CHAR with MPI_SUM): element i is 1 + i mod 100
+// from rank i mod nprocs and 0 from every other rank, so that the sum over the ranks is
+// 1 + i mod 100 whatever their number and never leaves a char's range (the float pattern's bytes,
+// summed over a few ranks, would overflow a char). Every rank's elements count when there are
+// at least nprocs of them; a sum that left one out, or added one twice, differs.
+inline char char_sum_value(int rank, int nprocs, std::size_t i) {
+  return static_cast<std::size_t>(rank) == i % static_cast<std::size_t>(nprocs)
+             ? static_cast<char>(1 + i % 100)
+             : char{0};
+}
+// The sum over ranks 0 … nprocs-1 of char_sum_value(rank, nprocs, i).
+inline char char_sum_of_ranks(std::size_t i) {
+  return static_cast<char>(1 + i % 100);
+}
+// Writes elements [offset, offset+n) of rank's char-sum pattern.
+void fill_char_sum_pattern(std::byte* dst, std::size_t n, int rank, int nprocs,
+                           std::size_t offset = 0);
 // Number of bytes in [0, n) that differ from rank's pattern starting at `offset`.
 std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
                                      std::size_t offset);

@@ -60,14 +60,12 @@ std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   return s + " on " + std::to_string(nprocs) + " processes";
 }
 
-int element_size(const Benchmark& b) {
-  return b.datatype == Datatype::FloatSum ? 4 : 1;
-}
-
 void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps) {
   if (b.release) b.release(ctx);
   ctx.bytes = bytes;
-  ctx.count = static_cast<int>(bytes / static_cast<std::size_t>(element_size(b)));
+  ctx.datatype = mpi_datatype(b.datatype);
+  ctx.element_bytes = element_bytes(b.datatype);
+  ctx.count = static_cast<int>(bytes / ctx.element_bytes);
   ctx.counts.clear();
   ctx.displs.clear();
   if (!b.setup) return;
@@ -92,7 +90,7 @@ struct ReleaseOnExit {
   }
 };
 
-// Defects of one receive: bytes (or floats of a sum) that differ from what was sent.
+// Defects of one receive: bytes (or elements of a sum) that differ from what was sent.
 double count_defects(const Benchmark& b, const PointContext& ctx, int iteration) {
   double defects = 0;
   const std::byte* recv = ctx.recv(iteration);
@@ -100,6 +98,16 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
     if (blk.source >= 0) {  // bytes of one rank's pattern
       defects += static_cast<double>(count_pattern_mismatches(recv + blk.recv_offset, blk.length,
                                                               blk.source, blk.source_offset));
+      continue;
+    }
+    if (b.datatype == Datatype::CharSum) {  // whole chars: the sum cannot overflow (buffers.hpp)
+      for (std::size_t e = 0; e < blk.length; ++e) {
+        const std::size_t element = blk.source_offset + e;
+        const char expected = blk.source == ExpectedBlock::kOwnFloats
+                                  ? char_sum_value(ctx.rank, ctx.nprocs, element)
+                                  : char_sum_of_ranks(element);
+        if (static_cast<char>(recv[blk.recv_offset + e]) != expected) defects += 1;
+      }
       continue;
     }
     const std::size_t first = blk.source_offset / sizeof(float);
@@ -126,7 +134,7 @@ double verify(const Benchmark& b, PointContext& ctx) {
   const int passes = b.rooted ? ctx.nprocs : 1;
   double defects = 0;
   // A sum accumulated into a window starts from zeros; anything else from the sentinel.
-  const std::byte fill = b.datatype == Datatype::FloatSum ? std::byte{0} : kSentinel;
+  const std::byte fill = is_sum(b.datatype) ? std::byte{0} : kSentinel;
   for (int i = 0; i < passes; ++i) {
     if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, fill);
     // Orders the clearing before any transfer; a one-sided benchmark's completion step (a fence)
@@ -435,6 +443,10 @@ class SuiteRunner {
       need = footprint(shape, oc, max_slots);
     }
     auto buffers = MessageBuffers::try_create(shape, oc, ps.group.rank(), max_slots);
+    // A char sum sends its own pattern, whose sum over the ranks fits a char (-check's data).
+    if (buffers && b.datatype == Datatype::CharSum)
+      for (int slot = 0; slot < buffers->slots(); ++slot)
+        fill_char_sum_pattern(buffers->send(slot), shape.send, ps.group.rank(), q);
     // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
     int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
     MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);

@@ -201,14 +201,14 @@ TEST(OsuCollectives, LatencyTablesWithFullStatisticsAndValidation) {
   const auto ar = run_mpi(4, {"-m", "1:16", "-i", "10", "-x", "1", "-f"}, "", 60, "osu_allreduce");
   ASSERT_EQ(ar.exit_code, 0) << ar.err;
   auto l = osu_lines(ar.out);
-  ASSERT_EQ(l.size(), 3u + 3u) << ar.out;  // 1 and 2 bytes hold no float
+  ASSERT_EQ(l.size(), 3u + 5u) << ar.out;  // MPI_CHAR, as OSU 7.4's default: from 1 byte
   EXPECT_EQ(l[0], "# OSU MPI Allreduce Latency Test v7.4");
-  EXPECT_EQ(l[1], "# Datatype: MPI_FLOAT.");
+  EXPECT_EQ(l[1], "# Datatype: MPI_CHAR.");
   EXPECT_EQ(l[2], padded_left("# Size", 10) + padded_right("Avg Latency(us)", 18) +
                       padded_right("Min Latency(us)", 18) + padded_right("Max Latency(us)", 18) +
                       padded_right("Iterations", 12));
-  for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(l[3 + i].substr(0, 10), padded_left(std::to_string(4u << i), 10));
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(l[3 + i].substr(0, 10), padded_left(std::to_string(1u << i), 10));
     EXPECT_EQ(l[3 + i].size(), 10u + 54u + 12u) << l[3 + i];
     EXPECT_EQ(l[3 + i].substr(64), padded_right("10", 12));
     EXPECT_LE(figure(l[3 + i], 1), figure(l[3 + i], 0) + 0.01);  // min ≤ avg ≤ max
@@ -236,6 +236,142 @@ TEST(OsuCollectives, LatencyTablesWithFullStatisticsAndValidation) {
   l = osu_lines(ga.out);
   ASSERT_FALSE(l.empty());
   EXPECT_EQ(l.back().substr(0, 10), padded_left("262144", 10));
+}
+
+// A reduction the PMPI trace saw: its call, this rank's count, its datatype and, for a
+// reduce-scatter, every rank's recvcounts ("1,0,0").
+struct TracedReduction {
+  std::string call, type, counts;
+  int count = -1;
+};
+std::vector<TracedReduction> traced_reductions(const std::string& path) {
+  std::vector<TracedReduction> out;
+  for (const auto& line : lines_of(read_file(path))) {
+    std::istringstream in(line);
+    TracedReduction t;
+    std::string root, buf, type_word, counts_word;
+    in >> t.call >> t.count >> root >> root >> buf >> buf >> type_word >> t.type >> counts_word >>
+        t.counts;
+    if (type_word == "type") out.push_back(t);
+  }
+  return out;
+}
+
+// OSU 7.4's recvcounts of osu_reduce_scatter.c and osu_ireduce_scatter.c (portion, remainder),
+// written out as its loop reads: one element each to the first num_elements ranks when there
+// are fewer elements than ranks, else num_elements / numprocs, one more below the remainder.
+std::string osu_recvcounts(int num_elements, int numprocs) {
+  const int portion = num_elements / numprocs, remainder = num_elements % numprocs;
+  std::string out;
+  for (int i = 0; i < numprocs; ++i) {
+    int count = 0;
+    if (num_elements < numprocs) {
+      if (i < num_elements) count = 1;
+    } else {
+      if (remainder != 0 && i < remainder) count += 1;
+      count += portion;
+    }
+    out += (i ? "," : "") + std::to_string(count);
+  }
+  return out;
+}
+
+// OSU 7.4's reductions run on its default datatype, MPI_CHAR, with MPI_SUM on size / 1 elements
+// from 1 byte (osu_allreduce.c: num_elements = size / mpi_type_size; -T's default, MPI_CHAR):
+// rows 1, 2, 4, 8, 16, each call on MPI_CHAR with count = size in the PMPI trace, a
+// reduce-scatter's recvcounts as OSU's rule gives them on 3 ranks, -c Pass on the char sums,
+// and the datatype in the table's parameters and the run's settings.
+TEST(OsuReductions, RunOnMpiCharFromOneByteAsOsu) {
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {"osu_allreduce", "MPI_Allreduce"},
+      {"osu_reduce", "MPI_Reduce"},
+      {"osu_reduce_scatter", "MPI_Reduce_scatter"},
+      {"osu_iallreduce", "MPI_Iallreduce"},
+      {"osu_ireduce", "MPI_Ireduce"},
+      {"osu_ireduce_scatter", "MPI_Ireduce_scatter"}};
+  const std::vector<int> sizes = {1, 2, 4, 8, 16};
+  // On 3 ranks: OSU's rule, and the same written out.
+  const std::vector<std::string> counts = {"1,0,0", "1,1,0", "2,1,1", "3,3,2", "6,5,5"};
+  for (std::size_t k = 0; k < sizes.size(); ++k) EXPECT_EQ(osu_recvcounts(sizes[k], 3), counts[k]);
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  for (const auto& [name, call] : programs) {
+    SCOPED_TRACE(name);
+    const auto trace = dir + "/" + name;
+    std::filesystem::create_directory(trace);
+    const auto json_path = trace + "/r.json";
+    const auto r = run_mpi(
+        3, {"osu", name, "-m", "1:16", "-i", "2", "-x", "1", "-c", "--json", json_path, "--no-db"},
+        "MPISCOPE_TRACE=" + trace, 60, program);
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_EQ(count_of(r.out, "# Datatype: MPI_CHAR.\n"), 1) << r.out;
+    std::vector<int> rows;
+    for (const auto& line : osu_lines(r.out)) {
+      if (line.empty() || line[0] == '#') continue;
+      rows.push_back(std::stoi(line.substr(0, 10)));
+      EXPECT_EQ(line.substr(line.size() - 4), "Pass") << line;
+    }
+    EXPECT_EQ(rows, sizes) << r.out;
+    const json doc = json::parse(read_file(json_path));
+    const auto& table = doc.at("benchmarks").at(0);
+    EXPECT_EQ(table.at("parameters").at("datatype"), "MPI_CHAR");
+    EXPECT_EQ(table.at("rows").size(), sizes.size());
+    for (std::size_t k = 0; k < std::min(sizes.size(), table.at("rows").size()); ++k) {
+      EXPECT_EQ(table.at("rows")[k].at("bytes"), sizes[k]);
+      EXPECT_EQ(table.at("rows")[k].at("defects"), 0);
+    }
+    EXPECT_EQ(doc.at("run").at("settings").at("datatype"), "MPI_CHAR");
+    EXPECT_EQ(doc.at("run").at("settings").at("reduction"),
+              "MPI_SUM on size / 1 elements of MPI_CHAR");
+    const bool scatters = call.find("scatter") != std::string::npos;
+    for (int rank = 0; rank < 3; ++rank) {
+      SCOPED_TRACE(rank);
+      std::vector<int> seen;  // the sizes in the order the calls reached them
+      std::vector<std::string> seen_counts;
+      int calls = 0;
+      for (const auto& t : traced_reductions(trace + "/trace." + std::to_string(rank))) {
+        // The benchmark's calls: those on a reduction element (the engine's own bookkeeping
+        // reduces MPI_INT, MPI_DOUBLE and MPI_BYTE).
+        if (t.call != call || (t.type != "MPI_CHAR" && t.type != "MPI_FLOAT")) continue;
+        ++calls;
+        EXPECT_EQ(t.type, "MPI_CHAR") << t.call << " " << t.count;
+        if (scatters) {
+          if (seen_counts.empty() || seen_counts.back() != t.counts)
+            seen_counts.push_back(t.counts);
+          // The count column is the rank's own recvcount.
+          std::vector<std::string> each;
+          std::stringstream list(t.counts);
+          for (std::string c; std::getline(list, c, ',');) each.push_back(c);
+          ASSERT_EQ(each.size(), 3u) << t.counts;
+          EXPECT_EQ(std::to_string(t.count), each[static_cast<std::size_t>(rank)]);
+        } else if (seen.empty() || seen.back() != t.count) {
+          seen.push_back(t.count);
+        }
+      }
+      // Every size: the warm-up and timed iterations at least (-c adds its own pass).
+      EXPECT_GE(calls, static_cast<int>(sizes.size()) * 3);
+      if (scatters) {
+        EXPECT_EQ(seen_counts, counts);
+      } else {
+        EXPECT_EQ(seen, sizes);  // count = size / sizeof(char)
+      }
+    }
+  }
+}
+
+// -c on the char sums: a received char flipped on one rank is a Fail (exit 3) for the blocking
+// and the non-blocking reductions.
+TEST(OsuReductions, ValidationOfTheCharSumsCatchesAPlantedCorruption) {
+  for (const std::string name : {"osu_allreduce", "osu_reduce_scatter", "osu_ireduce"}) {
+    SCOPED_TRACE(name);
+    const std::vector<std::string> args = {"osu", name, "-m", "1:4", "-i", "2", "-c", "--no-db"};
+    const auto clean = run_mpi(3, args, "", 60);
+    ASSERT_EQ(clean.exit_code, 0) << clean.err;
+    EXPECT_EQ(count_of(clean.out, "Pass"), 3) << clean.out;
+    const auto bad = run_mpi(3, args, "MPISCOPE_FAULT=corrupt:0", 60);
+    EXPECT_EQ(bad.exit_code, 3) << bad.err;
+    EXPECT_EQ(count_of(bad.out, "Fail"), 3) << bad.out;
+  }
 }
 
 TEST(OsuValidation, CatchesAPlantedCorruption) {
@@ -294,6 +430,36 @@ TEST(OsuDatabase, RunComparesWithImportedOsuText) {
     if (in >> first >> a >> b && (first == "1" || first == "1024") && std::stod(b) == 0.5) ++rows;
   }
   EXPECT_EQ(rows, 2) << c.out;  // the imported side's implied 0.5 us per message
+}
+
+// OSU 7.4's own osu_allreduce and osu_reduce_scatter (tests/data/import/osu_reductions_7.4.txt,
+// OSU's defaults: MPI_CHAR from 1 byte) compare with mpiscope's runs of them row by row: the
+// same table name and datatype parameter, every size on both sides.
+TEST(OsuDatabase, ReductionsCompareWithOsusOwnMpiCharRuns) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/osu.db";
+  for (const std::string name : {"osu_allreduce", "osu_reduce_scatter"}) {
+    const auto r = run_mpi(2, {"-m", "1:16", "-i", "10", "-x", "1", "--db", db}, "", 60, name);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto capture = std::string(MPISCOPE_TEST_DATA) + "/import/osu_reductions_7.4.txt";
+  const auto imported = run_plain({"import", "--db", db, capture});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const auto c = run_plain({"compare", "--db", db, "1,2", "3"});
+  ASSERT_EQ(c.exit_code, 0) << c.err << c.out;
+  for (const std::string name : {"osu_allreduce", "osu_reduce_scatter"}) {
+    const auto at = c.out.find("# " + name + ", 2 processes, datatype=MPI_CHAR");
+    ASSERT_NE(at, std::string::npos) << c.out;
+    std::vector<std::string> sizes;
+    for (const auto& line : lines_of(c.out.substr(at))) {
+      if (!sizes.empty() && line.rfind("# ", 0) == 0) break;
+      std::istringstream in(line);
+      std::string bytes, a, b;
+      if (line.rfind('#', 0) != 0 && in >> bytes >> a >> b && bytes != "bytes")
+        sizes.push_back(bytes);
+    }
+    EXPECT_EQ(sizes, (std::vector<std::string>{"1", "2", "4", "8", "16"})) << name << c.out;
+  }
 }
 
 }  // namespace

@@ -17,7 +17,10 @@
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
 //    variants), and the active-target synchronisation (fence, start, complete, post, wait);
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
-//    a test can check where a timed loop reads the timer.
+//    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
+//    MPI_Reduce, MPI_Reduce_scatter and their non-blocking forms) add "type NAME" (the
+//    datatype's MPI name) and MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every
+//    rank's recvcounts; the count column is the calling rank's own).
 #include <mpi.h>
 
 #include <cstdio>
@@ -56,8 +59,10 @@ void spin(double seconds) {
   }
 }
 
-// "MPI_Bcast 1024 root 2 buf 0x7f…": the count, the root and the (send) buffer's address.
-void trace(const char* call, int count, int root, const void* buffer = nullptr) {
+// "MPI_Bcast 1024 root 2 buf 0x7f…": the count, the root and the (send) buffer's address, then
+// `extra` ("type MPI_CHAR", …).
+void trace(const char* call, int count, int root, const void* buffer = nullptr,
+           const std::string& extra = "") {
   static const char* dir = std::getenv("MPISCOPE_TRACE");
   if (dir == nullptr) return;
   static FILE* out = [] {
@@ -66,8 +71,35 @@ void trace(const char* call, int count, int root, const void* buffer = nullptr) 
     return std::fopen((std::string(dir) + "/trace." + std::to_string(rank)).c_str(), "w");
   }();
   if (out == nullptr) return;
-  std::fprintf(out, "%s %d root %d buf %p\n", call, count, root, buffer);
+  std::fprintf(out, "%s %d root %d buf %p%s%s\n", call, count, root, buffer,
+               extra.empty() ? "" : " ", extra.c_str());
   std::fflush(out);  // the ranks may leave by _exit
+}
+
+bool tracing() {
+  static const bool on = std::getenv("MPISCOPE_TRACE") != nullptr;
+  return on;
+}
+
+// "type MPI_CHAR": a reduction's datatype by its MPI name (the same in every library).
+std::string type_of(MPI_Datatype type) {
+  if (!tracing()) return {};
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  int length = 0;
+  PMPI_Type_get_name(type, name, &length);
+  return std::string("type ") + name;
+}
+
+// A reduce-scatter's line: this rank's count, then "type NAME counts C0,C1,…".
+void trace_reduce_scatter(const char* call, const int* counts, MPI_Datatype type, MPI_Comm comm,
+                          const void* buffer) {
+  if (!tracing()) return;
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  std::string list;
+  for (int r = 0; r < size; ++r) list += (r ? "," : "") + std::to_string(counts[r]);
+  trace(call, counts[rank], -1, buffer, type_of(type) + " counts " + list);
 }
 }  // namespace
 
@@ -84,8 +116,31 @@ extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Dataty
   static const double delay = delay_of("MPI_Allreduce");
   static long calls = 0;
   spin(delay_now(delay, calls));
-  trace("MPI_Allreduce", count, -1);
+  trace("MPI_Allreduce", count, -1, nullptr, type_of(type));
   return PMPI_Allreduce(send, recv, count, type, op, comm);
+}
+
+// OSU's and IMB's other reductions: datatype and counts.
+extern "C" int MPI_Reduce_scatter(const void* send, void* recv, const int counts[],
+                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  trace_reduce_scatter("MPI_Reduce_scatter", counts, type, comm, send);
+  return PMPI_Reduce_scatter(send, recv, counts, type, op, comm);
+}
+extern "C" int MPI_Iallreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Iallreduce", count, -1, send, type_of(type));
+  return PMPI_Iallreduce(send, recv, count, type, op, comm, request);
+}
+extern "C" int MPI_Ireduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                           int root, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Ireduce", count, root, send, type_of(type));
+  return PMPI_Ireduce(send, recv, count, type, op, root, comm, request);
+}
+extern "C" int MPI_Ireduce_scatter(const void* send, void* recv, const int counts[],
+                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request* request) {
+  trace_reduce_scatter("MPI_Ireduce_scatter", counts, type, comm, send);
+  return PMPI_Ireduce_scatter(send, recv, counts, type, op, comm, request);
 }
 
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
@@ -98,7 +153,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, M
 
 extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                           int root, MPI_Comm comm) {
-  trace("MPI_Reduce", count, root, send);
+  trace("MPI_Reduce", count, root, send, type_of(type));
   return PMPI_Reduce(send, recv, count, type, op, root, comm);
 }
 

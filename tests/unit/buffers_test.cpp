@@ -26,6 +26,32 @@ TEST(Pattern, OffsetsAndOddLengthsAgreeWithTheWholeBuffer) {
   EXPECT_EQ(count_pattern_mismatches(part.data(), part.size(), 5, 101), 1u);  // one byte
 }
 
+// OSU's reductions sum MPI_CHAR: the pattern's sum over any number of ranks is
+// char_sum_of_ranks and stays within a char (1 … 100), and every rank owns elements.
+TEST(Pattern, CharSumFitsACharOnAnyNumberOfRanks) {
+  for (int nprocs : {1, 2, 3, 7, 128, 1000}) {
+    SCOPED_TRACE(nprocs);
+    std::vector<int> owned(static_cast<std::size_t>(nprocs));
+    for (std::size_t i = 0; i < 2000; ++i) {
+      int sum = 0;
+      for (int rank = 0; rank < nprocs; ++rank) {
+        const int v = char_sum_value(rank, nprocs, i);
+        EXPECT_GE(v, 0);
+        if (v != 0) ++owned[static_cast<std::size_t>(rank)];
+        sum += v;
+      }
+      EXPECT_GE(sum, 1);
+      EXPECT_LE(sum, 100);
+      EXPECT_EQ(sum, char_sum_of_ranks(i)) << i;
+    }
+    for (int n : owned) EXPECT_GT(n, 0);
+  }
+  std::vector<std::byte> b(300);
+  fill_char_sum_pattern(b.data(), b.size(), 2, 3, 100);
+  for (std::size_t k = 0; k < b.size(); ++k)
+    EXPECT_EQ(static_cast<char>(b[k]), char_sum_value(2, 3, 100 + k)) << k;
+}
+
 TEST(OffCache, SlotsCoverTwiceTheCacheAndStartTwoLinesApart) {
   const OffCache oc{1.0, 64};
   EXPECT_EQ(slot_stride(100, oc), 128u + 128u);

@@ -1,7 +1,8 @@
 // OSU's blocking collectives (c/mpi/collective/blocking in OSU 7.4): each is the MPI call of an
 // IMB-MPI1 benchmark, so the IMB kernel (with its buffers and -check blocks) is reused under
-// OSU's name. OSU's timing (each iteration alone, a barrier after it, root 0) is set by the
-// front end's engine settings, not here.
+// OSU's name; the reductions on OSU's datatype, MPI_CHAR (on_osu_datatype). OSU's timing (each
+// iteration alone, a barrier after it, root 0) is set by the front end's engine settings, not
+// here.
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -33,10 +34,18 @@ core::Benchmark collective(const std::string& osu_name) {
   const auto it = std::find_if(imb.begin(), imb.end(),
                                [&](const core::Benchmark& b) { return b.name == name->second; });
   if (it == imb.end()) throw std::logic_error("IMB-MPI1 has no " + name->second);
-  core::Benchmark b = *it;
+  core::Benchmark b = on_osu_datatype(*it);
   b.name = osu_name;
   b.turnover = 0;  // OSU's collectives print latency only
   b.in_default_list = true;
+  return b;
+}
+
+core::Benchmark on_osu_datatype(core::Benchmark b) {
+  if (core::is_sum(b.datatype)) {
+    b.datatype = core::Datatype::CharSum;
+    b.unit = 1;  // every size holds whole chars: OSU's rows from 1 byte
+  }
   return b;
 }
 

@@ -67,9 +67,10 @@ class OsuFigures : public core::Reporter {
   std::string datatype_;
 };
 
-// OSU's sizes: min, doubling up to max (from 0 the next is 1); a float reduction's lengths are
-// whole floats. Sizes of no element are left out, as OSU's loops skip them (osu_latency's and
-// osu_multi_lat's default minimum is 0, and OSU prints no 0-byte row).
+// OSU's sizes: min, doubling up to max (from 0 the next is 1), in whole elements (every program
+// runs on 1-byte MPI_CHAR, the reductions too). Sizes of no element are left out, as OSU's loops
+// skip them (osu_latency's and osu_multi_lat's default minimum is 0, and OSU prints no 0-byte
+// row).
 std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
   if (b.only_length > 0) return {b.only_length};  // osu_fop_latency, osu_cas_latency: one element
   if (!b.sized) return {0};                       // osu_barrier, osu_ibarrier
@@ -80,6 +81,12 @@ std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
     out.push_back(bytes);
   }
   return out;
+}
+
+// The datatype OSU 7.4's header names: MPI_CHAR, its default (-T mpi_char), for every program
+// (the reductions reduce it; the other kernels move the same bytes as MPI_BYTE).
+std::string osu_datatype(const core::Benchmark& b) {
+  return b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR";
 }
 
 // How the classic loop read the timer, as OSU 7.4's program does (recorded for compare).
@@ -135,6 +142,12 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   info.suite_title = "OSU Micro-Benchmarks 7.4 (mpiscope)";
   const int pairs = world_size / 2;
   info.settings["osu_program"] = p.name;
+  // The datatype its header names (the tables' parameter), and the reductions' operation.
+  const std::string datatype = osu_datatype(b);
+  if (p.prints_datatype && p.sized) info.settings["datatype"] = datatype;
+  if (core::is_sum(b.datatype))
+    info.settings["reduction"] = fmt::format("MPI_SUM on size / {} elements of {}",
+                                             core::element_bytes(b.datatype), datatype);
   info.settings["iterations"] =
       fmt::format("{} (larger than {} bytes: {})", o.iterations, kLargeMessage, o.iterations_large);
   info.settings["warm_up_iterations"] =
@@ -165,8 +178,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
 
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, p, o, pairs); },
                               o.output, info);
-  OsuFigures figures(reporters.out(), p, o,
-                     b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR");
+  OsuFigures figures(reporters.out(), p, o, datatype);
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, figures);
   reporters.measured(info);
   reporters.finish(info, outcome.all_ran);

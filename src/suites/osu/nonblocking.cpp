@@ -1,6 +1,7 @@
 // OSU's non-blocking collectives with overlap (c/mpi/collective/non_blocking in OSU 7.4). Each is
 // an IMB-NBC benchmark (the same MPI call: its overlapped kernel and its _pure twin, which gives
-// t_pure) under OSU's name; what OSU does differently is a parameter: the overlap rule
+// t_pure) under OSU's name, the reductions on OSU's MPI_CHAR (on_osu_datatype); what OSU does
+// differently is a parameter: the overlap rule
 // (core::OverlapMethod::WorkTimedToPure: CPU work that computes for each rank's own t_pure, with
 // -t MPI_Test calls inside, and means over the ranks) and its output (text_output.cpp). OSU's
 // timing (each iteration alone, an untimed barrier after it, root 0) comes from the front end's
@@ -31,8 +32,8 @@ constexpr Source kSources[] = {
     {"osu_ialltoall", "Ialltoall"},
     {"osu_ialltoallv", "Ialltoallv"},
     {"osu_ireduce", "Ireduce"},
-    // OSU splits X over the ranks (recvcounts of X/P elements), as IMB 3.1's Reduce_scatter;
-    // IMB-NBC's Ireduce_scatter gives every rank X.
+    // OSU splits X over the ranks (X/P elements, one more to the first X mod P), as IMB 3.1's
+    // Reduce_scatter; IMB-NBC's Ireduce_scatter gives every rank X.
     {"osu_ireduce_scatter", "Ireduce_scatter", "Reduce_scatter"},
     {"osu_iallreduce", "Iallreduce"},
     {"osu_ibarrier", "Ibarrier"}};
@@ -42,7 +43,10 @@ const std::vector<core::Benchmark>& pairs() {
   static const std::vector<core::Benchmark> list = [] {
     std::vector<core::Benchmark> all;
     for (const Source& s : kSources) {
-      auto [overlapped, pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
+      auto [imb_overlapped, imb_pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
+      // The reductions on OSU's MPI_CHAR, both loops.
+      core::Benchmark overlapped = on_osu_datatype(std::move(imb_overlapped));
+      core::Benchmark pure = on_osu_datatype(std::move(imb_pure));
       overlapped.name = s.osu;
       pure.name = std::string(s.osu) + "_pure";
       overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;

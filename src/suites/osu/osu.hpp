@@ -78,6 +78,10 @@ core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
 // calls.
 core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s);
 core::Benchmark collective(const std::string& osu_name);
+// OSU 7.4's reductions run on its default datatype, MPI_CHAR (-T mpi_char), with MPI_SUM on
+// size / sizeof(char) elements from 1 byte: an IMB reduction (MPI_FLOAT in 4-byte units) becomes
+// the same kernel on MPI_CHAR in 1-byte units; any other benchmark is returned unchanged.
+core::Benchmark on_osu_datatype(core::Benchmark b);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.
 core::Benchmark nonblocking_collective(const std::string& osu_name);

@@ -1,5 +1,6 @@
 // IMB-MPI1 reductions (guide 3.3.4.1–3.3.4.3): X/sizeof(float) floats, MPI_FLOAT with MPI_SUM;
-// and current IMB's Reduce_scatter_block and Reduce_local, which run only when named.
+// and current IMB's Reduce_scatter_block and Reduce_local, which run only when named. The kernels
+// reduce the benchmark's element (PointContext::datatype): OSU's programs run them on MPI_CHAR.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
@@ -9,24 +10,26 @@ using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
 void reduce(PointContext& c, int i) {
-  MPI_Reduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.root(i), c.comm);
+  MPI_Reduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i), c.comm);
 }
 void allreduce(PointContext& c, int i) {
-  MPI_Allreduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.comm);
+  MPI_Allreduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.comm);
 }
 void reduce_scatter(PointContext& c, int i) {
-  MPI_Reduce_scatter(c.send(i), c.recv(i), c.counts.data(), MPI_FLOAT, MPI_SUM, c.comm);
+  MPI_Reduce_scatter(c.send(i), c.recv(i), c.counts.data(), c.datatype, MPI_SUM, c.comm);
 }
 // Current IMB: every process receives a block of X bytes (X/4 floats) of the reduced np·X.
 void reduce_scatter_block(PointContext& c, int i) {
-  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.comm);
+  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.comm);
 }
 // Current IMB: the local reduction alone, recv += send on every process, no communication.
 void reduce_local(PointContext& c, int i) {
-  MPI_Reduce_local(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM);
+  MPI_Reduce_local(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM);
 }
 
-// L = r·np + s floats: ranks below s get r+1 of them, the others r (guide 3.3.4.2).
+// L = r·np + s elements: ranks below s get r+1 of them, the others r (guide 3.3.4.2). OSU 7.4's
+// osu_reduce_scatter gives the same recvcounts (L/np, one more below L mod np; one each to the
+// first L ranks when L < np).
 void split_evenly(PointContext& c) {
   const int r = c.count / c.nprocs, s = c.count % c.nprocs;
   int displ = 0;
@@ -38,7 +41,7 @@ void split_evenly(PointContext& c) {
 }
 
 Blocks whole_sum(const PointContext& c) {
-  return {{0, ExpectedBlock::kAllRanks, 0, c.count * sizeof(float)}};
+  return {{0, ExpectedBlock::kAllRanks, 0, static_cast<std::size_t>(c.count) * c.element_bytes}};
 }
 
 core::Benchmark reduction(std::string name, core::Kernel kernel,
@@ -80,8 +83,9 @@ std::vector<core::Benchmark> reduction_benchmarks() {
           "Reduce_scatter", core::kernel<reduce_scatter>(),
           [](const PointContext& c, int) {
             const auto mine = static_cast<std::size_t>(c.rank);
-            return Blocks{{0, ExpectedBlock::kAllRanks, c.displs[mine] * sizeof(float),
-                           c.counts[mine] * sizeof(float)}};
+            return Blocks{{0, ExpectedBlock::kAllRanks,
+                           static_cast<std::size_t>(c.displs[mine]) * c.element_bytes,
+                           static_cast<std::size_t>(c.counts[mine]) * c.element_bytes}};
           },
           false, split_evenly),
       later_imb(reduction(

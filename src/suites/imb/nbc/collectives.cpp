@@ -54,13 +54,13 @@ void ialltoallv(PointContext& c, int i, MPI_Request* r) {
                  c.displs.data(), MPI_BYTE, c.comm, r);
 }
 void ireduce(PointContext& c, int i, MPI_Request* r) {
-  MPI_Ireduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.root(i), c.comm, r);
+  MPI_Ireduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i), c.comm, r);
 }
 void ireduce_scatter(PointContext& c, int i, MPI_Request* r) {
-  MPI_Ireduce_scatter(c.send(i), c.recv(i), c.counts.data(), MPI_FLOAT, MPI_SUM, c.comm, r);
+  MPI_Ireduce_scatter(c.send(i), c.recv(i), c.counts.data(), c.datatype, MPI_SUM, c.comm, r);
 }
 void iallreduce(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iallreduce(c.send(i), c.recv(i), c.count, MPI_FLOAT, MPI_SUM, c.comm, r);
+  MPI_Iallreduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.comm, r);
 }
 void ibarrier(PointContext& c, int, MPI_Request* r) {
   MPI_Ibarrier(c.comm, r);
