@@ -45,6 +45,7 @@ struct Table {
   std::string column_line;                      // as printed
   std::vector<std::string> rows;                // printed rows, blank lines dropped
   std::vector<std::vector<std::string>> cells;  // rows split on blanks
+  double megabyte = 1048576;  // bytes in its Mbytes/sec (the output's "# Units:" line)
 };
 std::vector<Table> parse_imb(const std::string& out);
 std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::string& name);

@@ -46,7 +46,7 @@ void expect_windowed_formula(const json& j, const std::vector<Table>& tables, in
       EXPECT_NEAR(rate, expected, expected * 1e-9);
       EXPECT_NEAR(row["mbytes_per_sec"].get<double>(), rate * bytes / 1048576, 1e-6 * rate * bytes);
       EXPECT_NEAR(cell(*text, r, "Msg/sec"), rate, 0.51);
-      EXPECT_NEAR(cell(*text, r, "Mbytes/sec"), rate * bytes / 1048576, 0.0051);
+      EXPECT_NEAR(cell(*text, r, "Mbytes/sec"), rate * bytes / text->megabyte, 0.0051);
       EXPECT_EQ(cell(*text, r, "#repetitions"), row["repetitions"].get<double>());
       ++checked;
     }
@@ -142,7 +142,8 @@ TEST(ImbCurrent, IterPolicyChangesTheRepetitionsAsCurrentImb) {
   };
   // multiple_np: round(20 · 2^22 / (3 · 262144 + 2^22)) = 17 -> 15, a multiple of 3.
   for (const auto& c :
-       {Case{"", 4, 4, ""}, Case{"off", 20, 20, "# Repetitions: 20 at every length"},
+       {Case{"", 4, 4, "# Repetitions: min(20, 1 MB / X), cut to 10 s per length"},
+        Case{"imb3.1", 4, 4, ""}, Case{"off", 20, 20, "# Repetitions: 20 at every length"},
         Case{"multiple_np", 15, 15, "# Repetitions: 20 * M / (P * max(X, 4) + M)"},
         Case{"auto", 15, 4, "# Repetitions: rooted collectives 20 * M"},
         Case{"dynamic", 4, 4, "# Repetitions: min(20, 1 MB / X), cut to 10 s per length"}}) {
@@ -173,8 +174,9 @@ TEST(ImbCurrent, ImbBarrierReplacesTheCollectivesMpiBarrier) {
   const auto dir = temp_dir();
   const auto r = run_mpi(
       3,
-      {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6", "-warm_up", "off", "-sync",
-       "on", "-root_shift", "off", "-imb_barrier", "on", "-msglen", write_file(dir, "l", "1000\n")},
+      {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6", "-iter_policy", "off",
+       "-warm_up", "off", "-sync", "on", "-root_shift", "off", "-imb_barrier", "on", "-msglen",
+       write_file(dir, "l", "1000\n")},
       "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   for (int rank = 0; rank < 3; ++rank) {

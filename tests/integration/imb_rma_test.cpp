@@ -207,7 +207,8 @@ TEST(ImbRma, ModesFlushPerRepetitionOrPerSampleInAPmpiTrace) {
   const auto r =
       run_mpi(3,
               {"imb-rma", "Unidir_put", "One_put_all", "-npmin", "3", "-msglen",
-               write_file(dir, "l", "1024\n"), "-iter", "10,40,5", "-warm_up", "off", "--no-db"},
+               write_file(dir, "l", "1024\n"), "-iter", "10,40,5", "-iter_policy", "imb3.1",
+               "-warm_up", "off", "--no-db"},
               "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto origin = read_file(trace + "/trace.0");
@@ -236,7 +237,8 @@ TEST(ImbRma, AggregateModeRunsOneModeAsCurrentImb) {
     std::filesystem::create_directory(trace);
     const auto r = run_mpi(2,
                            {"imb-rma", "Unidir_put", "One_put_all", "-aggregate_mode", mode,
-                            "-msglen", lengths, "-iter", "10,40,5", "-warm_up", "off", "--no-db"},
+                            "-msglen", lengths, "-iter", "10,40,5", "-iter_policy", "imb3.1",
+                            "-warm_up", "off", "--no-db"},
                            "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     const auto tables = parse_imb(r.out);

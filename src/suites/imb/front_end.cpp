@@ -69,9 +69,8 @@ core::IterPolicy iter_policy_of(const std::string& name) {
 std::function<double(std::size_t)> table_time_budget(const Options& o) {
   if (o.rules == kImb31Rules) return nullptr;
   const double seconds = o.time_s > 0 ? o.time_s : kCurrentImbSecondsPerSample;
-  const long span = o.lengths.empty()
-                        ? (o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log) - o.msglog_min
-                        : 0;
+  // Intel's keeps -msglog's span (0:22 by default) with -msglen too.
+  const long span = (o.msglog_max >= 0 ? o.msglog_max : o.max_msg_log) - o.msglog_min;
   return [seconds, span](std::size_t lengths) {
     return static_cast<double>(std::max(std::max(static_cast<long>(lengths), span) - 1, 1L)) *
            seconds;
@@ -239,8 +238,8 @@ core::Benchmark as_run(const core::Benchmark& b, const ImbSuite& suite, const Op
     if (run.sized) run.unit = std::max(run.unit, suite.current_length_unit);
     if (suite.current_aggregate_first && run.modes.size() == 2)
       run.modes = {Aggregation::Aggregate, Aggregation::NonAggregate};
-    if (run.uses_files && run.blocking_twin && run.modes == std::vector{Aggregation::NonAggregate}) {
-      run.modes = {Aggregation::Aggregate};
+    if (run.uses_files && run.blocking_twin) {  // IMB-IO's I- flavours: MSGSPERSAMPLE as well
+      if (run.modes == std::vector{Aggregation::NonAggregate}) run.modes = {Aggregation::Aggregate};
       run.nonaggregate_repetitions = false;
     }
   }
@@ -255,7 +254,8 @@ std::string rules_text(const ImbSuite& suite, const Options& o) {
   if (o.rules != kImb31Rules)
     return "current IMB's (2021), the default; -imb_rules 3.1 for IMB 3.1's";
   return suite.in_imb31 ? "IMB 3.1's (-imb_rules 3.1)"
-                        : "IMB 3.1's repetitions, warm-up and megabyte (-imb_rules 3.1); " +
+                        : "IMB 3.1's repetitions, warm-up, collectives and megabyte "
+                          "(-imb_rules 3.1); " +
                               suite.alias + " itself came after IMB 3.1";
 }
 

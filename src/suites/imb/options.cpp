@@ -279,9 +279,9 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                  [](const Options& o) { return on_off(o.sync); }});
   }
   t.push_back({"-imb_barrier", "on|off",
-               "collectives: on synchronises before the timed loop (and between repetitions under "
-               "-sync on) with mpiscope's own dissemination barrier of zero-byte MPI_Sendrecv "
-               "instead of MPI_Barrier",
+               "collectives: on synchronises before the timed loop (and between the repetitions "
+               "of IMB-MPI1's and IMB-NBC's under -sync on) with mpiscope's own dissemination "
+               "barrier of zero-byte MPI_Sendrecv instead of MPI_Barrier",
                [](Options& o, const std::string& v) {
                  o.imb_barrier = on_or_off(v, "-imb_barrier");
                },
@@ -366,7 +366,8 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
     t.push_back({list, "LIST",
                  include ? "comma-separated benchmarks run besides those named (or the default "
                            "list), in the suite's order"
-                         : "comma-separated benchmarks left out of those named (or all)",
+                         : "comma-separated benchmarks left out of those named (or the default "
+                           "list)",
                  [&st, include, list](Options&, const std::string& v) {
                    auto& names = include ? st.include : st.exclude;
                    bool named = false;
