@@ -66,6 +66,26 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   }
 }
 
+SuiteMain main_of(SuiteFrontEnd suite) {
+  return [suite = std::move(suite)](int argc, char** argv, const std::string& program,
+                                    const std::vector<std::string>& command_line) {
+    const Launch launch{
+        suite.program_with_subcommand ? program_as_typed(program, argc, argv) : program,
+        command_line};
+    FrontEnd fe;
+    fe.program = launch.program;
+    fe.help = suite.help;
+    fe.parse = [&](const std::vector<std::string>& args, int world_size) {
+      return suite.parse(launch, args, world_size);
+    };
+    fe.run = [&](const std::string& options, int thread_level) {
+      return suite.run(launch, options, thread_level);
+    };
+    fe.thread_level = suite.thread_level;
+    return run_front_end(fe, argc, argv);
+  };
+}
+
 std::string program_as_typed(const std::string& program, int argc, char** argv) {
   if (argc > 1 && program != argv[1] && argv[1][0] != '-')
     return program + std::string(" ") + argv[1];

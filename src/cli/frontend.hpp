@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/registry.hpp"
+
 namespace mpiscope::core {
 struct SuiteOutcome;
 }
@@ -41,6 +43,27 @@ struct FrontEnd {
 };
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv);
+
+// What a suite's parse and run see of the launch.
+struct Launch {
+  std::string program;                    // as the user typed it, for messages
+  std::vector<std::string> command_line;  // the whole command line, for the run's metadata
+};
+
+// The one front-end skeleton of every suite: rank 0 parses the arguments into the options it
+// hands to the other ranks (their JSON), and every rank runs them; run_front_end() does the rest
+// (MPI, agreement, errors). A suite supplies these and registers main_of(them).
+struct SuiteFrontEnd {
+  std::string help = "--help";           // the option that lists the options
+  bool program_with_subcommand = false;  // messages name "mpiscope osu osu_bw", not "mpiscope osu"
+  std::function<ParseResult(const Launch&, const std::vector<std::string>& args, int world_size)>
+      parse = nullptr;
+  std::function<int(const Launch&, const std::string& options, int thread_level)> run = nullptr;
+  std::function<int(const std::vector<std::string>& args)> thread_level = nullptr;  // FrontEnd's
+};
+
+// The SuiteEntry::main of a suite.
+SuiteMain main_of(SuiteFrontEnd suite);
 
 // The program as the user typed it, for messages: `com` for an alias, `mpiscope presta com` when
 // argv[1] names a program of the suite `program`.

@@ -124,19 +124,21 @@ void add_method_options(CLI::App& app, MethodOptions& o) {
 }
 
 std::map<std::string, std::string> method_settings(const MethodOptions& o,
-                                                   const std::string& classic_description) {
-  std::map<std::string, std::string> s = {
-      {"method", o.method},
-      {"method_description",
-       o.accurate() || classic_description.empty() ? o.describe() : classic_description}};
-  if (!o.accurate()) return s;
+                                                   const std::string& classic_description,
+                                                   const std::string& accurate_note) {
+  std::map<std::string, std::string> s = {{"method", o.method}};
+  if (!o.accurate()) {
+    s["method_description"] = classic_description.empty() ? o.describe() : classic_description;
+    return s;
+  }
+  s["method_description"] = o.describe() + (accurate_note.empty() ? "" : "; " + accurate_note);
   const auto a = o.settings();
   s["synchronisation"] = core::sync_method_name(a.sync);
   s["time_definition"] = a.global_time ? "global" : "max-local";
-  s["target_ci_percent"] = std::to_string(o.target_ci_percent);
+  s["target_ci_percent"] = number_text(o.target_ci_percent);
   s["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
   s["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
-  s["budget_s"] = std::to_string(a.stopping.budget_s);
+  s["budget_s"] = number_text(a.stopping.budget_s);
   s["repetitions_per_sample"] = o.reps_per_sample;
   return s;
 }

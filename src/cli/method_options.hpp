@@ -42,10 +42,13 @@ const std::vector<OptionSpec<MethodOptions>>& method_option_table();
 void add_method_options(CLI::App& app, MethodOptions& o);
 std::string method_options_help(const MethodOptions& defaults = {});
 
-// What a run records of its method in its settings (JSON run.settings, CSV, database): `method`
-// and `method_description` (`describe()`, or `classic_description` in classic mode when given)
-// and, in accurate mode, the synchronisation, the time definition and the stopping rule.
+// What a run records of its method in its settings (JSON run.settings, CSV, database), the one
+// writer of them for every suite: `method` and `method_description` (`describe()`, followed by
+// `accurate_note` in accurate mode, or `classic_description` in classic mode when given) and, in
+// accurate mode, the synchronisation, the time definition and the stopping rule, numbers as
+// cli::number_text() writes them.
 std::map<std::string, std::string> method_settings(const MethodOptions& o,
-                                                   const std::string& classic_description = "");
+                                                   const std::string& classic_description = "",
+                                                   const std::string& accurate_note = "");
 
 }  // namespace mpiscope::cli

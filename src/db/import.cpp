@@ -195,7 +195,8 @@ ImbVersion imb_version_of(const std::string& title) {
 // say so in their "# Units:" line (current IMB's rules print 10^6, -imb_rules 3.1 2^20).
 bool decimal_megabytes(const core::RunInfo& info) {
   if (info.suite_title.rfind("mpiscope", 0) == 0)
-    return info.settings.count("imported_megabyte") && info.settings.at("imported_megabyte") == "10^6";
+    return info.settings.count("imported_megabyte") &&
+           info.settings.at("imported_megabyte") == "10^6";
   return imb_version_of(info.suite_title).decimal_megabytes;
 }
 
@@ -570,11 +571,6 @@ bool is_osu_parameter(const std::string& key) {
   return key == "datatype" || key == "window creation" || key == "synchronization";
 }
 
-bool is_point_to_point(const std::string& program) {
-  return program == "osu_latency" || program == "osu_bw" || program == "osu_bibw" ||
-         program == "osu_latency_mt";
-}
-
 StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
   StoredRun run;
   run.source = "import:osu";
@@ -594,8 +590,16 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       finish_table();
       current.emplace();
       current->name = osu_program(line);
-      current->family = is_point_to_point(current->name) ? "single_transfer" : "collective";
-      current->nprocs = is_point_to_point(current->name) ? 2 : 0;  // collectives: not in the file
+      // As mpiscope's osu suite records the program (osu::programs(), the one description).
+      if (const auto* program = osu::find_program(current->name)) {
+        const auto kind = osu::table_kind(*program);
+        current->family = kind.family;
+        current->nprocs = kind.nprocs;  // the others' process count is not in the file
+      } else {
+        const bool pair = current->name.rfind("osu_latency", 0) == 0;  // osu_latency_mt, …
+        current->family = pair ? "single_transfer" : "collective";
+        current->nprocs = pair ? 2 : 0;
+      }
       current->sized = false;
       columns.clear();
       if (run.info.suite_title == "OSU Micro-Benchmarks") {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "db/import.hpp"
+#include "suites/osu/osu.hpp"
 
 using namespace mpiscope;
 
@@ -553,4 +554,34 @@ TEST(DbImport, NonPhysicalFiguresAreStoredAsNotMeasured) {
   EXPECT_TRUE(imb.benchmarks[0].rows[0].measured);  // no bandwidth at 0 bytes is physical
   EXPECT_FALSE(imb.benchmarks[0].rows[1].measured);
   EXPECT_NE(imb.benchmarks[0].rows[1].note.find("bandwidth -2 MiB/s"), std::string::npos);
+}
+
+// Issue 31, item 5: an imported OSU table has the family and process count a live run of the
+// program records (osu::table_kind, from the one description of each program), so that the two
+// land in the same table of compare and the report. osu_multi_pair_7.4.txt is OSU 7.4's own
+// osu_mbw_mr and osu_multi_lat (2 Open MPI ranks), which a live run records as parallel
+// transfers, and the one-sided programs as single transfers on 2 processes.
+TEST(DbImport, OsuTablesHaveTheFamilyOfALiveRun) {
+  std::map<std::string, std::string> seen;  // program -> family
+  for (const char* file :
+       {"osu_mixed.txt", "osu_nbc_7.4.txt", "osu_one_sided_7.4.txt", "osu_one_sided_more_7.4.txt",
+        "osu_reductions_7.4.txt", "osu_multi_pair_7.4.txt", "osu_latency_7.4_memalign.txt"}) {
+    SCOPED_TRACE(file);
+    const auto r = db::import_file(sample(file));
+    ASSERT_FALSE(r.benchmarks.empty());
+    for (const auto& b : r.benchmarks) {
+      const auto* program = osu::find_program(b.name);
+      ASSERT_NE(program, nullptr) << b.name;
+      const auto kind = osu::table_kind(*program);
+      EXPECT_EQ(b.family, kind.family) << b.name;
+      EXPECT_EQ(b.nprocs, kind.nprocs) << b.name;
+      seen[b.name] = b.family;
+    }
+  }
+  EXPECT_EQ(seen["osu_mbw_mr"], "parallel_transfer");
+  EXPECT_EQ(seen["osu_multi_lat"], "parallel_transfer");
+  EXPECT_EQ(seen["osu_put_latency"], "single_transfer");
+  EXPECT_EQ(seen["osu_bw"], "single_transfer");
+  EXPECT_EQ(seen["osu_allreduce"], "collective");
+  EXPECT_EQ(seen["osu_ibcast"], "collective");
 }

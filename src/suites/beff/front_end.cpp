@@ -48,8 +48,9 @@ struct Options {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, memory_mib, seed, random_patterns, repetitions,
                                    loop_time_ms, rmax_gflop_s, output, method)
 
-cli::ParseResult parse(const std::string& program, const std::vector<std::string>& args,
+cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>& args,
                        int world_size) {
+  const std::string& program = launch.program;
   Options o;
   bool seed_given = false;
   CLI::App app{
@@ -140,8 +141,8 @@ std::string join_lengths(const std::vector<std::size_t>& lengths) {
   return s;
 }
 
-int run(const std::string& serialized, int thread_level,
-        const std::vector<std::string>& command_line) {
+int run(const cli::Launch& launch, const std::string& serialized, int thread_level) {
+  const auto& command_line = launch.command_line;
   const auto o = nlohmann::json::parse(serialized).get<Options>();
   Settings s;
   if (o.memory_mib > 0) {
@@ -211,20 +212,6 @@ int run(const std::string& serialized, int thread_level,
   return all ? cli::kOk : cli::kRunFailed;
 }
 
-int beff_main(int argc, char** argv, const std::string& program,
-              const std::vector<std::string>& command_line) {
-  cli::FrontEnd fe;
-  fe.program = program;
-  fe.help = "--help";
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    return parse(program, args, world_size);
-  };
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(options, thread_level, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
-}
-
 }  // namespace
 
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
@@ -232,6 +219,6 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "b_eff: effective communication bandwidth of the whole machine in one number",
     {{"b_eff", {}}},
     20,
-    beff_main});
+    cli::main_of({.parse = parse, .run = run})});
 
 }  // namespace mpiscope::beff

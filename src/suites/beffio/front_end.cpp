@@ -80,19 +80,13 @@ std::uint64_t size_option(const std::string& text, const std::string& option) {
   }
 }
 
-std::string number_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
 // Some calls are made whatever the limit (U = 0 patterns, the smallest segment): a limit below
 // them cannot be honoured, so the run is refused before anything is written.
 void check_disk_limit(const Options& o) {
   const std::size_t m_part = part_chunk(o.node_memory);
   for (int nprocs : o.partitions) {
     const std::uint64_t least = mandatory_write_bytes(m_part, nprocs, o.method.accurate());
-    const auto mib = [](double bytes) { return number_text(bytes / 1048576.0) + " MiB"; };
+    const auto mib = [](double bytes) { return cli::number_text(bytes / 1048576.0) + " MiB"; };
     if (least > o.disk_limit)
       throw std::runtime_error(
           "b_eff_io on " + std::to_string(nprocs) + " processes writes at least " +
@@ -104,8 +98,9 @@ void check_disk_limit(const Options& o) {
   }
 }
 
-cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
-                       const std::string& program) {
+cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>& args,
+                       int world_size) {
+  const std::string& program = launch.program;
   Options o;
   std::string seconds, node_memory, fs_cache, disk_limit;
   CLI::App app{
@@ -187,7 +182,7 @@ std::map<std::string, std::string> settings_record(const Options& o, std::size_t
   std::string partitions;
   for (int n : o.partitions) partitions += (partitions.empty() ? "" : ",") + std::to_string(n);
   std::map<std::string, std::string> record = {
-      {"T_s", number_text(o.seconds)},
+      {"T_s", cli::number_text(o.seconds)},
       {"partitions", partitions},
       {"io_dir", o.io_dir},
       {"file_prefix", "b_eff_io_" + o.run_tag},
@@ -203,17 +198,15 @@ std::map<std::string, std::string> settings_record(const Options& o, std::size_t
        "time-driven patterns in geometric batches, one MPI_Allreduce(MAX) of the elapsed time "
        "per batch; types 3 and 4 size-driven"},
       {"weights", "type 0 double; write 25 %, rewrite 25 %, read 50 %"},
-      {"timeout_s", number_text(o.output.timeout_s)},
+      {"timeout_s", cli::number_text(o.output.timeout_s)},
       {"timer", "MPI_Wtime"}};
-  record["method"] = o.method.accurate() ? "accurate" : "classic";
-  record["method_description"] =
-      o.method.accurate()
-          ? o.method.describe() +
-                "; a repetition is one call of every process; per pattern at most the smaller "
-                "of the budget and its T_pattern (U = 0: one time unit)"
-          : "classic: b_eff_io's (time-driven patterns, bytes over the open-to-close time)";
+  for (auto& [name, value] : cli::method_settings(
+           o.method,
+           "classic: b_eff_io's (time-driven patterns, bytes over the open-to-close time)",
+           "a repetition is one call of every process; per pattern at most the smaller of the "
+           "budget and its T_pattern (U = 0: one time unit)"))
+    record[name] = value;
   if (o.method.accurate()) {
-    const auto a = o.method.settings();
     record["termination"] =
         "accurate mode: each pattern's calls repeated until the 95% interval of the median is "
         "within the target or the pattern's budget is spent; types 3 and 4 as planned from the "
@@ -221,18 +214,13 @@ std::map<std::string, std::string> settings_record(const Options& o, std::size_t
     record["weights"] =
         "type: T_pattern at the median bandwidth (U = 0: one call at the median time); type 0 "
         "double; write 25 %, rewrite 25 %, read 50 %";
-    record["synchronisation"] = core::sync_method_name(a.sync);
-    record["time_definition"] = a.global_time ? "global" : "max-local";
-    record["target_ci_percent"] = number_text(o.method.target_ci_percent);
-    record["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
-    record["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
-    record["budget_s"] = number_text(a.stopping.budget_s);
   }
   return record;
 }
 
-int run(const std::string& program, const std::string& serialized, int thread_level,
-        const std::vector<std::string>& command_line) {
+int run(const cli::Launch& launch, const std::string& serialized, int thread_level) {
+  const std::string& program = launch.program;
+  const auto& command_line = launch.command_line;
   const Options o = nlohmann::json::parse(serialized).get<Options>();
   core::scratch_files::install_signal_cleanup();
   // Before anything is timed: a node-local --io-dir on a cluster is no parallel file system. The
@@ -297,7 +285,7 @@ int run(const std::string& program, const std::string& serialized, int thread_le
       if (root) {
         out.note("partition: " + std::to_string(nprocs) + " processes on " +
                  std::to_string(usage[0]) + " node(s), at most " + std::to_string(usage[1]) +
-                 " per node; T = " + number_text(o.seconds) + " s");
+                 " per node; T = " + cli::number_text(o.seconds) + " s");
         out.summary({figure_name(nprocs, "processes"), static_cast<double>(nprocs), "processes"});
         out.summary({figure_name(nprocs, "nodes"), static_cast<double>(usage[0]), "nodes"});
         out.summary({figure_name(nprocs, "processes_per_node"), static_cast<double>(usage[1]),
@@ -322,27 +310,13 @@ int run(const std::string& program, const std::string& serialized, int thread_le
   core::scratch_files::remove_all();  // the run's directory, once every process is done with it
   if (root) {
     if (o.seconds < kDefaultSeconds)
-      out.note("note: T = " + number_text(o.seconds) +
+      out.note("note: T = " + cli::number_text(o.seconds) +
                " s is below the 900 s the paper requires for a system's b_eff_io");
     out.summary({"b_eff_io.partition", static_cast<double>(best_nprocs), "processes"});
     out.summary({"b_eff_io", best, "MiB/s"});
   }
   reporters.finish(info, true);
   return cli::kOk;
-}
-
-int beffio_main(int argc, char** argv, const std::string& program,
-                const std::vector<std::string>& command_line) {
-  cli::FrontEnd fe;
-  fe.program = program;
-  fe.help = "--help";
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    return parse(args, world_size, program);
-  };
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(program, options, thread_level, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
 }
 
 }  // namespace
@@ -352,6 +326,6 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "b_eff_io: the effective I/O bandwidth (MPI-IO, Rabenseifner & Koniges)",
     {{"b_eff_io", {}}},
     21,
-    beffio_main});
+    cli::main_of({.parse = parse, .run = run})});
 
 }  // namespace mpiscope::beffio

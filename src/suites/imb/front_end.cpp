@@ -108,8 +108,8 @@ core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
   s.multi_outflag = o.multi > 0 ? 1 : 0;
   s.map_rows = o.map_rows;
   s.map_cols = o.map_cols;
-  // -root_shift and -sync are IMB-MPI1's and IMB-NBC's; the others' collective benchmarks (IMB-EXT's
-  // Accumulate, IMB-IO's collective files) run back to back under both rule sets.
+  // -root_shift and -sync are IMB-MPI1's and IMB-NBC's; the others' collective benchmarks
+  // (IMB-EXT's Accumulate, IMB-IO's collective files) run back to back under both rule sets.
   s.root_shift = o.root_shift;
   s.sync_collectives = suite.options.collective_options && o.sync;
   s.own_barrier_collectives = o.imb_barrier;
@@ -319,13 +319,15 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["warm_up"] = o.warm_up;
   info.settings["warm_up_rule"] = warm_up_rule(settings, plan);
-  if (suite.options.collective_options) info.settings["collectives_rule"] = collectives_rule(settings);
+  if (suite.options.collective_options)
+    info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   info.settings["imb_rules"] = o.rules;
   info.settings["imb_rules_text"] = rules_text(suite, o);
-  info.settings["megabyte"] = imb31 ? "2^20 bytes (IMB 3.1): the text's Mbytes/sec and mbytes_per_sec"
-                                    : "10^6 bytes in the text's Mbytes/sec (current IMB); 2^20 in "
-                                      "mbytes_per_sec";
+  info.settings["megabyte"] = imb31
+                                  ? "2^20 bytes (IMB 3.1): the text's Mbytes/sec and mbytes_per_sec"
+                                  : "10^6 bytes in the text's Mbytes/sec (current IMB); 2^20 in "
+                                    "mbytes_per_sec";
   if (!o.unknown_benchmarks.empty()) {
     std::string names;
     for (const auto& n : o.unknown_benchmarks) names += (names.empty() ? "" : " ") + n;
@@ -361,26 +363,28 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
 
 }  // namespace
 
-int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,
-             const std::vector<std::string>& command_line) {
-  cli::FrontEnd fe;
-  fe.program = program;
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    Options o = parse_options(args, benchmark_names(suite), world_size, suite.options,
-                              benchmark_names(suite, true));
-    o.run_tag = core::scratch_files::unique_run_tag();
-    if (o.help)
-      return cli::ParseResult{cli::ParseResult::kHelp,
-                              help_text(program, benchmark_names(suite), suite.options)};
-    if (suite.options.files) core::scratch_files::check_io_dir(o.io_dir);
-    o.output.validate();
-    return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
-  };
-  fe.thread_level = requested_thread_level;
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(suite, program, options, thread_level, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
+cli::SuiteMain imb_main(const ImbSuite& suite) {
+  return cli::main_of(
+      {.help = "-help",
+       .parse =
+           [&suite](const cli::Launch& launch, const std::vector<std::string>& args,
+                    int world_size) {
+             Options o = parse_options(args, benchmark_names(suite), world_size, suite.options,
+                                       benchmark_names(suite, true));
+             o.run_tag = core::scratch_files::unique_run_tag();
+             if (o.help)
+               return cli::ParseResult{
+                   cli::ParseResult::kHelp,
+                   help_text(launch.program, benchmark_names(suite), suite.options)};
+             if (suite.options.files) core::scratch_files::check_io_dir(o.io_dir);
+             o.output.validate();
+             return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
+           },
+       .run =
+           [&suite](const cli::Launch& launch, const std::string& options, int thread_level) {
+             return run(suite, launch.program, options, thread_level, launch.command_line);
+           },
+       .thread_level = requested_thread_level});
 }
 
 }  // namespace mpiscope::imb

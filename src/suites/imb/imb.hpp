@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/registry.hpp"
 #include "core/benchmark.hpp"
 #include "suites/imb/options.hpp"
 
@@ -33,8 +34,8 @@ const ImbSuite& imb_io_suite();
 const ImbSuite& imb_nbc_suite();
 const ImbSuite& imb_rma_suite();
 
-// argv[0] is the program name as called; command_line is what the output repeats.
-int imb_main(const ImbSuite& suite, int argc, char** argv, const std::string& program,
-             const std::vector<std::string>& command_line);
+// The entry point of an IMB front end (cli::SuiteEntry::main): the suite's command line over
+// the engine.
+cli::SuiteMain imb_main(const ImbSuite& suite);
 
 }  // namespace mpiscope::imb

@@ -21,14 +21,13 @@ const ImbSuite& imb_mpi1_suite() {
 }
 
 const ImbSuite& imb_ext_suite() {
-  static const ImbSuite suite{
-      .id = "imb-ext",
-      .alias = "IMB-EXT",
-      .part = "MPI-2",
-      .benchmarks = &ext::all_benchmarks,
-      .options = {.collective_options = false, .files = false},
-      .current_length_unit = sizeof(float),
-      .current_aggregate_first = true};
+  static const ImbSuite suite{.id = "imb-ext",
+                              .alias = "IMB-EXT",
+                              .part = "MPI-2",
+                              .benchmarks = &ext::all_benchmarks,
+                              .options = {.collective_options = false, .files = false},
+                              .current_length_unit = sizeof(float),
+                              .current_aggregate_first = true};
   return suite;
 }
 
@@ -84,14 +83,7 @@ namespace mpiscope::imb {
 namespace {
 cli::SuiteEntry entry(const ImbSuite& (*suite)(), std::string summary, int order) {
   const ImbSuite& s = suite();
-  return {s.id,
-          std::move(summary),
-          {{s.alias, {}}},
-          order,
-          [suite](int argc, char** argv, const std::string& program,
-                  const std::vector<std::string>& command_line) {
-            return imb_main(suite(), argc, argv, program, command_line);
-          }};
+  return {s.id, std::move(summary), {{s.alias, {}}}, order, imb_main(s)};
 }
 }  // namespace
 

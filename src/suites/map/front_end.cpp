@@ -38,8 +38,9 @@ struct Options {
 // The hand-off to the other ranks (cli/frontend.hpp).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, measure, slow_factor, output)
 
-cli::ParseResult parse(const std::string& program, const std::vector<std::string>& args,
+cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>& args,
                        int world_size) {
+  const std::string& program = launch.program;
   Options o;
   auto& m = o.measure;
   CLI::App app{
@@ -234,8 +235,8 @@ void report(const MapAnalysis& a, const MapSettings& s, core::Reporter& out) {
   for (const auto& why : a.unjudged) out.note("not judged: " + why);
 }
 
-int run(const std::string& serialized, int thread_level,
-        const std::vector<std::string>& command_line) {
+int run(const cli::Launch& launch, const std::string& serialized, int thread_level) {
+  const auto& command_line = launch.command_line;
   const auto o = nlohmann::json::parse(serialized).get<Options>();
   const MapSettings& s = o.measure;
   const bool root = mpi::world_rank() == 0;
@@ -311,20 +312,6 @@ int run(const std::string& serialized, int thread_level,
   return cli::kOk;
 }
 
-int map_main(int argc, char** argv, const std::string& program,
-             const std::vector<std::string>& command_line) {
-  cli::FrontEnd fe;
-  fe.program = program;
-  fe.help = "--help";
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    return parse(program, args, world_size);
-  };
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(options, thread_level, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
-}
-
 }  // namespace
 
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
@@ -332,6 +319,6 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "all-pairs latency and bandwidth map: which host, rank or link is slow (as mpiGraph)",
     {},
     75,
-    map_main});
+    cli::main_of({.parse = parse, .run = run})});
 
 }  // namespace mpiscope::map

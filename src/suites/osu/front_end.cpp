@@ -185,26 +185,21 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   return cli::exit_code(outcome);
 }
 
-int osu_main(int argc, char** argv, const std::string& program,
-             const std::vector<std::string>& command_line) {
-  const std::string shown = cli::program_as_typed(program, argc, argv);
-  cli::FrontEnd fe;
-  fe.program = shown;
-  fe.help = "-h";
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    return parse(args, world_size, shown);
-  };
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(nlohmann::json::parse(options).get<Options>(), thread_level, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
-}
-
 cli::SuiteEntry entry() {
   std::vector<cli::Alias> aliases;
   for (const auto& p : programs()) aliases.push_back({p.name, {p.name}});
   return {"osu", "OSU micro-benchmarks 7.4: point-to-point, blocking and non-blocking collectives",
-          std::move(aliases), 50, osu_main};
+          std::move(aliases), 50,
+          cli::main_of(
+              {.help = "-h",
+               .program_with_subcommand = true,
+               .parse = [](const cli::Launch& launch, const std::vector<std::string>& args,
+                           int world_size) { return parse(args, world_size, launch.program); },
+               .run =
+                   [](const cli::Launch& launch, const std::string& options, int thread_level) {
+                     return run(nlohmann::json::parse(options).get<Options>(), thread_level,
+                                launch.command_line);
+                   }})};
 }
 
 }  // namespace

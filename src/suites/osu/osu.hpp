@@ -60,6 +60,15 @@ std::string sync_name(Sync s);
 const std::vector<Program>& programs();
 const Program* find_program(const std::string& name);  // nullptr if unknown
 
+// What the tables of a program are in the result model, whether measured or imported from OSU's
+// own output (db/import.cpp): their family (core::family_name) and their process count where
+// the program fixes it (0: the launch's, which OSU's output does not print).
+struct TableKind {
+  std::string family;
+  int nprocs = 0;
+};
+TableKind table_kind(const Program& p);
+
 // The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks.
 // Bandwidth benchmarks report the time per message (the window's time divided by the messages
 // it moves), so that the engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.

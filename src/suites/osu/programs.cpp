@@ -65,6 +65,11 @@ const Program* find_program(const std::string& name) {
   return it == all.end() ? nullptr : &*it;
 }
 
+TableKind table_kind(const Program& p) {
+  // The benchmark that measures it on 2 ranks, the count the two-rank programs fix.
+  return {core::family_name(benchmark_for(p, 1, 2).family), p.exactly_two ? 2 : 0};
+}
+
 const std::vector<std::pair<std::string, WindowCreation>>& window_creation_words() {
   static const std::vector<std::pair<std::string, WindowCreation>> words = {
       {"create", WindowCreation::Create},

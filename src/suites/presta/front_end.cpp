@@ -137,6 +137,19 @@ std::string processes_per_smp_from_layout(Options& o) {
 }
 
 int run(Options o, int thread_level, const std::string& program,
+        const std::vector<std::string>& command_line);
+
+cli::ParseResult parse_launch(const cli::Launch& launch, const std::vector<std::string>& args,
+                              int world_size) {
+  return parse(args, world_size, launch.program);
+}
+
+int run_launch(const cli::Launch& launch, const std::string& options, int thread_level) {
+  return run(nlohmann::json::parse(options).get<Options>(), thread_level, launch.program,
+             launch.command_line);
+}
+
+int run(Options o, int thread_level, const std::string& program,
         const std::vector<std::string>& command_line) {
   const bool root = mpi::world_rank() == 0;
   const std::string smp_source = processes_per_smp_from_layout(o);
@@ -194,21 +207,6 @@ int run(Options o, int thread_level, const std::string& program,
   return code;
 }
 
-int presta_main(int argc, char** argv, const std::string& program,
-                const std::vector<std::string>& command_line) {
-  const std::string shown = cli::program_as_typed(program, argc, argv);
-  cli::FrontEnd fe;
-  fe.program = shown;
-  fe.help = "-h";
-  fe.parse = [&](const std::vector<std::string>& args, int world_size) {
-    return parse(args, world_size, shown);
-  };
-  fe.run = [&](const std::string& options, int thread_level) {
-    return run(nlohmann::json::parse(options).get<Options>(), thread_level, shown, command_line);
-  };
-  return cli::run_front_end(fe, argc, argv);
-}
-
 }  // namespace
 
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"presta",
@@ -219,6 +217,9 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"presta",
                                          {"allred", {"allred"}},
                                          {"globalop", {"globalop"}}},
                                         40,
-                                        presta_main});
+                                        cli::main_of({.help = "-h",
+                                                      .program_with_subcommand = true,
+                                                      .parse = parse_launch,
+                                                      .run = run_launch})});
 
 }  // namespace mpiscope::presta

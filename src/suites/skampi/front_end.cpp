@@ -21,7 +21,7 @@ const char* kDescription =
     "log (@LOGFILE) and restarts an interrupted run where it stopped. `skampi postproc -o OUT "
     "FILE...` merges the output files of repeated runs into medians. See docs/skampi.md.";
 
-cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
+cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args, int world_size) {
   if (!args.empty() && args[0] == "postproc") {
     CLI::App app{"Merge SKaMPI output files of repeated runs into their medians",
                  "skampi postproc"};
@@ -91,27 +91,18 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size) {
   });
 }
 
-int skampi_main(int argc, char** argv, const std::string& program,
-                const std::vector<std::string>& command_line) {
-  cli::FrontEnd fe;
-  fe.program = program;
-  fe.help = "--help";
-  fe.parse = parse;
-  fe.run = [&](const std::string& options, int thread_level) {
-    const auto j = nlohmann::json::parse(options);
-    if (j["mode"] == "postproc") {
-      if (mpi::world_rank() == 0)
-        run_postproc(j["out"], j["inputs"].get<std::vector<std::string>>());
-      return 0;
-    }
-    RunOptions o;
-    o.config = config_from_json(j["config"].dump());
-    j.at("output").get_to(o.output);
-    j.at("method").get_to(o.method);
-    o.command_line = command_line;
-    return run_skampi(o, thread_level);
-  };
-  return cli::run_front_end(fe, argc, argv);
+int run(const cli::Launch& launch, const std::string& options, int thread_level) {
+  const auto j = nlohmann::json::parse(options);
+  if (j["mode"] == "postproc") {
+    if (mpi::world_rank() == 0) run_postproc(j["out"], j["inputs"].get<std::vector<std::string>>());
+    return 0;
+  }
+  RunOptions o;
+  o.config = config_from_json(j["config"].dump());
+  j.at("output").get_to(o.output);
+  j.at("method").get_to(o.method);
+  o.command_line = launch.command_line;
+  return run_skampi(o, thread_level);
 }
 
 }  // namespace
@@ -121,6 +112,6 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "SKaMPI: configuration-driven, adaptive, accurate measurement suites",
     {},
     30,
-    skampi_main});
+    cli::main_of({.parse = parse, .run = run})});
 
 }  // namespace mpiscope::skampi

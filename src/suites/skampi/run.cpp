@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "cli/frontend.hpp"
+#include "cli/method_options.hpp"
+#include "cli/numbers.hpp"
 #include "core/accurate.hpp"
 #include "core/convergence.hpp"
 #include "core/fault_injection.hpp"
@@ -32,12 +34,6 @@
 namespace mpiscope::skampi {
 
 namespace {
-
-std::string number_text(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
-}
 
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
@@ -305,7 +301,7 @@ class SuiteRunner {
   // refinement was cut short.
   std::string time_suite_text(const RefinementResult& refined, std::size_t points, long end,
                               const std::string& unit) const {
-    const std::string ended = "Time_Suite (" + number_text(spec_.time_suite_s) +
+    const std::string ended = "Time_Suite (" + cli::number_text(spec_.time_suite_s) +
                               " s) ended the suite after " + std::to_string(points) +
                               (points == 1 ? " point: " : " points: ");
     const long reached = refined.points.empty() ? 0 : refined.points.back().m;
@@ -436,22 +432,12 @@ int run_skampi(const RunOptions& o, int thread_level) {
   info.settings["memory_kb"] = std::to_string(c.memory_kb);
   info.settings["cachewarmup"] = std::to_string(c.cachewarmup);
   info.settings["postproc"] = c.postproc ? "yes" : "no";
-  info.settings["method"] = o.method.accurate() ? "accurate" : "classic";
-  info.settings["method_description"] =
-      o.method.accurate()
-          ? o.method.describe() +
-                "; master-worker and MPI_Buffer_attach suites keep SKaMPI's method"
-          : "classic: SKaMPI's (barrier-synchronised samples, the mean after Cut_Quantile minus "
-            "the empty measurement, until its standard error is below Standard_error)";
-  if (o.method.accurate()) {
-    const auto a = o.method.settings();
-    info.settings["synchronisation"] = core::sync_method_name(a.sync);
-    info.settings["time_definition"] = a.global_time ? "global" : "max-local";
-    info.settings["target_ci_percent"] = number_text(o.method.target_ci_percent);
-    info.settings["min_repetitions"] = std::to_string(a.stopping.min_repetitions);
-    info.settings["max_repetitions"] = std::to_string(a.stopping.max_repetitions);
-    info.settings["budget_s"] = number_text(a.stopping.budget_s);
-  }
+  for (auto& [name, value] : cli::method_settings(
+           o.method,
+           "classic: SKaMPI's (barrier-synchronised samples, the mean after Cut_Quantile minus "
+           "the empty measurement, until its standard error is below Standard_error)",
+           "master-worker and MPI_Buffer_attach suites keep SKaMPI's method"))
+    info.settings[name] = value;
   for (const auto& [k, v] :
        std::vector<std::pair<std::string, std::string>>{{"machine", c.machine},
                                                         {"node", c.node},
