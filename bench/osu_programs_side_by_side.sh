@@ -59,8 +59,10 @@ run() {
     awk -v t="$tool" -v b="$program" -v n="$bytes" '$1 == n && $2 ~ /^[0-9.]+$/ { print t, b, n, $2; exit }' \
       "$out" >> "$work/all.txt"
   else
-    awk -v t="$tool" -v b="$program" '$1 ~ /^[0-9.]+$/ && !/^#/ { print t, b, 0, $NF == $1 ? $1 : $1; exit }' \
-      "$out" >> "$work/all.txt"
+    # osu_barrier and osu_ibarrier print the latency (Overall) first; osu_fop_latency and
+    # osu_cas_latency their one size, then the latency.
+    awk -v t="$tool" -v b="$program" '$1 ~ /^[0-9.]+$/ && !/^#/ {
+      print t, b, 0, (b ~ /_(fop|cas)_latency$/ ? $2 : $1); exit }' "$out" >> "$work/all.txt"
   fi
 }
 

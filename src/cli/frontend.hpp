@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ enum ExitCode : int {
   // 4 is the --timeout watchdog's (core/watchdog.cpp)
   kIncomplete = 5,  // every point that ran is right, but some were skipped (-mem, count limit)
   kCannotTell = 6,  // compare --fail-above: no slowdown found, but some row could not show one
+};
+
+// Input a suite cannot take (a command line, an input file): rank 0's parse throws it, and the run
+// ends with its message once and exit 2 (kUsage) on every rank, as any exception from parse does.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct ParseResult {

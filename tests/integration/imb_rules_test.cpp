@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -66,7 +67,9 @@ struct Capture {
   std::vector<std::string> args;
 };
 
-void PrintTo(const Capture& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Capture& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class AsIntelsImb : public ::testing::TestWithParam<Capture> {};
 
@@ -95,19 +98,20 @@ INSTANTIATE_TEST_SUITE_P(
         Capture{"mpi1_unknown_bench",
                 "IMB-MPI1",
                 {"PingPong", "NoSuchBench", "Allreduce", "-msglog", "0:3"}},
-        Capture{"mpi1_include", "IMB-MPI1", {"Allreduce", "-include", "PingPong", "-msglog", "0:2"}},
+        Capture{
+            "mpi1_include", "IMB-MPI1", {"Allreduce", "-include", "PingPong", "-msglog", "0:2"}},
         Capture{"mpi1_order_positional", "IMB-MPI1", {"Allreduce", "PingPong", "-msglog", "0:1"}},
-        Capture{"mpi1_iterpolicy_multiple_np",
-                "IMB-MPI1",
-                {"PingPong", "Allreduce", "Reduce", "-msglog", "0:4", "-iter_policy",
-                 "multiple_np"}},
+        Capture{
+            "mpi1_iterpolicy_multiple_np",
+            "IMB-MPI1",
+            {"PingPong", "Allreduce", "Reduce", "-msglog", "0:4", "-iter_policy", "multiple_np"}},
         Capture{"mpi1_iterpolicy_auto",
                 "IMB-MPI1",
                 {"Allreduce", "Reduce", "-msglog", "0:4", "-iter_policy", "auto"}},
-        Capture{"ext_only_unknown_bench", "IMB-EXT", {"NoSuchBench", "-msglog", "0:2", "-iter", "10"}},
-        Capture{"ext_unidirput_accumulate",
-                "IMB-EXT",
-                {"Unidir_Put", "Accumulate", "-msglog", "0:4"}},
+        Capture{
+            "ext_only_unknown_bench", "IMB-EXT", {"NoSuchBench", "-msglog", "0:2", "-iter", "10"}},
+        Capture{
+            "ext_unidirput_accumulate", "IMB-EXT", {"Unidir_Put", "Accumulate", "-msglog", "0:4"}},
         Capture{"ext_unidirput_accumulate_iter5",
                 "IMB-EXT",
                 {"Unidir_Put", "Accumulate", "-msglog", "0:4", "-iter", "5"}},
@@ -162,9 +166,9 @@ TEST(ImbRules, TimeOutRowsEndABenchmarkAsCurrentImb) {
 // non-blocking writes non-aggregate and its names as the guide spells them, and an unknown name
 // refused.
 TEST(ImbRules, Imb31RulesReproduceImb31) {
-  const auto ext = run_mpi(
-      2, {"Unidir_Put", "-msglog", "0:2", "-iter", "5", "-imb_rules", "3.1", "--no-db"}, "", 120,
-      "IMB-EXT");
+  const auto ext =
+      run_mpi(2, {"Unidir_Put", "-msglog", "0:2", "-iter", "5", "-imb_rules", "3.1", "--no-db"}, "",
+              120, "IMB-EXT");
   ASSERT_EQ(ext.exit_code, 0) << ext.out << ext.err;
   EXPECT_NE(ext.out.find("IMB 3.1 compatible tables"), std::string::npos);
   EXPECT_NE(ext.out.find("Mbytes/sec = 2^20 bytes per second (IMB 3.1)"), std::string::npos);
@@ -179,8 +183,8 @@ TEST(ImbRules, Imb31RulesReproduceImb31) {
   // IMB 3.1: MSGS_NONAGGR (100) whatever -iter's MSGSPERSAMPLE; current IMB: at most 5.
   for (const auto& row : tables[0].cells) EXPECT_EQ(row[1], "100");
   // The current rules: 0, 4 (the reduction type's size), AGGREGATE first, 10^6 bytes.
-  const auto now = run_mpi(2, {"Unidir_Put", "-msglog", "0:2", "-iter", "5", "--no-db"}, "", 120,
-                           "IMB-EXT");
+  const auto now =
+      run_mpi(2, {"Unidir_Put", "-msglog", "0:2", "-iter", "5", "--no-db"}, "", 120, "IMB-EXT");
   ASSERT_EQ(now.exit_code, 0) << now.out << now.err;
   EXPECT_NE(now.out.find("IMB 2021 compatible tables"), std::string::npos);
   EXPECT_NE(now.out.find("Mbytes/sec = 10^6 bytes per second (current IMB)"), std::string::npos);
@@ -209,8 +213,8 @@ TEST(ImbRules, Imb31RulesReproduceImb31) {
   EXPECT_EQ(tables[3].name, "S_Read_indv");
   EXPECT_EQ(tables[3].mode, "");
 
-  const auto bad = run_mpi(2, {"PingPong", "NoSuchBench", "-imb_rules", "3.1", "--no-db"}, "", 60,
-                           "IMB-MPI1");
+  const auto bad =
+      run_mpi(2, {"PingPong", "NoSuchBench", "-imb_rules", "3.1", "--no-db"}, "", 60, "IMB-MPI1");
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("unknown benchmark 'NoSuchBench'"), std::string::npos) << bad.err;
 }
@@ -237,11 +241,47 @@ TEST(ImbRules, HelpListsEachProgramsOwnOptionsAndBothRuleSets) {
   const auto io = help("IMB-IO");
   EXPECT_NE(io.out.find("(default 1000,40,100; -imb_rules 3.1: 50,16,10)"), std::string::npos)
       << io.out;
-  const auto refused = run_mpi(2, {"PingPong", "-aggregate_mode", "aggregate", "--no-db"}, "", 60,
-                               "IMB-MPI1");
+  const auto refused =
+      run_mpi(2, {"PingPong", "-aggregate_mode", "aggregate", "--no-db"}, "", 60, "IMB-MPI1");
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("unknown option '-aggregate_mode'"), std::string::npos)
-      << refused.err;
+  EXPECT_NE(refused.err.find("unknown option '-aggregate_mode'"), std::string::npos) << refused.err;
+}
+
+}  // namespace
+
+namespace {
+
+// Import and compare know both rule sets: mpiscope's own text under current IMB's rules is read
+// in 10^6-byte megabytes (its "# Units:" line), and compare names the change of rules.
+TEST(ImbRules, ImportReadsTheMegabyteAndCompareNamesTheRules) {
+  const auto dir = temp_dir();
+  const std::string db = dir + "/r.db";
+  const auto now = run_mpi(2, {"PingPong", "-msglog", "16:17", "--db", db}, "", 60, "IMB-MPI1");
+  ASSERT_EQ(now.exit_code, 0) << now.err;
+  const auto old = run_mpi(2, {"PingPong", "-msglog", "16:17", "-imb_rules", "3.1", "--db", db}, "",
+                           60, "IMB-MPI1");
+  ASSERT_EQ(old.exit_code, 0) << old.err;
+  const auto c = run_plain({"compare", "1", "2", "--db", db});
+  EXPECT_NE(c.out.find("#   IMB rules: A current IMB's; B IMB 3.1's"), std::string::npos)
+      << c.out << c.err;
+
+  // The text of the current-rules run, imported: its bandwidths are the live run's (MiB/s).
+  const std::string text = write_file(dir, "now.txt", now.out);
+  const std::string imported = dir + "/i.db";
+  ASSERT_EQ(run_plain({"import", text, "--db", imported}).exit_code, 0);
+  const auto live = run_plain({"export", "--format", "json", "1", "--db", db});
+  const auto back = run_plain({"export", "--format", "json", "1", "--db", imported});
+  // The tidy export: one object per quantity.
+  const auto bandwidth_at = [](const std::string& json_text, int bytes) {
+    for (const auto& q : nlohmann::json::parse(json_text))
+      if (q["bytes"] == bytes && q["quantity"] == "mbytes_per_sec") return q["value"].get<double>();
+    return -1.0;
+  };
+  const double live_mib = bandwidth_at(live.out, 65536),
+               imported_mib = bandwidth_at(back.out, 65536);
+  ASSERT_GT(live_mib, 0) << live.out;
+  // The text prints 2 decimals of 10^6-byte megabytes; 2^20 would be 4.9 % off.
+  EXPECT_NEAR(imported_mib, live_mib, live_mib * 0.001 + 0.01) << back.out;
 }
 
 }  // namespace

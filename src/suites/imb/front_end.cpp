@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "cli/frontend.hpp"
+#include "cli/numbers.hpp"
 #include "cli/suite_cli.hpp"
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
@@ -122,11 +123,7 @@ core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
 }
 
 std::map<std::string, std::string> settings_record(const core::EngineSettings& s) {
-  auto num = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%g", v);
-    return std::string(b);
-  };
+  const auto num = cli::number_text;
   return {
       {"msgs_per_sample", std::to_string(s.repetitions.msgs_per_sample)},
       {"overall_vol_bytes", std::to_string(s.repetitions.overall_vol)},

@@ -16,10 +16,7 @@
 
 namespace mpiscope::imb {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 // Which IMB's rules a run follows where no option says otherwise (-imb_rules): current IMB's
 // (2021, the default: a drop-in for today's IMB) or IMB 3.1's exactly (the specification).
@@ -30,7 +27,7 @@ inline constexpr const char* kImb31Rules = "3.1";
 // its SuiteOptions (suites/imb/suites.cpp).
 struct Options {
   bool help = false;
-  std::string rules = kCurrentRules;  // -imb_rules current|3.1
+  std::string rules = kCurrentRules;    // -imb_rules current|3.1
   std::vector<std::string> benchmarks;  // canonical names, in the order given; empty = all
   // Names that are no benchmark of the suite: current IMB says so and runs the others; under IMB
   // 3.1's rules such a name is a usage error.
@@ -65,13 +62,13 @@ struct Options {
 };
 
 // The hand-off to the other ranks (cli/frontend.hpp).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, rules, benchmarks, unknown_benchmarks, npmin, multi, off_cache_mb,
-                                   off_cache_line, msgs_per_sample, msgs_nonaggr, overall_vol_mb,
-                                   time_s, warm_up, root_shift, sync, iter_policy, imb_barrier,
-                                   max_msg_log,
-                                   thread_level, window_size, mem_gb, lengths, msglog_min,
-                                   msglog_max, zero_size, aggregate_mode, map_rows, map_cols, check,
-                                   samples, output, io_dir, run_tag, cpu_target_s, method)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, rules, benchmarks, unknown_benchmarks, npmin,
+                                   multi, off_cache_mb, off_cache_line, msgs_per_sample,
+                                   msgs_nonaggr, overall_vol_mb, time_s, warm_up, root_shift, sync,
+                                   iter_policy, imb_barrier, max_msg_log, thread_level, window_size,
+                                   mem_gb, lengths, msglog_min, msglog_max, zero_size,
+                                   aggregate_mode, map_rows, map_cols, check, samples, output,
+                                   io_dir, run_tag, cpu_target_s, method)
 
 // IMB 3.1's rules over `current`: its repetition rule (-iter_policy imb3.1), warm-up, rooted
 // collectives (-root_shift on -sync off) and megabyte (2^20 bytes).
@@ -81,11 +78,11 @@ Options imb31_rules(Options current);
 // the options that only some IMB programs take this one takes (the others are unknown to it, as
 // they are to Intel's program of that name).
 struct SuiteOptions {
-  Options current = {};               // current IMB's defaults for the suite
-  Options imb31 = imb31_rules({});    // IMB 3.1's (-imb_rules 3.1)
-  bool collective_options = true;     // -root_shift, -sync (IMB-MPI1, IMB-NBC)
-  bool aggregate_modes = true;        // -aggregate_mode (IMB-EXT, IMB-IO, IMB-RMA)
-  bool files = true;                  // --io-dir, --cpu-target (IMB-IO)
+  Options current = {};             // current IMB's defaults for the suite
+  Options imb31 = imb31_rules({});  // IMB 3.1's (-imb_rules 3.1)
+  bool collective_options = true;   // -root_shift, -sync (IMB-MPI1, IMB-NBC)
+  bool aggregate_modes = true;      // -aggregate_mode (IMB-EXT, IMB-IO, IMB-RMA)
+  bool files = true;                // --io-dir, --cpu-target (IMB-IO)
   const Options& defaults(const std::string& rules) const {
     return rules == kImb31Rules ? imb31 : current;
   }

@@ -97,7 +97,8 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       "rank when every pair it is in is slow; a link when it is slow and neither explains it.\n"
       "Time: sweeps x rounds (ranks - 1, or ranks when odd) x (the slowest pair's latency and "
       "bandwidth phases + a barrier and a gather).\n"
-      "Exit status: 0 ok, 2 bad command line or buffers that do not fit, 4 --timeout (per round).\n"
+      "Exit status: 0 ok, 1 buffers that do not fit, 2 bad command line, 4 --timeout (per "
+      "round).\n"
       "See docs/map.md.");
   return cli::parse_command_line(app, args, [&] {
     if (world_size < 2)
@@ -244,7 +245,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
     if (root)
       std::fprintf(stderr, "mpiscope map: error: a rank cannot allocate 2 x %zu bytes of buffers\n",
                    std::max(s.small_bytes, s.large_bytes));
-    return cli::kUsage;
+    return cli::kRunFailed;  // as every suite's allocation failure: the input was valid
   }
   const auto hosts = core::host_of_each_rank();
   const int ranks = mpi::world_size();

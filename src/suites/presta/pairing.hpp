@@ -8,13 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "cli/frontend.hpp"
+
 namespace mpiscope::presta {
 
 // Bad command-line input: the front end reports it once from rank 0 and exits 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using UsageError = cli::UsageError;
 
 enum class Allocation { kBlock, kCyclic };  // -p b | -p c
 
