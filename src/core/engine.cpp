@@ -154,8 +154,8 @@ double verify(const Benchmark& b, PointContext& ctx) {
 // -time (IMB 3.2 dynamic policy): estimate the time of one repetition in a preparatory run and
 // keep the repetition count within the limit. Every active rank agrees on the result.
 struct TimeLimit {
-  int repetitions = 0;  // the count that fits the limit
-  int probed = 0;       // the largest number of repetitions one probe ran back to back
+  int repetitions = 0;          // the count that fits the limit
+  int probed = 0;               // the largest number of repetitions one probe ran back to back
   bool restart_failed = false;  // the set-up between the probes failed (noted in the row)
 };
 // `restart` sets a point with state (file pointers, a window's contents) up afresh between the
@@ -858,8 +858,8 @@ class SuiteRunner {
   std::vector<int> order_;
   bool ok_ = true;   // false: a point failed (allocation, set-up, accurate mode's statistics)
   int skipped_ = 0;  // points that did not run (limits or failures); counted on every active rank
-  bool timed_out_ = false;  // the benchmark being run met its time-out (current IMB)
-  int points_ = 0;   // points attempted
+  bool timed_out_ = false;           // the benchmark being run met its time-out (current IMB)
+  int points_ = 0;                   // points attempted
   std::set<std::string> defective_;  // benchmarks in which -check found wrong data
   AccurateState accurate_;           // clock model and window-scheme health across points
 };

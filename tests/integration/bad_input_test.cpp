@@ -47,7 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"UnknownFlag", {"-npmax", "4"}, "unknown option '-npmax'"},
         // IMB 3.1's rules; current IMB's report the name and run the others (ImbRules).
-        BadInput{"UnknownBenchmark", {"PingPang", "-imb_rules", "3.1"}, "unknown benchmark 'PingPang'"},
+        BadInput{
+            "UnknownBenchmark", {"PingPang", "-imb_rules", "3.1"}, "unknown benchmark 'PingPang'"},
         BadInput{"MissingValue", {"PingPong", "-msglen"}, "option -msglen needs a value"},
         BadInput{"MissingLengthsFile", {"-msglen", "{dir}/nope"}, "cannot read a -msglen file"},
         BadInput{"MalformedLengths",

@@ -148,7 +148,8 @@ std::vector<Table> parse_imb(const std::string& out) {
   const auto lines = lines_of(out);
   double megabyte = 1048576;  // IMB 3.1's, unless the header says current IMB's
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].rfind("# Units:", 0) == 0 && lines[i].find("Mbytes/sec = 10^6") != std::string::npos)
+    if (lines[i].rfind("# Units:", 0) == 0 &&
+        lines[i].find("Mbytes/sec = 10^6") != std::string::npos)
       megabyte = 1e6;
     if (lines[i].rfind("# Benchmarking ", 0) != 0) continue;
     Table t;

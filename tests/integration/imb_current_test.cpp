@@ -172,12 +172,11 @@ TEST(ImbCurrent, IterPolicyChangesTheRepetitionsAsCurrentImb) {
 // PMPI trace; the numbers stay sane.
 TEST(ImbCurrent, ImbBarrierReplacesTheCollectivesMpiBarrier) {
   const auto dir = temp_dir();
-  const auto r = run_mpi(
-      3,
-      {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6", "-iter_policy", "off",
-       "-warm_up", "off", "-sync", "on", "-root_shift", "off", "-imb_barrier", "on", "-msglen",
-       write_file(dir, "l", "1000\n")},
-      "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
+  const auto r = run_mpi(3,
+                         {"imb-mpi1", "Bcast", "Allreduce", "-npmin", "3", "-iter", "6",
+                          "-iter_policy", "off", "-warm_up", "off", "-sync", "on", "-root_shift",
+                          "off", "-imb_barrier", "on", "-msglen", write_file(dir, "l", "1000\n")},
+                         "MPISCOPE_TRACE=" + dir, 60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   for (int rank = 0; rank < 3; ++rank) {
     std::vector<std::string> calls;

@@ -70,9 +70,9 @@ TEST_P(IoBenchmarks, EveryBenchmarkRunsChecksItsDataAndLeavesNoFile) {
   const auto lengths = write_file(dir, "lengths", lengths_text);
   // MSGSPERSAMPLE 4, OVERALL_VOL 1 MB, MSGS_NONAGGR 2; a short CPU_Exploit for the I- flavours.
   // IMB 3.1's rules: the names as the guide spells them, the non-blocking writes non-aggregate.
-  std::vector<std::string> args = {"imb-io",     "-msglen",  lengths, "-iter",        "4,1,2",
-                                   "-check",     "--io-dir", work,    "--cpu-target", "0.002",
-                                   "-imb_rules", "3.1"};
+  std::vector<std::string> args = {"imb-io",       "-msglen", lengths,      "-iter",
+                                   "4,1,2",        "-check",  "--io-dir",   work,
+                                   "--cpu-target", "0.002",   "-imb_rules", "3.1"};
   if (np >= 3) args.insert(args.end(), {"-npmin", std::to_string(np)});
   const auto r = run_mpi(np, args, "", 300);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out.substr(0, 4000);
@@ -153,8 +153,8 @@ TEST(ImbIo, RunsInTheOrderTheDocumentationStates) {
   ASSERT_EQ(mkdir(work.c_str(), 0700), 0);
   const auto lengths = write_file(dir, "lengths", "0\n");
   // The names as mpiscope stores them (IMB 3.1's text; current IMB's capitalises S_Write_Indv).
-  const std::vector<std::string> common = {"-msglen",       lengths, "-iter",     "1,1,1",
-                                           "--io-dir",      work,    "-imb_rules", "3.1",
+  const std::vector<std::string> common = {"-msglen",      lengths, "-iter",      "1,1,1",
+                                           "--io-dir",     work,    "-imb_rules", "3.1",
                                            "--cpu-target", "0.001"};
   std::vector<std::string> all = {"imb-io"};
   all.insert(all.end(), common.begin(), common.end());

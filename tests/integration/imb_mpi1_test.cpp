@@ -108,9 +108,8 @@ TEST(ImbMpi1, DefaultLengthsAndRepetitionsFollowTheGuide) {
 }
 
 TEST(ImbMpi1, HeaderBlockAsInTheGuide) {
-  const auto r = run_mpi(
-      2, {"imb-mpi1", "pingpong", "-iter", "5", "-imb_rules", "3.1", "-msglen",
-          write_file(temp_dir(), "l", "0\n")});
+  const auto r = run_mpi(2, {"imb-mpi1", "pingpong", "-iter", "5", "-imb_rules", "3.1", "-msglen",
+                             write_file(temp_dir(), "l", "0\n")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto lines = lines_of(r.out);
   ASSERT_GT(lines.size(), 30u);
@@ -436,11 +435,21 @@ TEST(ImbMpi1, WarmUpBarriersRootRotationAndOffCacheAsTheGuideSays) {
     SCOPED_TRACE("-warm_up '" + c.warm_up + (c.off_cache ? "' -off_cache 1" : "' cached") +
                  (c.time_probes ? " -time 5" : ""));
     const auto dir = temp_dir();
-    std::vector<std::string> args = {"imb-mpi1",    "Bcast",   "Reduce",
-                                     "-npmin",      "3",       "-iter",
-                                     "6",           "-msglen", write_file(dir, "l", "1000\n"),
-                                     "-root_shift", "on",      "-sync",
-                                     "off",         "-iter_policy", "imb3.1"};
+    std::vector<std::string> args = {"imb-mpi1",
+                                     "Bcast",
+                                     "Reduce",
+                                     "-npmin",
+                                     "3",
+                                     "-iter",
+                                     "6",
+                                     "-msglen",
+                                     write_file(dir, "l", "1000\n"),
+                                     "-root_shift",
+                                     "on",
+                                     "-sync",
+                                     "off",
+                                     "-iter_policy",
+                                     "imb3.1"};
     if (c.off_cache) args.insert(args.end(), {"-off_cache", "1"});
     if (!c.warm_up.empty()) args.insert(args.end(), {"-warm_up", c.warm_up});
     if (c.time_probes) args.insert(args.end(), {"-time", "5"});

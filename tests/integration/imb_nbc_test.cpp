@@ -199,7 +199,8 @@ TEST(ImbNbc, PureVariantsIncludeExcludeAndMsglog) {
                         "-iter", "5", "-check", "--no-db"})
                 .exit_code,
             0);
-  // A misspelt name: a usage error under IMB 3.1's rules (current IMB's report it and run the rest).
+  // A misspelt name: a usage error under IMB 3.1's rules (current IMB's report it and run the
+  // rest).
   const auto bad = run_mpi(2, {"imb-nbc", "Ibcastt", "-imb_rules", "3.1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(count_of(bad.err, "error"), 1) << bad.err;

@@ -205,12 +205,11 @@ TEST(ImbRma, ModesFlushPerRepetitionOrPerSampleInAPmpiTrace) {
   const auto dir = temp_dir();
   const auto trace = dir + "/t";
   std::filesystem::create_directory(trace);
-  const auto r =
-      run_mpi(3,
-              {"imb-rma", "Unidir_put", "One_put_all", "-npmin", "3", "-msglen",
-               write_file(dir, "l", "1024\n"), "-iter", "10,40,5", "-iter_policy", "imb3.1",
-               "-warm_up", "off", "--no-db"},
-              "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  const auto r = run_mpi(3,
+                         {"imb-rma", "Unidir_put", "One_put_all", "-npmin", "3", "-msglen",
+                          write_file(dir, "l", "1024\n"), "-iter", "10,40,5", "-iter_policy",
+                          "imb3.1", "-warm_up", "off", "--no-db"},
+                         "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto origin = read_file(trace + "/trace.0");
   EXPECT_EQ(count_of(origin, "MPI_Put 1024 root 1 "), 5 + 10 + 10) << origin;
@@ -236,11 +235,11 @@ TEST(ImbRma, AggregateModeRunsOneModeAsCurrentImb) {
     SCOPED_TRACE(mode);
     const auto trace = dir + "/" + mode;
     std::filesystem::create_directory(trace);
-    const auto r = run_mpi(2,
-                           {"imb-rma", "Unidir_put", "One_put_all", "-aggregate_mode", mode,
-                            "-msglen", lengths, "-iter", "10,40,5", "-iter_policy", "imb3.1",
-                            "-warm_up", "off", "--no-db"},
-                           "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+    const auto r = run_mpi(
+        2,
+        {"imb-rma", "Unidir_put", "One_put_all", "-aggregate_mode", mode, "-msglen", lengths,
+         "-iter", "10,40,5", "-iter_policy", "imb3.1", "-warm_up", "off", "--no-db"},
+        "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     const auto tables = parse_imb(r.out);
     ASSERT_EQ(names_of(tables), (std::vector<std::string>{"Unidir_put", "One_put_all"})) << r.out;

@@ -185,7 +185,9 @@ struct ParseState {
 
 using Spec = cli::OptionSpec<Options>;
 
-std::string on_off(bool on) { return on ? "on" : "off"; }
+std::string on_off(bool on) {
+  return on ? "on" : "off";
+}
 
 // IMB's options, each named once: the parser, the synopsis and the help are made from this table.
 // Options that only some IMB programs take are left out of the others' tables.
@@ -197,7 +199,9 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                "barrier between repetitions, Mbytes = 10^6 bytes) or IMB 3.1's exactly (its "
                "repetition rule, warm-up, root round robin, repetitions back to back, Mbytes = "
                "2^20 bytes); each option below still sets its own rule",
-               [](Options& o, const std::string& v) { o.rules = rules_of({"-imb_rules", v}); },
+               [](Options& o, const std::string& v) {
+                 o.rules = rules_of({"-imb_rules", v});
+               },
                [](const Options& o) { return o.rules; }});
   t.push_back({"-npmin", "N", "run on N, 2N, 4N, ... processes and on all of them",
                [](Options& o, const std::string& v) {
@@ -229,22 +233,20 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                    o.off_cache_line =
                        static_cast<std::size_t>(positive_int(parts[1], "-off_cache line size"));
                }});
-  t.push_back({"-iter", "A[,B[,C]]",
-               "MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR",
-               [](Options& o, const std::string& v) {
-                 const auto parts = split(v, ',');
-                 if (parts.size() > 3)
-                   throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
-                 o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
-                 if (parts.size() > 1)
-                   o.overall_vol_mb =
-                       static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
-                 if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
-               },
-               [](const Options& o) {
-                 return fmt::format("{},{},{}", o.msgs_per_sample, o.overall_vol_mb,
-                                    o.msgs_nonaggr);
-               }});
+  t.push_back(
+      {"-iter", "A[,B[,C]]", "MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR",
+       [](Options& o, const std::string& v) {
+         const auto parts = split(v, ',');
+         if (parts.size() > 3)
+           throw UsageError("-iter takes msgspersample[,overall_vol[,msgs_nonaggr]]");
+         o.msgs_per_sample = positive_int(parts[0], "-iter msgspersample");
+         if (parts.size() > 1)
+           o.overall_vol_mb = static_cast<std::size_t>(positive_int(parts[1], "-iter overall_vol"));
+         if (parts.size() > 2) o.msgs_nonaggr = positive_int(parts[2], "-iter msgs_nonaggr");
+       },
+       [](const Options& o) {
+         return fmt::format("{},{},{}", o.msgs_per_sample, o.overall_vol_mb, o.msgs_nonaggr);
+       }});
   t.push_back({"-time", "T",
                "at most about T seconds per message length (repetitions estimated in a short "
                "preparatory run); under -iter_policy dynamic or auto 10 s when not given",
@@ -263,14 +265,13 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                },
                [](const Options& o) { return o.warm_up; }});
   if (suite.collective_options) {
-    t.push_back({"-root_shift", "on|off",
-                 "rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)): off (current IMB) "
-                 "keeps the root at rank 0; on (IMB 3.1) moves it round robin, root = i mod P in "
-                 "repetition i",
-                 [](Options& o, const std::string& v) {
-                   o.root_shift = on_or_off(v, "-root_shift");
-                 },
-                 [](const Options& o) { return on_off(o.root_shift); }});
+    t.push_back(
+        {"-root_shift", "on|off",
+         "rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)): off (current IMB) "
+         "keeps the root at rank 0; on (IMB 3.1) moves it round robin, root = i mod P in "
+         "repetition i",
+         [](Options& o, const std::string& v) { o.root_shift = on_or_off(v, "-root_shift"); },
+         [](const Options& o) { return on_off(o.root_shift); }});
     t.push_back({"-sync", "on|off",
                  "collectives: on (current IMB) puts an untimed barrier between repetitions and "
                  "times each alone; off (IMB 3.1) times the repetitions back to back, so that "
@@ -278,30 +279,28 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                  [](Options& o, const std::string& v) { o.sync = on_or_off(v, "-sync"); },
                  [](const Options& o) { return on_off(o.sync); }});
   }
-  t.push_back({"-imb_barrier", "on|off",
-               "collectives: on synchronises before the timed loop (and between the repetitions "
-               "of IMB-MPI1's and IMB-NBC's under -sync on) with mpiscope's own dissemination "
-               "barrier of zero-byte MPI_Sendrecv instead of MPI_Barrier",
-               [](Options& o, const std::string& v) {
-                 o.imb_barrier = on_or_off(v, "-imb_barrier");
-               },
-               [](const Options& o) { return on_off(o.imb_barrier); }});
-  t.push_back({"-iter_policy", "P",
-               "how many repetitions a length gets: dynamic (the -iter rule, then cut to -time, "
-               "10 s unless given), multiple_np (MSGSPERSAMPLE along a hyperbola in X, a multiple "
-               "of the processes), auto (multiple_np for rooted collectives, dynamic for the "
-               "others), off (MSGSPERSAMPLE at every length), imb3.1 (the -iter rule, cut only by "
-               "an explicit -time)",
-               [](Options& o, const std::string& v) {
-                 const std::string w = core::to_lower(v);
-                 if (w != "imb3.1" && w != "dynamic" && w != "multiple_np" && w != "auto" &&
-                     w != "off")
-                   throw UsageError(
-                       "-iter_policy takes dynamic, multiple_np, auto, off or imb3.1, got '" + v +
-                       "'");
-                 o.iter_policy = w;
-               },
-               [](const Options& o) { return o.iter_policy; }});
+  t.push_back(
+      {"-imb_barrier", "on|off",
+       "collectives: on synchronises before the timed loop (and between the repetitions "
+       "of IMB-MPI1's and IMB-NBC's under -sync on) with mpiscope's own dissemination "
+       "barrier of zero-byte MPI_Sendrecv instead of MPI_Barrier",
+       [](Options& o, const std::string& v) { o.imb_barrier = on_or_off(v, "-imb_barrier"); },
+       [](const Options& o) { return on_off(o.imb_barrier); }});
+  t.push_back(
+      {"-iter_policy", "P",
+       "how many repetitions a length gets: dynamic (the -iter rule, then cut to -time, "
+       "10 s unless given), multiple_np (MSGSPERSAMPLE along a hyperbola in X, a multiple "
+       "of the processes), auto (multiple_np for rooted collectives, dynamic for the "
+       "others), off (MSGSPERSAMPLE at every length), imb3.1 (the -iter rule, cut only by "
+       "an explicit -time)",
+       [](Options& o, const std::string& v) {
+         const std::string w = core::to_lower(v);
+         if (w != "imb3.1" && w != "dynamic" && w != "multiple_np" && w != "auto" && w != "off")
+           throw UsageError("-iter_policy takes dynamic, multiple_np, auto, off or imb3.1, got '" +
+                            v + "'");
+         o.iter_policy = w;
+       },
+       [](const Options& o) { return o.iter_policy; }});
   t.push_back({"-thread_level", "L",
                "start MPI with MPI_Init_thread at level L (single, funneled, serialized, "
                "multiple; funneled with --timeout); the header's MPI Thread Environment line "
@@ -423,7 +422,9 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
   return t;
 }
 
-bool is_help(const std::string& a) { return a == "-h" || a == "-help" || a == "--help"; }
+bool is_help(const std::string& a) {
+  return a == "-h" || a == "-help" || a == "--help";
+}
 
 }  // namespace
 
@@ -473,8 +474,8 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     Options listed = o;
     listed.benchmarks.clear();
     for (const auto& name : st.include) add_benchmark(listed, name, known);
-    for (const auto& name : o.benchmarks.empty() ? (default_list.empty() ? known : default_list)
-                                                 : o.benchmarks)
+    for (const auto& name :
+         o.benchmarks.empty() ? (default_list.empty() ? known : default_list) : o.benchmarks)
       add_benchmark(listed, name, known);
     std::erase_if(listed.benchmarks, [&](const std::string& b) {
       return std::find(st.exclude.begin(), st.exclude.end(), b) != st.exclude.end();
