@@ -9,6 +9,7 @@
 #include "cli/numbers.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
+#include "core/scratch_files.hpp"
 #include "core/text.hpp"
 #include "db/results_db.hpp"
 #include "output/db_reporter.hpp"
@@ -224,6 +225,8 @@ RunReporters::RunReporters(const std::function<std::unique_ptr<core::Reporter>()
                            const OutputOptions& output, const core::RunInfo& info)
     : root_(mpi::world_rank() == 0) {
   if (!root_) return;
+  // Ctrl-C or the launcher's SIGTERM waits until every output has the event being reported.
+  core::scratch_files::install_signal_cleanup();
   if (auto reporter = text ? text() : nullptr) list_.add(std::move(reporter));
   add_file_reporters(list_, output);  // JSON, CSV, … and the results database
   list_.run_started(info);

@@ -44,8 +44,9 @@ struct Records {
   int n_;
 };
 
-Records run_batch(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
-                  const BatchPlan& plan, const ClockModel& clock, int first_index) {
+Records run_batch(RepetitionRef repetition, const RepetitionRef* after_sample, MPI_Comm comm,
+                  MPI_Comm sync_comm, const BatchPlan& plan, const ClockModel& clock,
+                  int first_index) {
   const int n = static_cast<int>(plan.count);
   const int per_sample = static_cast<int>(plan.per_sample);
   const auto sync = static_cast<SyncMethod>(static_cast<int>(plan.sync));
@@ -70,6 +71,7 @@ Records run_batch(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
     r.end(i) = clock.to_global(end);
     r.negative_start(i) = -clock.to_global(start);
     if (sync == SyncMethod::Window) r.overrun(i) = r.end(i) > target_global + plan.window_s ? 1 : 0;
+    if (after_sample != nullptr) (*after_sample)(first_index + (i + 1) * per_sample - 1);
   }
   int rank = 0;
   MPI_Comm_rank(sync_comm, &rank);
@@ -129,7 +131,7 @@ int repetitions_per_sample(double repetition_s, double timer_floor_s, int reques
 
 AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
                                   double time_factor, const AccurateSettings& s,
-                                  AccurateState& state) {
+                                  AccurateState& state, const RepetitionRef* after_sample) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const bool root = rank == 0;
@@ -150,12 +152,12 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
   // point's budget on the pilot).
   BatchPlan plan{1, 0, 0, static_cast<double>(SyncMethod::OwnBarrier), 1};
   const double pilot_start = MPI_Wtime();
-  Records first = run_batch(repetition, comm, sync_comm, plan, identity, 0);
+  Records first = run_batch(repetition, after_sample, comm, sync_comm, plan, identity, 0);
   std::vector<double> pilot_times = {first.duration(0)};
   plan.count = root && 4 * first.duration(0) > s.stopping.budget_s / 10 ? 0 : kPilotRepetitions - 1;
   MPI_Bcast(&plan.count, 1, MPI_DOUBLE, 0, sync_comm);
   if (plan.count > 0) {
-    Records more = run_batch(repetition, comm, sync_comm, plan, identity, 1);
+    Records more = run_batch(repetition, after_sample, comm, sync_comm, plan, identity, 1);
     for (int i = 0; i < static_cast<int>(plan.count); ++i) pilot_times.push_back(more.duration(i));
   }
   const int pilot_count = static_cast<int>(pilot_times.size());
@@ -198,7 +200,7 @@ AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_C
     MPI_Bcast(&plan, 5, MPI_DOUBLE, 0, sync_comm);
     if (plan.count == 0) break;
     const double batch_start = MPI_Wtime();
-    Records r = run_batch(repetition, comm, sync_comm, plan, clock, index);
+    Records r = run_batch(repetition, after_sample, comm, sync_comm, plan, clock, index);
     index += static_cast<int>(plan.count * plan.per_sample);
     if (!root) continue;
     const double batch_wall = MPI_Wtime() - batch_start;

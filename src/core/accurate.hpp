@@ -89,10 +89,14 @@ class RepetitionRef {
 
 // Collective over comm (its rank 0 is the reference clock). `sync_comm` is a duplicate of comm
 // reserved for synchronisation messages. `time_factor` scales a repetition's time into the
-// reported one (1/2 for a ping-pong's round trip).
+// reported one (1/2 for a ping-pong's round trip). `after_sample`, when given, runs untimed after
+// each sample (with the index of the sample's last repetition), on every rank: the clean-up of
+// what repetitions create and must not pile up over a point (SKaMPI's MPI_Comm_split: MPICH has
+// 2,048 communicators, and a point may time more repetitions than that).
 AccurateResult measure_accurately(RepetitionRef repetition, MPI_Comm comm, MPI_Comm sync_comm,
                                   double time_factor, const AccurateSettings& settings,
-                                  AccurateState& state);
+                                  AccurateState& state,
+                                  const RepetitionRef* after_sample = nullptr);
 
 // An engine benchmark's kernel (one iterate() per repetition; a loop of n_sample transfers per
 // sample in aggregate mode).
@@ -106,8 +110,10 @@ class AccurateMeter {
  public:
   AccurateMeter(MPI_Comm comm, const AccurateSettings& settings);
   // Collective over the communicator.
-  AccurateResult measure(RepetitionRef repetition, double time_factor = 1.0) {
-    return measure_accurately(repetition, comm_, sync_.get(), time_factor, settings_, state_);
+  AccurateResult measure(RepetitionRef repetition, double time_factor = 1.0,
+                         const RepetitionRef* after_sample = nullptr) {
+    return measure_accurately(repetition, comm_, sync_.get(), time_factor, settings_, state_,
+                              after_sample);
   }
   // Each table (or pattern) tries the window scheme afresh.
   void new_table() { state_.window_failed = false; }

@@ -9,6 +9,7 @@
 
 #include "core/result.hpp"
 #include "core/run_info.hpp"
+#include "core/scratch_files.hpp"
 
 namespace mpiscope::core {
 
@@ -25,33 +26,26 @@ class Reporter {
   virtual void run_finished(const RunInfo&, bool ok) { (void)ok; }
 };
 
-// Sends every event to each reporter in turn.
+// Sends every event to each reporter in turn, with SIGINT/SIGTERM held until all have it.
 class ReporterList : public Reporter {
  public:
   void add(std::unique_ptr<Reporter> r) { list_.push_back(std::move(r)); }
-  void run_started(const RunInfo& i) override {
-    for (auto& r : list_) r->run_started(i);
-  }
-  void benchmark_started(const BenchmarkRun& b) override {
-    for (auto& r : list_) r->benchmark_started(b);
-  }
-  void row(const BenchmarkRun& b, const Measurement& m) override {
-    for (auto& r : list_) r->row(b, m);
-  }
+  void run_started(const RunInfo& i) override { each(&Reporter::run_started, i); }
+  void benchmark_started(const BenchmarkRun& b) override { each(&Reporter::benchmark_started, b); }
+  void row(const BenchmarkRun& b, const Measurement& m) override { each(&Reporter::row, b, m); }
   void benchmark_finished(const BenchmarkRun& b) override {
-    for (auto& r : list_) r->benchmark_finished(b);
+    each(&Reporter::benchmark_finished, b);
   }
-  void note(const std::string& n) override {
-    for (auto& r : list_) r->note(n);
-  }
-  void summary(const NamedValue& v) override {
-    for (auto& r : list_) r->summary(v);
-  }
-  void run_finished(const RunInfo& i, bool ok) override {
-    for (auto& r : list_) r->run_finished(i, ok);
-  }
+  void note(const std::string& n) override { each(&Reporter::note, n); }
+  void summary(const NamedValue& v) override { each(&Reporter::summary, v); }
+  void run_finished(const RunInfo& i, bool ok) override { each(&Reporter::run_finished, i, ok); }
 
  private:
+  template <class Event, class... Args>
+  void each(Event event, const Args&... args) {
+    const scratch_files::DeferSignals whole_event;
+    for (auto& r : list_) ((*r).*event)(args...);
+  }
   std::vector<std::unique_ptr<Reporter>> list_;
 };
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -65,10 +66,23 @@ void remove_registered() {
     if (in_use[i] && is_directory[i]) remove_tree(paths[i]);
 }
 
-void on_signal(int sig) {
+// SIGINT/SIGTERM while the reporters take an event (DeferSignals) waits for the last of them:
+// ended between the database and the JSON file, a run would keep a row in one and not the other.
+// The handler may run on any thread (the MPI library's own, too): it notes the signal before it
+// looks at the count, and ~DeferSignals lowers the count before it looks at the signal, so that
+// one of the two always sees the other (sequentially consistent atomics, lock-free).
+std::atomic<int> deferring{0};
+std::atomic<int> pending_signal{0};
+
+void end_by_signal(int sig) {
   remove_registered();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
+}
+
+void on_signal(int sig) {
+  pending_signal.store(sig);
+  if (deferring.load() == 0) end_by_signal(sig);
 }
 
 bool registered(const char* path) {
@@ -156,8 +170,18 @@ void tell_reaper(char op, const std::string& path) {
 }  // namespace
 
 void install_signal_cleanup() {
+  static_assert(std::atomic<int>::is_always_lock_free);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+}
+
+DeferSignals::DeferSignals() {
+  deferring.fetch_add(1);
+}
+
+DeferSignals::~DeferSignals() {
+  if (deferring.fetch_sub(1) == 1)
+    if (const int sig = pending_signal.load(); sig != 0) end_by_signal(sig);
 }
 
 void add(const std::string& path) {

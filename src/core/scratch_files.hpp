@@ -12,8 +12,18 @@
 namespace mpiscope::core::scratch_files {
 
 // Installs the SIGINT/SIGTERM handler that removes registered files, then lets the signal end
-// the process as it would have.
+// the process as it would have (after the DeferSignals in scope, if any).
 void install_signal_cleanup();
+// While one lives, SIGINT and SIGTERM (under install_signal_cleanup) wait: the reporters take
+// each event whole (core::ReporterList), so that an interrupted run's database, JSON and CSV hold
+// the same rows. The signal takes effect when the last one ends.
+class DeferSignals {
+ public:
+  DeferSignals();
+  ~DeferSignals();
+  DeferSignals(const DeferSignals&) = delete;
+  DeferSignals& operator=(const DeferSignals&) = delete;
+};
 void add(const std::string& path);
 // Deletes the file and forgets it, if it is registered: a name this run did not register (a file
 // that was there before, a second release) is never deleted.

@@ -314,6 +314,32 @@ TEST(SkampiAccurate, MeasuresAPlantedDelayWithinItsInterval) {
   EXPECT_NEAR(shift, 400.0, half(a) + half(b) + 20.0) << a.dump() << "\n" << b.dump();
 }
 
+// A point of MPI_Comm_split (Type 22) times many repetitions under a budget that does not
+// converge early; each sample's communicators are freed after it, untimed. Held to the point's
+// end, they piled up and, on a crowded machine where a point ran long, exhausted MPICH's 2,048
+// communicators ("Too many communicators": the run aborted).
+TEST(SkampiAccurate, CommSplitFreesItsCommunicatorsAfterEverySample) {
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const auto cfg = write_file(
+      dir, "split.skampi",
+      "@CACHEWARMUP 0\n@MEASUREMENTS\n" + suite("SPLIT", "  Type = 22;\n  Variation = Nodes;\n"));
+  const auto r = run_mpi(2,
+                         accurate_args(cfg, dir,
+                                       {"--budget", "1", "--target-ci", "0.01", "--reps-per-sample",
+                                        "1", "--sync", "own-barrier"}),
+                         "MPISCOPE_TRACE=" + dir, 60, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  int splits = 0, held = 0, most_held = 0;
+  for (const auto& line : lines_of(read_file(dir + "/trace.0"))) {
+    if (line.rfind("MPI_Comm_split ", 0) == 0) ++splits, most_held = std::max(most_held, ++held);
+    if (line.rfind("MPI_Comm_free ", 0) == 0) --held;
+  }
+  EXPECT_GE(splits, 50) << "too few repetitions to show a pile-up";
+  // The run's own communicators (one per process count) stay for the run: a handful.
+  EXPECT_LE(most_held, 4) << splits << " splits";
+}
+
 TEST(SkampiAccurate, BadMethodOptionsAreOneClearError) {
   const auto dir = temp_dir();
   const auto cfg = write_file(dir, "ok.skampi", "@MEASUREMENTS\n" + suite("R", "  Type = 25;\n"));

@@ -612,8 +612,9 @@ TEST(SkampiRun, LimitsBoundTheSuiteAndSayWhatTheyCut) {
 // barrier (the root that finishes last, as in MPI_Gather, paid less of a closing barrier than the
 // empty measurement subtracted, and 14 of 24 MPI_Gather points came out negative). And a time
 // below zero is never a converged figure: the non-root's first three sends, the empty
-// measurement's, are slowed by 3 ms through the PMPI library, so that every point's mean falls
-// below the empty measurement subtracted from it.
+// measurement's, are slowed by 50 ms through the PMPI library, so that every point's mean falls
+// below the empty measurement subtracted from it (3 ms was not enough under MPICH beside another
+// test: a Gather's repetition took up to 15 ms, a point came out positive and was refined).
 TEST(SkampiRun, CollectivesEndWithAMessageToTheRootAndNegativeTimesAreNotFigures) {
   const auto dir = temp_dir();
   const auto cfg =
@@ -624,8 +625,8 @@ TEST(SkampiRun, CollectivesEndWithAMessageToTheRootAndNegativeTimesAreNotFigures
   auto args = run_args(cfg, dir);
   args.insert(args.end(), {"--json", dir + "/r.json"});
   const auto r = run_mpi(
-      2, args, "MPISCOPE_TRACE=" + dir + " MPISCOPE_DELAY=MPI_Send=3000 MPISCOPE_DELAY_UNTIL=3", 60,
-      with_pmpi_library(dir));
+      2, args, "MPISCOPE_TRACE=" + dir + " MPISCOPE_DELAY=MPI_Send=50000 MPISCOPE_DELAY_UNTIL=3",
+      60, with_pmpi_library(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   // Every sample (the empty measurement's too) has one barrier and one message in on the root.
   int barriers = 0, done_messages = 0;

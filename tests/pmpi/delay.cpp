@@ -15,7 +15,8 @@
 //    MPI_Test (OSU's -t) without a size, the one-sided calls (MPI_Put, MPI_Get, MPI_Accumulate,
 //    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
-//    variants), and the active-target synchronisation (fence, start, complete, post, wait);
+//    variants), the active-target synchronisation (fence, start, complete, post, wait), and
+//    MPI_Comm_split and MPI_Comm_free;
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
 //    MPI_Reduce, MPI_Reduce_scatter and their non-blocking forms) add "type NAME" (the
@@ -155,6 +156,17 @@ extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype 
                           int root, MPI_Comm comm) {
   trace("MPI_Reduce", count, root, send, type_of(type));
   return PMPI_Reduce(send, recv, count, type, op, root, comm);
+}
+
+// Communicators made and freed (SKaMPI's MPI_Comm_split kernel must not pile them up).
+extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* out) {
+  trace("MPI_Comm_split", 0, -1);
+  return PMPI_Comm_split(comm, color, key, out);
+}
+
+extern "C" int MPI_Comm_free(MPI_Comm* comm) {
+  trace("MPI_Comm_free", 0, -1);
+  return PMPI_Comm_free(comm);
 }
 
 extern "C" int MPI_Barrier(MPI_Comm comm) {

@@ -131,7 +131,7 @@ TEST(SkampiAccurateFile, MethodInThePreamble) {
   EXPECT_EQ(parse_config("@method Classic\n" + suite, "c").method, "classic");
   EXPECT_EQ(parse_config("@METHOD imb\n" + suite, "c").method, "classic");
   EXPECT_EQ(parse_config(suite, "c").method, "");
-  EXPECT_EQ(config_from_json(to_json(parse_config("@METHOD accurate\n" + suite, "c"))).method,
+  EXPECT_EQ(nlohmann::json(parse_config("@METHOD accurate\n" + suite, "c")).get<Config>().method,
             "accurate");
   try {
     parse_config("@METHOD best\n" + suite, "c");

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -613,112 +612,6 @@ Config parse_config(const std::string& text, const std::string& file) {
 
 Config read_config(const std::string& path) {
   return parse_config(core::read_text_file(path, "a SKaMPI configuration file"), path);
-}
-
-std::string to_json(const Config& c) {
-  nlohmann::json j;
-  j["file"] = c.file;
-  j["machine"] = c.machine;
-  j["node"] = c.node;
-  j["network"] = c.network;
-  j["mpiversion"] = c.mpiversion;
-  j["user"] = c.user;
-  j["memory_kb"] = c.memory_kb;
-  j["outfile"] = c.outfile;
-  j["logfile"] = c.logfile;
-  j["postproc"] = c.postproc;
-  j["cachewarmup"] = c.cachewarmup;
-  j["method"] = c.method;
-  j["blocksize"] = c.datatype_params.blocksize;
-  j["vectorstride"] = c.datatype_params.vectorstride;
-  for (const auto& [n, b] : c.basetypes) {
-    nlohmann::json items = nlohmann::json::array();
-    for (const auto& i : b.items) items.push_back({i.count, i.offset, i.type});
-    j["basetypes"][std::to_string(n)] = items;
-  }
-  for (const auto& s : c.suites) {
-    nlohmann::json x;
-    x["name"] = s.name;
-    x["line"] = s.line;
-    x["type"] = s.type;
-    x["basetype"] = s.basetype;
-    x["send_datatype"] = s.send_datatype;
-    x["recv_datatype"] = s.recv_datatype;
-    x["variation"] = static_cast<int>(s.variation);
-    x["scale"] = static_cast<int>(s.scale);
-    x["max_repetition"] = s.max_repetition;
-    x["min_repetition"] = s.min_repetition;
-    x["multiple_of"] = s.multiple_of;
-    x["time_measurement_s"] = s.time_measurement_s;
-    x["time_suite_s"] = s.time_suite_s;
-    x["node_times"] = s.node_times;
-    x["cut_quantile"] = s.cut_quantile;
-    x["default_chunks"] = s.default_chunks;
-    x["default_length"] = s.default_length;
-    x["start"] = s.start;
-    x["end"] = s.end ? nlohmann::json(*s.end) : nlohmann::json();
-    x["stepwidth"] = s.stepwidth;
-    x["max_steps"] = s.max_steps;
-    x["min_distance"] = s.min_distance;
-    x["max_distance"] = s.max_distance ? nlohmann::json(*s.max_distance) : nlohmann::json();
-    x["standard_error"] = s.standard_error;
-    j["suites"].push_back(x);
-  }
-  return j.dump();
-}
-
-Config config_from_json(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Config c;
-  c.file = j["file"];
-  c.machine = j["machine"];
-  c.node = j["node"];
-  c.network = j["network"];
-  c.mpiversion = j["mpiversion"];
-  c.user = j["user"];
-  c.memory_kb = j["memory_kb"];
-  c.outfile = j["outfile"];
-  c.logfile = j["logfile"];
-  c.postproc = j["postproc"];
-  c.cachewarmup = j["cachewarmup"];
-  c.method = j["method"];
-  c.datatype_params.blocksize = j["blocksize"];
-  c.datatype_params.vectorstride = j["vectorstride"];
-  for (const auto& [n, items] : j["basetypes"].items()) {
-    BaseType b;
-    for (const auto& i : items)
-      b.items.push_back({i[0].get<int>(), i[1].get<long>(), i[2].get<std::string>()});
-    c.basetypes[std::stoi(n)] = b;
-  }
-  for (const auto& x : j["suites"]) {
-    SuiteSpec s;
-    s.name = x["name"];
-    s.line = x["line"];
-    s.type = x["type"];
-    s.basetype = x["basetype"];
-    s.send_datatype = x["send_datatype"];
-    s.recv_datatype = x["recv_datatype"];
-    s.variation = static_cast<Variation>(x["variation"].get<int>());
-    s.scale = static_cast<Scale>(x["scale"].get<int>());
-    s.max_repetition = x["max_repetition"];
-    s.min_repetition = x["min_repetition"];
-    s.multiple_of = x["multiple_of"];
-    s.time_measurement_s = x["time_measurement_s"];
-    s.time_suite_s = x["time_suite_s"];
-    s.node_times = x["node_times"];
-    s.cut_quantile = x["cut_quantile"];
-    s.default_chunks = x["default_chunks"];
-    s.default_length = x["default_length"];
-    s.start = x["start"];
-    if (!x["end"].is_null()) s.end = x["end"].get<long>();
-    s.stepwidth = x["stepwidth"];
-    s.max_steps = x["max_steps"];
-    s.min_distance = x["min_distance"];
-    if (!x["max_distance"].is_null()) s.max_distance = x["max_distance"].get<long>();
-    s.standard_error = x["standard_error"];
-    c.suites.push_back(s);
-  }
-  return c;
 }
 
 namespace {

@@ -4,10 +4,20 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+// Max_Value (an empty std::optional) as JSON null: nlohmann 3.11.2 has no std::optional support.
+template <>
+struct nlohmann::adl_serializer<std::optional<long>> {
+  static void to_json(json& j, const std::optional<long>& v) { j = v ? json(*v) : json(nullptr); }
+  static void from_json(const json& j, std::optional<long>& v) {
+    v = j.is_null() ? std::nullopt : std::optional<long>(j.get<long>());
+  }
+};
 
 namespace mpiscope::skampi {
 
@@ -22,6 +32,7 @@ struct BaseTypeItem {
   int count = 1;
   long offset = 0;   // bytes
   std::string type;  // e.g. "MPI_INT"
+  bool operator==(const BaseTypeItem&) const = default;
 };
 
 // @BASETYPEn: a built-in MPI type (one item, offset 0) or a simple structure of several items.
@@ -31,6 +42,7 @@ struct BaseType {
     return items.size() == 1 && items[0].count == 1 && items[0].offset == 0;
   }
   std::string text() const;  // as it would be written in a configuration file
+  bool operator==(const BaseType&) const = default;
 };
 
 // The preamble's customisation of the datatype patterns (@BLOCKSIZE, @VECTORSTRIDE): the vector
@@ -40,6 +52,7 @@ struct BaseType {
 struct DatatypeParams {
   int blocksize = 1;     // base elements per block
   int vectorstride = 2;  // base elements from one block's start to the next; >= blocksize
+  bool operator==(const DatatypeParams&) const = default;
 };
 constexpr int kMaxBlocksize = 65536, kMaxVectorstride = 1 << 20;
 
@@ -74,6 +87,7 @@ struct SuiteSpec {
   long min_distance = 1;
   std::optional<long> max_distance;  // nullopt: Max_Value (no limit)
   double standard_error = 0.05;
+  bool operator==(const SuiteSpec&) const = default;
 };
 
 // @MEMORY and --memory: at most 1 TiB of buffers per process, so that bytes fit a long.
@@ -91,6 +105,7 @@ struct Config {
   std::map<int, BaseType> basetypes;  // @BASETYPEn; 1 is MPI_CHAR unless given
   DatatypeParams datatype_params;     // @BLOCKSIZE, @VECTORSTRIDE
   std::vector<SuiteSpec> suites;
+  bool operator==(const Config&) const = default;
 };
 
 // Parses the text of a configuration file; `file` is used in messages only.
@@ -101,8 +116,19 @@ Config read_config(const std::string& path);
 // anything runs); throws ConfigError at the suite's line.
 void resolve_limits(Config& c, int world_size);
 
-// Back and forth as JSON text, to broadcast rank 0's configuration.
-std::string to_json(const Config& c);
-Config config_from_json(const std::string& json);
+// The rank hand-off: `j["config"] = c` carries every field above, one declaration per struct. A
+// field added to a struct goes here too, and into SkampiConfig.HandOffKeepsEveryField, which
+// sets every field and compares the round trip with the structs' ==.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BaseTypeItem, count, offset, type)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BaseType, items)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DatatypeParams, blocksize, vectorstride)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SuiteSpec, name, line, type, basetype, send_datatype,
+                                   recv_datatype, variation, scale, max_repetition, min_repetition,
+                                   multiple_of, time_measurement_s, time_suite_s, node_times,
+                                   cut_quantile, default_chunks, default_length, start, end,
+                                   stepwidth, max_steps, min_distance, max_distance, standard_error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Config, file, machine, node, network, mpiversion, user,
+                                   memory_kb, outfile, logfile, postproc, cachewarmup, method,
+                                   basetypes, datatype_params, suites)
 
 }  // namespace mpiscope::skampi

@@ -83,10 +83,7 @@ cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args,
       }
     }
     for (const auto& path : {c.outfile, c.logfile}) output::check_writable(path);
-    return nlohmann::json{{"mode", "run"},
-                          {"config", nlohmann::json::parse(to_json(c))},
-                          {"output", output},
-                          {"method", method}}
+    return nlohmann::json{{"mode", "run"}, {"config", c}, {"output", output}, {"method", method}}
         .dump();
   });
 }
@@ -98,7 +95,7 @@ int run(const cli::Launch& launch, const std::string& options, int thread_level)
     return 0;
   }
   RunOptions o;
-  o.config = config_from_json(j["config"].dump());
+  j.at("config").get_to(o.config);
   j.at("output").get_to(o.output);
   j.at("method").get_to(o.method);
   o.command_line = launch.command_line;

@@ -222,7 +222,8 @@ class Collective : public Kernel {
     tell_root_done();
     return MPI_Wtime() - t0;
   }
-  // The operation without the barriers; Comm_split's communicators wait for after_repetitions.
+  // The operation without the barriers; Comm_split's communicators wait for after_repetitions
+  // (after each sample, untimed).
   void repetition() override { operation(); }
   void after_repetitions() override {
     for (auto& c : split_) MPI_Comm_free(&c);

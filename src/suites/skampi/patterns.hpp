@@ -25,7 +25,8 @@ class Kernel {
   // Accurate mode: the operation of one sample once, a complete operation on every process of
   // the communicator (only when accurate_unavailable(instance) is nullptr).
   virtual void repetition();
-  // Accurate mode: untimed clean-up after a point's repetitions (Comm_split's communicators).
+  // Accurate mode: untimed clean-up after each sample's repetitions and at the point's end
+  // (Comm_split's communicators, which would exhaust MPICH's 2,048 over a long point).
   virtual void after_repetitions() {}
 };
 

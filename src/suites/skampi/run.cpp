@@ -260,8 +260,11 @@ class SuiteRunner {
   PointRow accurate_point(Kernel& kernel, MPI_Comm comm, const PointRow& row) {
     for (int w = 0; w < config_.cachewarmup; ++w) kernel.repetition();  // @CACHEWARMUP, untimed
     auto repetition = [&](int) { kernel.repetition(); };
+    auto release = [&](int) { kernel.after_repetitions(); };
+    const core::RepetitionRef after_sample(release);
     // The ping-pong's time is the round trip, as SKaMPI reports it (time factor 1).
-    const core::AccurateResult a = meter_for(row.nprocs, comm).measure(repetition, 1.0);
+    const core::AccurateResult a =
+        meter_for(row.nprocs, comm).measure(repetition, 1.0, &after_sample);
     kernel.after_repetitions();
     const long defects = kernel.verify();
     int rank = 0;
