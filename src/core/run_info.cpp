@@ -9,9 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <string>
+#include <vector>
 
 #include "core/heap_policy.hpp"
 #include "core/mpi.hpp"
+#include "core/provenance.hpp"
 #include "core/sync.hpp"
 
 #ifndef MPISCOPE_VERSION
@@ -46,6 +49,28 @@ std::string rank_ranges_by_host(
 }
 
 namespace {
+
+// Every rank's text, on rank 0 (in world rank order); empty elsewhere. Collective.
+std::vector<std::string> gather_text(const std::string& text) {
+  const int rank = mpi::world_rank(), size = mpi::world_size();
+  int length = static_cast<int>(text.size());
+  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::vector<char> all(static_cast<std::size_t>(total));
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, MPI_COMM_WORLD);
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    texts.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
+  return texts;
+}
+
 struct RunStart {
   double wall_s = std::nan("");
   double cpu_wait_s = std::nan("");
@@ -138,6 +163,26 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
     it->second.push_back(r);
   }
   if (rank == 0) info.settings["hosts_of_ranks"] = rank_ranges_by_host(ranks_of_host);
+
+  // Provenance (core/provenance.hpp): the variables that configure MPI, as rank 0 has them, and
+  // the CPUs and NUMA nodes of every rank, summarised per host.
+  if (rank == 0)
+    for (const auto& [variable, value] : configuration_environment(environ))
+      info.settings[kEnvironmentSettingPrefix + variable] = value;
+  const RankPlacement mine = this_rank_placement(name);
+  const std::string placed = cpu_list_text(mine.cpus) + "|" + cpu_list_text(mine.numa_nodes);
+  const auto placements = gather_text(placed);
+  if (rank == 0) {
+    std::vector<RankPlacement> ranks;
+    for (int r = 0; r < info.world_size; ++r) {
+      const std::string& text = placements[static_cast<std::size_t>(r)];
+      const auto bar = text.find('|');
+      ranks.push_back(
+          {std::string(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME),
+           parse_cpu_list(text.substr(0, bar)), parse_cpu_list(text.substr(bar + 1))});
+    }
+    info.settings[kCpuBindingSetting] = cpu_binding_summary(ranks);
+  }
 
   // Oversubscription: more ranks on a node than the CPUs they may run on together (the union of
   // their affinity masks: a rank bound to one core is not a node with one core). Timings then

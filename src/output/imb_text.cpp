@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/overlap.hpp"
+#include "core/provenance.hpp"
 #include "core/text.hpp"
 
 namespace mpiscope::output {
@@ -141,6 +142,11 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
                                    {"off_cache_rule", "Off-cache"},
                                    {"heap", "Heap"}})
     if (info.settings.count(key)) fmt::print(out_, "# {}: {}\n", label, info.settings.at(key));
+  // What configured MPI and where the ranks ran (core/provenance.hpp), one line each.
+  if (const auto env = core::environment_line(info.settings); !env.empty()) {
+    fmt::print(out_, "# MPI environment: {}\n", env);
+    fmt::print(out_, "# CPU binding: {}\n", info.settings.at(core::kCpuBindingSetting));
+  }
   if (info.settings.count("method") && info.settings.at("method") == "accurate") {
     fmt::print(out_, "# Method: {}\n", info.settings.at("method_description"));
     fmt::print(out_,

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "core/convergence.hpp"
+#include "core/provenance.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
 #include "output/text_table.hpp"
@@ -530,15 +532,31 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   return rules;
 }
 
+std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
+                                                 const std::set<std::string>& variables) {
+  std::map<std::string, std::string> p;
+  const auto& s = run.info.settings;
+  const auto binding = s.find(core::kCpuBindingSetting);
+  if (binding == s.end()) return p;
+  p["CPU binding"] = binding->second;
+  if (const auto it = s.find("oversubscribed"); it != s.end()) p["oversubscribed"] = it->second;
+  for (const auto& v : variables) {
+    const auto it = s.find(core::kEnvironmentSettingPrefix + v);
+    p[v] = it == s.end() ? "unset" : it->second;
+  }
+  return p;
+}
+
 namespace {
-// "A round robin (IMB 3.1); B rank 0 (current IMB)" for each rule whose values differ among the
-// runs that record it.
-std::vector<std::string> rule_differences(const std::vector<db::StoredRun>& a,
-                                          const std::vector<db::StoredRun>& b) {
-  auto values_of = [](const std::vector<db::StoredRun>& runs) {
+// "A round robin (IMB 3.1); B rank 0 (current IMB)" for each named value (a rule, a variable)
+// that differs among the runs that record it.
+std::vector<std::string> value_differences(
+    const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
+    const std::function<std::map<std::string, std::string>(const db::StoredRun&)>& named) {
+  auto values_of = [&](const std::vector<db::StoredRun>& runs) {
     std::map<std::string, std::set<std::string>> values;
     for (const auto& r : runs)
-      for (const auto& [name, value] : timing_rules(r)) values[name].insert(value);
+      for (const auto& [name, value] : named(r)) values[name].insert(value);
     return values;
   };
   const auto values_a = values_of(a), values_b = values_of(b);
@@ -563,7 +581,18 @@ std::vector<std::string> rule_differences(const std::vector<db::StoredRun>& a,
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
   Comparison c;
-  c.rule_differences = rule_differences(a, b);
+  c.rule_differences = value_differences(a, b, timing_rules);
+  // Every MPI variable either side recorded, so that one set on one side only reads "unset" on
+  // the other.
+  std::set<std::string> variables;
+  const std::string prefix = core::kEnvironmentSettingPrefix;
+  for (const auto* side : {&a, &b})
+    for (const auto& run : *side)
+      for (const auto& [name, value] : run.info.settings)
+        if (name.compare(0, prefix.size(), prefix) == 0)
+          variables.insert(name.substr(prefix.size()));
+  c.provenance_differences = value_differences(
+      a, b, [&](const db::StoredRun& run) { return provenance_of(run, variables); });
   Side side_a = collect(a), side_b = collect(b);
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
@@ -740,6 +769,10 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
         "\n# note: the runs were not timed under the same rules; the rows these rules govern "
         "differ by rule as well as by any change of the system:\n";
     for (const auto& d : c.rule_differences) out += "#   " + d + "\n";
+  }
+  if (!c.provenance_differences.empty()) {
+    out += "\n# note: MPI was configured or placed differently; rule it out before the machine:\n";
+    for (const auto& d : c.provenance_differences) out += "#   " + d + "\n";
   }
   if (c.inconclusive > 0) {
     out +=

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,9 @@ struct Comparison {
   // B rank 0 (current IMB)"): the rows they govern differ by rule as well as by whatever the
   // comparison looks for.
   std::vector<std::string> rule_differences;
+  // How MPI was configured or where its ranks ran, where the sides differ ("UCX_TLS: A unset;
+  // B tcp", "CPU binding: A …; B …"; core/provenance.hpp): a cause to rule out before the machine.
+  std::vector<std::string> provenance_differences;
 };
 
 // The rules a run was timed under that change what its rows measure (IMB's warm-up, collectives'
@@ -143,6 +147,12 @@ struct Comparison {
 // root and synchronisation were stored apart says them in its `collectives_rule` text. Runs that
 // record none (imports, other suites) give an empty map.
 std::map<std::string, std::string> timing_rules(const db::StoredRun& run);
+
+// A run's provenance by a readable name: each recorded MPI environment variable (its value, or
+// "unset" when the run recorded its environment without it), "CPU binding" and "oversubscribed".
+// Runs recorded before the provenance (and imports) give an empty map.
+std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
+                                                 const std::set<std::string>& variables);
 
 // Each side is one or more runs (repetitions of the same measurement). Tables match on the
 // benchmark name (case-insensitive: Intel's S_Write_Indv is mpiscope's S_Write_indv), process

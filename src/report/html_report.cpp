@@ -218,6 +218,7 @@ json comparison_data(const PageComparison& c) {
           {"only_in_a", c.result.only_in_a},
           {"only_in_b", c.result.only_in_b},
           {"rule_differences", c.result.rule_differences},
+          {"provenance_differences", c.result.provenance_differences},
           {"inconclusive", c.result.inconclusive}};
 }
 

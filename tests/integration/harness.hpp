@@ -99,6 +99,9 @@ class BackgroundCommand {
 std::string with_pmpi_library(const std::string& dir);
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
+// Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader); a test
+// failure when the file cannot be opened or the query is bad.
+std::vector<std::vector<std::string>> query(const std::string& db_path, const std::string& sql);
 int count_of(const std::string& haystack, const std::string& needle);
 std::vector<std::string> lines_of(const std::string& text);
 // OSU's lines of an `mpiscope osu` output: from the first "# OSU " title up to mpiscope's closing

@@ -506,33 +506,6 @@ TEST(SkampiRun, PostprocessorWritesMedians) {
 
 namespace {
 
-// Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader).
-std::vector<std::vector<std::string>> query(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::vector<std::vector<std::string>> rows;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(db);
-    ADD_FAILURE() << "cannot open " << db_path;
-    return rows;
-  }
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK) {
-    while (sqlite3_step(s) == SQLITE_ROW) {
-      std::vector<std::string> row;
-      for (int c = 0; c < sqlite3_column_count(s); ++c) {
-        const auto* t = sqlite3_column_text(s, c);
-        row.push_back(t ? reinterpret_cast<const char*>(t) : "NULL");
-      }
-      rows.push_back(row);
-    }
-  } else {
-    ADD_FAILURE() << "bad query: " << sqlite3_errmsg(db);
-  }
-  sqlite3_finalize(s);
-  sqlite3_close(db);
-  return rows;
-}
-
 const Suite& suite_named(const OutputFile& f, const std::string& name) {
   for (const auto& s : f.suites)
     if (s.name == name) return s;

@@ -677,6 +677,9 @@ function comparisonCard(c) {
   if (c.rule_differences && c.rule_differences.length)
     card.append(el('ul', {class: 'notes'}, el('li', {}, 'Not timed under the same rules; the rows these rules govern differ by rule as well as by any change of the system:'),
       ...c.rule_differences.map(d => el('li', {}, d))));
+  if (c.provenance_differences && c.provenance_differences.length)
+    card.append(el('ul', {class: 'notes'}, el('li', {}, 'MPI was configured or placed differently; rule it out before the machine:'),
+      ...c.provenance_differences.map(d => el('li', {}, d))));
   const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise; ${c.inconclusive} cannot tell`));
   const t = el('table');
   t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'bounds', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
