@@ -58,6 +58,8 @@ TEST(Provenance, ATransportVariableChangedBetweenTwoRunsIsNamedByCompare) {
   EXPECT_NE(c.out.find("I_MPI_PROVENANCE_TEST_TOKEN: A unset; B (set)"), std::string::npos)
       << c.out;
   // The same configuration twice: nothing to name.
-  const auto same = run_plain({"compare", "1", "1", "--db", db});
+  ASSERT_EQ(run_mpi(2, args).exit_code, 0);
+  const auto same = run_plain({"compare", "1", "3", "--db", db});
+  EXPECT_NE(same.out.find("rows compared"), std::string::npos) << same.out << same.err;
   EXPECT_EQ(same.out.find("configured or placed differently"), std::string::npos) << same.out;
 }
