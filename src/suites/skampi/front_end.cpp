@@ -1,6 +1,9 @@
 // `mpiscope skampi CONFIG.skampi` and `mpiscope skampi postproc -o OUT FILE...`.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/frontend.hpp"
 #include "cli/method_options.hpp"
@@ -14,6 +17,17 @@
 
 namespace mpiscope::skampi {
 namespace {
+
+// What rank 0 hands to the other ranks: a run's configuration and options, or postproc's files.
+struct HandOff {
+  bool postproc = false;
+  std::string out;                  // postproc: the merged file
+  std::vector<std::string> inputs;  // postproc: the runs' output files
+  Config config;
+  cli::OutputOptions output;
+  cli::MethodOptions method;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HandOff, postproc, out, inputs, config, output, method)
 
 const char* kDescription =
     "SKaMPI: configuration-driven MPI measurements with a stated accuracy (Reussner, Sanders, "
@@ -37,7 +51,11 @@ cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args,
         if (!std::filesystem::exists(f)) throw std::runtime_error(f + ": no such output file");
         read_output(f);
       }
-      return nlohmann::json{{"mode", "postproc"}, {"out", out}, {"inputs", inputs}}.dump();
+      HandOff postproc;
+      postproc.postproc = true;
+      postproc.out = out;
+      postproc.inputs = inputs;
+      return nlohmann::json(postproc).dump();
     });
   }
   CLI::App app{kDescription, "skampi"};
@@ -83,23 +101,25 @@ cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args,
       }
     }
     for (const auto& path : {c.outfile, c.logfile}) output::check_writable(path);
-    return nlohmann::json{{"mode", "run"}, {"config", c}, {"output", output}, {"method", method}}
-        .dump();
+    HandOff measure;
+    measure.config = c;
+    measure.output = output;
+    measure.method = method;
+    return nlohmann::json(measure).dump();
   });
 }
 
 int run(const cli::Launch& launch, const std::string& options, int thread_level) {
-  const auto j = nlohmann::json::parse(options);
-  if (j["mode"] == "postproc") {
-    if (mpi::world_rank() == 0) run_postproc(j["out"], j["inputs"].get<std::vector<std::string>>());
+  auto h = nlohmann::json::parse(options).get<HandOff>();
+  if (h.postproc) {
+    if (mpi::world_rank() == 0) run_postproc(h.out, h.inputs);
     return 0;
   }
-  RunOptions o;
-  j.at("config").get_to(o.config);
-  j.at("output").get_to(o.output);
-  j.at("method").get_to(o.method);
-  o.command_line = launch.command_line;
-  return run_skampi(o, thread_level);
+  return run_skampi({.config = std::move(h.config),
+                     .output = std::move(h.output),
+                     .method = std::move(h.method),
+                     .command_line = launch.command_line},
+                    thread_level);
 }
 
 }  // namespace
