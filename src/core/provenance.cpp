@@ -51,6 +51,9 @@ constexpr std::string_view kPerJobNames[] = {"OMPI_APP_CTX_NUM_PROCS",
                                              "OMPI_MCA_pmix",
                                              "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
                                              "MPIR_CVAR_CH3_INTERFACE_HOSTNAME"};
+// Open MPI's permission to run as root: it lets a job start and configures nothing.
+constexpr std::string_view kPermissionNames[] = {"OMPI_ALLOW_RUN_AS_ROOT",
+                                                 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"};
 constexpr std::string_view kPerJobPrefixes[] = {"OMPI_COMM_WORLD_", "OMPI_MCA_ess_base_",
                                                 "OMPI_MCA_orte_", "OMPI_MCA_pmix_"};
 constexpr std::string_view kSecretWords[] = {"KEY", "TOKEN", "SECRET", "PASSWORD"};
@@ -66,7 +69,8 @@ bool is_one_of(std::string_view name, const auto& names) {
 bool configures_mpi(std::string_view name) {
   if (is_one_of(name, kSlurmGeometry)) return true;
   if (!starts_with_any(name, kConfigurationPrefixes)) return false;
-  return !is_one_of(name, kPerJobNames) && !starts_with_any(name, kPerJobPrefixes);
+  return !is_one_of(name, kPerJobNames) && !is_one_of(name, kPermissionNames) &&
+         !starts_with_any(name, kPerJobPrefixes);
 }
 
 bool names_a_secret(std::string_view name) {

@@ -24,7 +24,8 @@ inline constexpr const char* kCpuBindingSetting = "cpu_binding";
 // MPIR_CVAR_*, HYDRA_*, UCX_*, FI_*, PSM2_*, PSM3_*, I_MPI_*, MV2_* and Slurm's job geometry
 // (SLURM_NTASKS, SLURM_CPU_BIND, …). Not what a launcher sets afresh for each job (Open MPI's
 // OMPI_COMM_WORLD_*, its session directories, URIs and job ids, PMIx's server variables, Hydra's
-// host name), which would differ on every launch and say nothing of the configuration. A value
+// host name), which would differ on every launch and say nothing of the configuration, nor Open
+// MPI's OMPI_ALLOW_RUN_AS_ROOT and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM (permissions). A value
 // whose name holds KEY, TOKEN, SECRET or PASSWORD is recorded as "(set)", never itself.
 std::map<std::string, std::string> configuration_environment(const char* const* environment);
 

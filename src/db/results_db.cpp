@@ -828,7 +828,10 @@ std::vector<RunListing> ResultsDb::list_runs() {
       "b.run_id = r.id), r.date, r.recorded_at, " +
       std::string(schema_version_ >= 2 ? "r.label" : "''") +
       ", coalesce((SELECT value FROM run_settings s WHERE s.run_id = r.id AND s.name = "
-      "'method'), '') FROM runs r ORDER BY r.id");
+      "'method'), ''), coalesce((SELECT group_concat(e, ' ') FROM (SELECT substr(s.name, 5) || "
+      "'=' || s.value AS e FROM run_settings s WHERE s.run_id = r.id AND s.name GLOB 'env:*' "
+      "ORDER BY s.name)), ''), coalesce((SELECT value FROM run_settings s WHERE s.run_id = r.id "
+      "AND s.name = 'cpu_binding'), '') FROM runs r ORDER BY r.id");
   std::vector<RunListing> out;
   while (s.step()) {
     RunListing l;
@@ -847,6 +850,8 @@ std::vector<RunListing> ResultsDb::list_runs() {
     l.recorded_at = s.text(12);
     l.label = s.text(13);
     l.method = s.text(14);
+    l.environment = s.text(15);
+    l.cpu_binding = s.text(16);
     out.push_back(l);
   }
   return out;

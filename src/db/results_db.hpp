@@ -68,6 +68,9 @@ struct RunListing {
   std::string recorded_at;  // when the database received it (UTC, ISO 8601)
   std::string label;        // --label / 'mpiscope label'; empty: none
   std::string method;       // the run's `method` setting (classic, imb, accurate); empty: unknown
+  // Provenance (core/provenance.hpp): its `env:` settings as "NAME=value …" by name, and its
+  // `cpu_binding`; both empty for a run recorded without provenance (or an import).
+  std::string environment, cpu_binding;
   int world_size = 0;
   bool complete = false;
   std::int64_t tables = 0, rows = 0;

@@ -301,7 +301,8 @@ void check_suite_filter(const std::string& suite, const std::vector<db::RunListi
 int runs_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
   CLI::App app(
       "Lists the runs stored in the results database, one line each within 100 columns (--long "
-      "adds the table count, completion and where each run came from).",
+      "adds the table count, completion, where each run came from, the MPI environment variables "
+      "set and the ranks' CPU binding).",
       program);
   std::string db_path, suite, label, since;
   bool long_listing = false;
@@ -311,7 +312,8 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
   app.add_option("--label", label, "Only runs with this label")->type_name("TEXT");
   app.add_option("--since", since, "Only runs made on or after this day (or time)")
       ->type_name("YYYY-MM-DD[THH:MM]");
-  app.add_flag("--long", long_listing, "Add tables, completion and the source (file) columns");
+  app.add_flag("--long", long_listing,
+               "Add tables, completion, source (file), MPI environment and CPU binding columns");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     if (app.count("--since") > 0) check_since(since);
@@ -320,7 +322,9 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
     if (app.count("--suite") > 0) check_suite_filter(suite, listing);
     std::vector<std::string> headings = {"run",   "date", "suite", "method",
                                          "ranks", "rows", "label", "MPI library"};
-    if (long_listing) headings.insert(headings.end(), {"tables", "complete", "source"});
+    if (long_listing)
+      headings.insert(headings.end(),
+                      {"tables", "complete", "source", "MPI environment", "CPU binding"});
     output::TextTable t(headings);
     bool unfinished = false;
     for (const auto& r : listing) {
@@ -340,9 +344,15 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
                                         std::to_string(r.rows) + (r.complete ? "" : "*"),
                                         r.label.empty() ? "-" : cut(r.label, 16),
                                         lib.empty() ? "-" : cut(lib, 16)};
+      // "-": recorded without provenance; "none": recorded, no variable of MPI's set.
+      const bool provenance = !r.cpu_binding.empty();
       if (long_listing)
         cells.insert(cells.end(), {std::to_string(r.tables), r.complete ? "yes" : "no",
-                                   r.source + (r.source_file.empty() ? "" : ":" + r.source_file)});
+                                   r.source + (r.source_file.empty() ? "" : ":" + r.source_file),
+                                   !provenance             ? "-"
+                                   : r.environment.empty() ? "none"
+                                                           : cut(r.environment, 40),
+                                   provenance ? cut(r.cpu_binding, 40) : "-"});
       t.add_row(cells);
       unfinished |= !r.complete;
     }

@@ -1,7 +1,7 @@
 // Issue 32: every run records what configured MPI (the environment variables of MPI, its launcher
 // and transports, secrets as "(set)") and where its ranks ran (CPUs and NUMA nodes per host), in
-// the text header, the JSON and the database; compare names a transport variable changed between
-// two runs.
+// the text header, the JSON, the database and `runs --long`; compare names a transport variable
+// changed between two runs.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +50,14 @@ TEST(Provenance, ATransportVariableChangedBetweenTwoRunsIsNamedByCompare) {
             "2");
   EXPECT_EQ(query(db, "SELECT count(*) FROM run_settings WHERE value LIKE '%hunter2%'").at(0).at(0),
             "0");
+
+  // runs --long: the variables and the binding of each run, cut to their columns.
+  const auto listing = run_plain({"runs", "--long", "--db", db});
+  ASSERT_EQ(listing.exit_code, 0) << listing.err;
+  EXPECT_NE(listing.out.find("MPI environment"), std::string::npos) << listing.out;
+  EXPECT_EQ(count_of(listing.out, "I_MPI_PROVENANCE_TEST_TOKEN=(set)"), 1) << listing.out;
+  EXPECT_EQ(count_of(listing.out, " on CPU"), 2) << listing.out;
+  EXPECT_EQ(listing.out.find("hunter2"), std::string::npos) << listing.out;
 
   const auto c = run_plain({"compare", "1", "2", "--db", db});
   EXPECT_NE(c.out.find("# note: MPI was configured or placed differently"), std::string::npos)

@@ -38,15 +38,15 @@ db::StoredRun run_recording(int id, const std::map<std::string, std::string>& va
 }  // namespace
 
 TEST(Provenance, ConfigurationVariablesAreKeptAndLaunchersPerJobOnesLeftOut) {
-  const auto found = from({"UCX_TLS=tcp", "OMPI_MCA_btl=self,vader", "MPIR_CVAR_ASYNC_PROGRESS=1",
-                           "FI_PROVIDER=tcp", "I_MPI_PIN=0", "PMIX_MCA_psec=native",
-                           "SLURM_NTASKS=4", "SLURM_CPU_BIND=cores", "HOME=/root", "PATH=/bin",
-                           // per job: Open MPI 4.1's mpirun, PMIx, Hydra, Slurm's ids
-                           "OMPI_COMM_WORLD_RANK=0", "OMPI_MCA_orte_hnp_uri=1.0;tcp://x:1",
-                           "OMPI_MCA_ess_base_jobid=7", "OMPI_FILE_LOCATION=/tmp/ompi.vm.0/pid.1",
-                           "PMIX_SERVER_URI4=1.0;tcp4://127.0.0.1:2", "PMIX_RANK=0",
-                           "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=vm", "PMI_RANK=0", "SLURM_JOB_ID=12",
-                           "OMPI_MCA_mpi_oversubscribe=0", "no_equals_sign"});
+  const auto found = from(
+      {"UCX_TLS=tcp", "OMPI_MCA_btl=self,vader", "MPIR_CVAR_ASYNC_PROGRESS=1", "FI_PROVIDER=tcp",
+       "I_MPI_PIN=0", "PMIX_MCA_psec=native", "SLURM_NTASKS=4", "SLURM_CPU_BIND=cores",
+       "HOME=/root", "PATH=/bin",
+       // per job: Open MPI 4.1's mpirun, PMIx, Hydra, Slurm's ids
+       "OMPI_COMM_WORLD_RANK=0", "OMPI_MCA_orte_hnp_uri=1.0;tcp://x:1", "OMPI_MCA_ess_base_jobid=7",
+       "OMPI_FILE_LOCATION=/tmp/ompi.vm.0/pid.1", "PMIX_SERVER_URI4=1.0;tcp4://127.0.0.1:2",
+       "PMIX_RANK=0", "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=vm", "PMI_RANK=0", "SLURM_JOB_ID=12",
+       "OMPI_MCA_mpi_oversubscribe=0", "OMPI_ALLOW_RUN_AS_ROOT=1", "no_equals_sign"});
   const std::map<std::string, std::string> expected = {{"UCX_TLS", "tcp"},
                                                        {"OMPI_MCA_btl", "self,vader"},
                                                        {"MPIR_CVAR_ASYNC_PROGRESS", "1"},
