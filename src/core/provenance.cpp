@@ -3,11 +3,12 @@
 #include <dirent.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <stdexcept>
 #include <string_view>
+
+#include "core/text.hpp"
 
 namespace mpiscope::core {
 
@@ -56,7 +57,7 @@ constexpr std::string_view kPermissionNames[] = {"OMPI_ALLOW_RUN_AS_ROOT",
                                                  "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"};
 constexpr std::string_view kPerJobPrefixes[] = {"OMPI_COMM_WORLD_", "OMPI_MCA_ess_base_",
                                                 "OMPI_MCA_orte_", "OMPI_MCA_pmix_"};
-constexpr std::string_view kSecretWords[] = {"KEY", "TOKEN", "SECRET", "PASSWORD"};
+constexpr std::string_view kSecretWords[] = {"key", "token", "secret", "password"};  // any case
 
 bool starts_with_any(std::string_view name, const auto& prefixes) {
   return std::any_of(std::begin(prefixes), std::end(prefixes),
@@ -74,10 +75,9 @@ bool configures_mpi(std::string_view name) {
 }
 
 bool names_a_secret(std::string_view name) {
-  std::string upper(name);
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string lower = to_lower(name);
   return std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
-                     [&](std::string_view w) { return upper.find(w) != std::string::npos; });
+                     [&](std::string_view w) { return lower.find(w) != std::string::npos; });
 }
 
 std::string numa_text(const std::set<int>& nodes) {
@@ -165,15 +165,12 @@ std::string cpu_binding_summary(const std::vector<RankPlacement>& ranks) {
         ++i;
         continue;
       }
-      // Ranks i..j-1 of this host with the same CPUs and nodes, consecutive among its ranks.
-      std::size_t j = i + 1, last = i;
-      for (; j < ranks.size(); ++j) {
-        if (ranks[j].host != host) continue;
-        if (ranks[j].cpus != ranks[i].cpus || ranks[j].numa_nodes != ranks[i].numa_nodes ||
-            j != last + 1)
-          break;
-        last = j;
-      }
+      // Ranks i..last: consecutive, on this host, with the same CPUs and nodes.
+      std::size_t last = i;
+      while (last + 1 < ranks.size() && ranks[last + 1].host == host &&
+             ranks[last + 1].cpus == ranks[i].cpus &&
+             ranks[last + 1].numa_nodes == ranks[i].numa_nodes)
+        ++last;
       const std::string who = last == i ? "rank " + std::to_string(i)
                                         : "ranks " + std::to_string(i) + "-" + std::to_string(last);
       const auto& cpus = ranks[i].cpus;
