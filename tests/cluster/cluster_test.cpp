@@ -139,8 +139,9 @@ TEST(Cluster, MetadataNamesTheHostsAndWhichRanksRanOnEach) {
 TEST(Cluster, PingPongBetweenHostsIsSlowerThanWithinOne) {
   REQUIRE_CLUSTER();
   const auto dir = shared_dir();
-  const std::vector<std::string> args = {"imb-mpi1", "PingPong", "-msglog", "9:10",
-                                         "-time",    "0.5",      "--json"};
+  // No short -time: current IMB's table time-out (-time per length) would skip the 1 KiB row
+  // when the first contact between hosts is slow (CI, stop 33: exit 5).
+  const std::vector<std::string> args = {"imb-mpi1", "PingPong", "-msglog", "9:10", "--json"};
   auto with_json = [&](const std::string& name) {
     auto a = args;
     a.push_back(dir + "/" + name);
