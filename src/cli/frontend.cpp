@@ -22,7 +22,7 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   bool watchdog = false;
   for (const auto& a : args) watchdog |= a == "--timeout";
   const int asked = fe.thread_level ? fe.thread_level(args) : MPI_THREAD_SINGLE;
-  core::fix_heap_for_run();  // before MPI allocates anything (core/heap_policy.hpp)
+  core::fix_heap_for_run(fe.heap);  // before MPI allocates anything (core/heap_policy.hpp)
   mpi::Environment env(argc, argv, std::max(asked, watchdog ? MPI_THREAD_FUNNELED : asked));
   const int rank = mpi::world_rank();
   if (const auto mismatch = core::launcher_mismatch(mpi::world_size(), mpi::library_version(),
@@ -82,6 +82,7 @@ SuiteMain main_of(SuiteFrontEnd suite) {
       return suite.run(launch, options, thread_level);
     };
     fe.thread_level = suite.thread_level;
+    fe.heap = suite.heap;
     return run_front_end(fe, argc, argv);
   };
 }

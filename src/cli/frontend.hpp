@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/registry.hpp"
+#include "core/heap_policy.hpp"
 
 namespace mpiscope::core {
 struct SuiteOutcome;
@@ -48,6 +49,9 @@ struct FrontEnd {
   // The MPI thread level the command line asks for, read on every rank before MPI starts (IMB's
   // -thread_level); empty: MPI_THREAD_SINGLE. --timeout raises it to FUNNELED at least.
   std::function<int(const std::vector<std::string>& args)> thread_level;
+  // The C library's heap when neither MPISCOPE_HEAP nor the user's thresholds say
+  // (heap_policy.hpp).
+  core::HeapPolicyKind heap = core::HeapPolicyKind::Fixed;
 };
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv);
@@ -68,6 +72,7 @@ struct SuiteFrontEnd {
       parse = nullptr;
   std::function<int(const Launch&, const std::string& options, int thread_level)> run = nullptr;
   std::function<int(const std::vector<std::string>& args)> thread_level = nullptr;  // FrontEnd's
+  core::HeapPolicyKind heap = core::HeapPolicyKind::Fixed;                          // FrontEnd's
 };
 
 // The SuiteEntry::main of a suite.

@@ -23,40 +23,57 @@ bool user_set_thresholds(const std::function<const char*(const char*)>& getenv) 
 }  // namespace
 
 HeapPolicy decide_heap_policy(const std::function<const char*(const char*)>& getenv,
-                              const std::function<bool(int option, int value)>& set) {
+                              const std::function<bool(int option, int value)>& set,
+                              HeapPolicyKind suite_default) {
   HeapPolicy p;
   const char* choice = getenv("MPISCOPE_HEAP");
-  if (choice && std::strcmp(choice, "system") == 0) {
+  const bool chose_system = choice && std::strcmp(choice, "system") == 0;
+  const bool chose_fixed = choice && std::strcmp(choice, "fixed") == 0;
+  // Read before MPI starts, on every rank alike: a value not understood is said in the setting
+  // (every output carries it) rather than stopping the run.
+  const std::string not_understood =
+      choice && !chose_system && !chose_fixed
+          ? std::string(" [MPISCOPE_HEAP=") + choice + " not understood: system or fixed]"
+          : "";
+  if (!chose_fixed &&
+      (chose_system || (suite_default == HeapPolicyKind::System && !user_set_thresholds(getenv)))) {
     p.kind = HeapPolicyKind::System;
     p.description =
-        "the C library's adaptive thresholds (MPISCOPE_HEAP=system): an MPI library's "
-        "temporary buffers may be faulted in again at every call, depending on what ran before";
+        std::string("the C library's adaptive thresholds (") +
+        (chose_system ? "MPISCOPE_HEAP=system"
+                      : "as this suite's own programs run; "
+                        "MPISCOPE_HEAP=fixed fixes them") +
+        "): an MPI library's temporary buffers may be faulted in again at every call, depending "
+        "on what ran before" +
+        not_understood;
     return p;
   }
-  if (user_set_thresholds(getenv)) {
+  if (!chose_fixed && user_set_thresholds(getenv)) {
     p.kind = HeapPolicyKind::Environment;
-    p.description = "thresholds as the environment sets them (GLIBC_TUNABLES or MALLOC_*_)";
+    p.description =
+        "thresholds as the environment sets them (GLIBC_TUNABLES or MALLOC_*_)" + not_understood;
     return p;
   }
   // The mmap threshold first: setting either one fixes both in glibc (no more adapting).
   if (!set(M_MMAP_THRESHOLD, static_cast<int>(kHeapMmapThreshold)) ||
       !set(M_TRIM_THRESHOLD, static_cast<int>(kHeapTrimThreshold))) {
     p.kind = HeapPolicyKind::Unavailable;
-    p.description = "the C library's own (its thresholds cannot be set here)";
+    p.description = "the C library's own (its thresholds cannot be set here)" + not_understood;
     return p;
   }
   p.kind = HeapPolicyKind::Fixed;
   p.description = "fixed for the run (mmap threshold " + std::to_string(kHeapMmapThreshold >> 20) +
                   " MiB, trim threshold " + std::to_string(kHeapTrimThreshold >> 20) +
                   " MiB): an MPI library's temporary buffers stay in the heap between calls, "
-                  "whatever ran before";
+                  "whatever ran before" +
+                  not_understood;
   return p;
 }
 
-const HeapPolicy& fix_heap_for_run() {
-  remembered() =
-      decide_heap_policy([](const char* name) { return std::getenv(name); },
-                         [](int option, int value) { return mallopt(option, value) == 1; });
+const HeapPolicy& fix_heap_for_run(HeapPolicyKind suite_default) {
+  remembered() = decide_heap_policy(
+      [](const char* name) { return std::getenv(name); },
+      [](int option, int value) { return mallopt(option, value) == 1; }, suite_default);
   return remembered();
 }
 

@@ -28,12 +28,16 @@ struct HeapPolicy {
 };
 
 // Decides from the environment (`getenv`, a parameter so that tests can plant one) and, for
-// Fixed, calls `set` (mallopt's signature; false when it refuses) for each threshold.
+// Fixed, calls `set` (mallopt's signature; false when it refuses) for each threshold. MPISCOPE_HEAP
+// (system or fixed) chooses; without it, the user's own thresholds are left alone, and otherwise
+// the suite's default applies: Fixed, or System for a suite whose originals are compared side by
+// side under glibc's defaults (OSU's programs, each one benchmark per process).
 HeapPolicy decide_heap_policy(const std::function<const char*(const char*)>& getenv,
-                              const std::function<bool(int option, int value)>& set);
+                              const std::function<bool(int option, int value)>& set,
+                              HeapPolicyKind suite_default = HeapPolicyKind::Fixed);
 
 // Applies the policy to this process (once, before MPI_Init) and remembers it.
-const HeapPolicy& fix_heap_for_run();
+const HeapPolicy& fix_heap_for_run(HeapPolicyKind suite_default = HeapPolicyKind::Fixed);
 // What fix_heap_for_run() did; Unavailable with an empty description if it was not called.
 const HeapPolicy& heap_policy();
 

@@ -497,7 +497,7 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
   if (const auto it = s.find("heap"); it != s.end()) {
     const std::string& text = it->second;
     rules["heap"] = text.rfind("fixed", 0) == 0 ? "fixed thresholds"
-                    : text.find("MPISCOPE_HEAP=system") != std::string::npos
+                    : text.rfind("the C library's adaptive thresholds", 0) == 0
                         ? "the C library's adaptive thresholds"
                     : text.find("environment") != std::string::npos ? "the environment's thresholds"
                                                                     : "the C library's own";

@@ -123,6 +123,17 @@ TEST(HeapPolicy, HeaderAndJsonSayWhichRan) {
     const json j = json::parse(read_file(json_path));
     EXPECT_EQ(j["run"]["settings"]["heap"], header);
   }
+  // OSU's programs run under the C library's thresholds by default, as OSU's own binaries do.
+  for (const auto& [env, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"", "the C library's adaptive thresholds (as this suite's own programs run"},
+           {"MPISCOPE_HEAP=fixed", fixed}}) {
+    SCOPED_TRACE("osu " + env);
+    const std::string json_path = dir + "/osu.json";
+    const auto r = run_mpi(2, {"osu", "osu_latency", "-m", "8:8", "--json", json_path}, env, 60);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string heap = json::parse(read_file(json_path))["run"]["settings"]["heap"];
+    EXPECT_EQ(heap.rfind(expected, 0), 0u) << heap;
+  }
 }
 
 }  // namespace

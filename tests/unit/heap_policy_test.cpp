@@ -20,7 +20,7 @@ struct Planted {
   std::map<std::string, std::string> env;
   std::vector<std::pair<int, int>> calls;  // what the policy asked mallopt to set
   bool refuse = false;
-  HeapPolicy decide() {
+  HeapPolicy decide(HeapPolicyKind suite_default = HeapPolicyKind::Fixed) {
     return decide_heap_policy(
         [this](const char* name) {
           const auto it = env.find(name);
@@ -29,7 +29,8 @@ struct Planted {
         [this](int option, int value) {
           calls.emplace_back(option, value);
           return !refuse;
-        });
+        },
+        suite_default);
   }
 };
 
@@ -78,6 +79,37 @@ TEST(HeapPolicy, SystemChoiceAndARefusingAllocatorAreSaid) {
   const auto refused = refusing.decide();
   EXPECT_EQ(refused.kind, HeapPolicyKind::Unavailable);
   EXPECT_NE(refused.description.find("cannot be set"), std::string::npos);
+}
+
+// OSU's front end keeps the C library's thresholds (as OSU's own programs run); MPISCOPE_HEAP=fixed
+// fixes them there too, and the user's own thresholds are left alone under either default.
+TEST(HeapPolicy, ASuiteMayDefaultToTheSystemsThresholdsAndFixedOverridesIt) {
+  Planted osu;
+  const auto by_default = osu.decide(HeapPolicyKind::System);
+  EXPECT_EQ(by_default.kind, HeapPolicyKind::System);
+  EXPECT_TRUE(osu.calls.empty());
+  EXPECT_NE(by_default.description.find("MPISCOPE_HEAP=fixed fixes them"), std::string::npos)
+      << by_default.description;
+
+  Planted fixed;
+  fixed.env["MPISCOPE_HEAP"] = "fixed";
+  EXPECT_EQ(fixed.decide(HeapPolicyKind::System).kind, HeapPolicyKind::Fixed);
+  EXPECT_EQ(fixed.calls.size(), 2u);
+
+  Planted own;
+  own.env["MALLOC_TRIM_THRESHOLD_"] = "1000000";
+  EXPECT_EQ(own.decide(HeapPolicyKind::System).kind, HeapPolicyKind::Environment);
+  EXPECT_TRUE(own.calls.empty());
+}
+
+// A value of MPISCOPE_HEAP it does not know is said in the setting every output carries.
+TEST(HeapPolicy, AnUnknownChoiceIsSaid) {
+  Planted p;
+  p.env["MPISCOPE_HEAP"] = "sytem";
+  const auto policy = p.decide();
+  EXPECT_EQ(policy.kind, HeapPolicyKind::Fixed);
+  EXPECT_NE(policy.description.find("MPISCOPE_HEAP=sytem not understood"), std::string::npos)
+      << policy.description;
 }
 
 // The real thing in this process: after fix_heap_for_run(), 8 MiB come from the heap, not from a

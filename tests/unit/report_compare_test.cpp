@@ -511,4 +511,11 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
   EXPECT_EQ(c5.rule_differences[0],
             "heap: A fixed thresholds; B the C library's adaptive thresholds");
   EXPECT_TRUE(report::compare_runs(fixed, fixed, limit(10)).rule_differences.empty());
+  // OSU's default (the suite's own choice) and MPISCOPE_HEAP=system are the same rule.
+  const std::vector<db::StoredRun> osu_default = {with_setting(
+      11, "heap",
+      "the C library's adaptive thresholds (as this suite's own programs run; MPISCOPE_HEAP=fixed "
+      "fixes them): …")};
+  EXPECT_TRUE(report::compare_runs(osu_default, adaptive, limit(10)).rule_differences.empty());
+  EXPECT_EQ(report::compare_runs(fixed, osu_default, limit(10)).rule_differences.size(), 1u);
 }
