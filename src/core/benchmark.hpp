@@ -269,6 +269,9 @@ struct Benchmark {
   // Each of the PointContext::in_flight messages of a repetition has X bytes of its own in the
   // buffers, message j at j·X (OSU's one-sided bandwidth); the buffers are sized for the window.
   bool window_slots = false;
+  // A repetition moves a window of messages (IMB's Uniband and Biband, OSU's bandwidth programs):
+  // its time is not one message's, and no latency curve is modelled from it (core/curve_model).
+  bool windowed = false;
   // How its timed loop reads the timer (OSU's programs: as OSU 7.4's loops do).
   TimerReads timer_reads = TimerReads::AroundLoop;
   // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of

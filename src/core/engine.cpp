@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/cpu_exploit.hpp"
+#include "core/curve_model.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/overlap.hpp"
@@ -369,6 +370,7 @@ class SuiteRunner {
     if (world_rank_ == 0) {
       for (const auto& m : run.rows)
         if (m.defects.value_or(0) > 0) defective_.insert(b.name);
+      if (!b.windowed) run.model = model_of(run);
       reporter_.benchmark_finished(run);
     }
   }

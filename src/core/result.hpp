@@ -114,6 +114,23 @@ struct Measurement {
   double headline_us() const { return accurate ? accurate->summary_us.median : t_max_us; }
 };
 
+// A point-to-point curve's model (core/curve_model.hpp): Hockney's t(X) = alpha + X / beta per
+// protocol region. One region: the measured lengths first_bytes … last_bytes, and its line.
+struct ProtocolRegion {
+  std::size_t first_bytes = 0, last_bytes = 0;
+  int points = 0;
+  double alpha_us = 0;  // the line's time at X = 0
+  // 10^6 bytes per second; none when the region's time does not grow with X (a flat line).
+  std::optional<double> beta_mb_per_s;
+  double rms_relative_error = 0;  // of the region's points against its line
+};
+
+struct CurveModel {
+  std::vector<ProtocolRegion> regions;  // in order of length
+  double rms_relative_error = 0;        // over every point
+  std::string time_column;              // what was fitted: "t_max" or "median" (accurate mode)
+};
+
 struct BenchmarkRun {
   std::string name;                 // e.g. "PingPong" or "Multi-PingPong"
   std::string family;               // single_transfer | parallel_transfer | collective
@@ -136,6 +153,7 @@ struct BenchmarkRun {
   // and method, PRESTA's direction, …), as name -> value.
   std::map<std::string, std::string> parameters;
   std::vector<Measurement> rows;
+  std::optional<CurveModel> model;  // a point-to-point curve's, once the table is finished
 };
 
 }  // namespace mpiscope::core

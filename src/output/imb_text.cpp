@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/curve_model.hpp"
 #include "core/overlap.hpp"
 #include "core/provenance.hpp"
 #include "core/text.hpp"
@@ -291,11 +292,22 @@ void ImbTextReporter::run_finished(const core::RunInfo& info, bool ok) {
     }
   }
   if (!ok) fmt::print(out_, "\n# Some measurements could not run: see the rows above.\n");
+  if (!model_lines_.empty()) {
+    // After every table, in comment lines: IMB's own tables and their order stay as Intel's.
+    fmt::print(out_,
+               "\n#----------------------------------------------------------------\n"
+               "# Model of the point-to-point curves (mpiscope): t(X) = alpha + X/beta per\n"
+               "# protocol region, regions found from the data; beta in MB/s = 10^6 bytes/s\n"
+               "#----------------------------------------------------------------\n");
+    for (const auto& line : model_lines_) fmt::print(out_, "# {}\n", line);
+  }
   fmt::print(out_, "\n\n# All processes entering MPI_Finalize\n\n");
   std::fflush(out_);
 }
 
 void ImbTextReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  if (b.model)
+    for (auto& line : core::model_lines(*b.model, b)) model_lines_.push_back(std::move(line));
   for (const auto& m : b.rows)
     if (m.defects && *m.defects > 0) {
       // Counted per benchmark, as IMB does, whatever the number of its tables.

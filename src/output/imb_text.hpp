@@ -35,6 +35,7 @@ class ImbTextReporter : public core::Reporter {
   // The name as the tables print it (IMB-IO's file pointers capitalised in current IMB's text).
   std::string shown(const std::string& name) const;
   std::set<std::string> failed_benchmarks_;  // -check found defects in them
+  std::vector<std::string> model_lines_;     // the point-to-point curves' models, for the end
 };
 
 }  // namespace mpiscope::output

@@ -196,10 +196,26 @@ void JsonReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   first_row_ = false;
 }
 
-void JsonReporter::benchmark_finished(const core::BenchmarkRun&) {
+void JsonReporter::benchmark_finished(const core::BenchmarkRun& b) {
   if (!benchmark_open_) return;
   benchmark_open_ = false;
-  append("]}");
+  std::string model;
+  if (b.model) {
+    json regions = json::array();
+    for (const auto& r : b.model->regions)
+      regions.push_back({{"first_bytes", r.first_bytes},
+                         {"last_bytes", r.last_bytes},
+                         {"points", r.points},
+                         {"alpha_us", r.alpha_us},
+                         {"beta_mb_per_s", r.beta_mb_per_s ? json(*r.beta_mb_per_s) : json()},
+                         {"rms_relative_error", r.rms_relative_error}});
+    model = ", \"model\": " + json{{"kind", "piecewise_hockney"},
+                                   {"time_column", b.model->time_column},
+                                   {"rms_relative_error", b.model->rms_relative_error},
+                                   {"regions", regions}}
+                                  .dump();
+  }
+  append("]" + model + "}");
 }
 
 void JsonReporter::note(const std::string& text) {

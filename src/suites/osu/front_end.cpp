@@ -7,6 +7,7 @@
 
 #include "cli/frontend.hpp"
 #include "cli/registry.hpp"
+#include "core/curve_model.hpp"
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
@@ -28,6 +29,23 @@ class OsuFigures : public core::Reporter {
     inner_.benchmark_started(with(b));
   }
   void row(const core::BenchmarkRun& b, const core::Measurement& m) override {
+    inner_.row(with(b), figures(m));
+  }
+  void benchmark_finished(const core::BenchmarkRun& b) override {
+    core::BenchmarkRun copy = with(b);
+    // The model of the curve OSU prints (its mean latency), not of the engine's t_max.
+    if (copy.model) {
+      for (auto& m : copy.rows) m = figures(m);
+      copy.model = core::model_of(copy);
+    }
+    inner_.benchmark_finished(copy);
+  }
+  void note(const std::string& n) override { inner_.note(n); }
+  void run_finished(const core::RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
+
+ private:
+  // A row with OSU's own figures in OSU's units next to the model's.
+  core::Measurement figures(const core::Measurement& m) const {
     core::Measurement r = m;
     // The time OSU's text stands for, for compare: the mean latency, or the time per message
     // the bandwidth implies, X / bandwidth; an imported OSU text holds the same.
@@ -43,15 +61,8 @@ class OsuFigures : public core::Reporter {
       if (program_.figure == Figure::kRate && m.bytes > 0)
         r.values.push_back({"message_rate", 1e6 * mb / static_cast<double>(m.bytes), "messages/s"});
     }
-    inner_.row(with(b), r);
+    return r;
   }
-  void benchmark_finished(const core::BenchmarkRun& b) override {
-    inner_.benchmark_finished(with(b));
-  }
-  void note(const std::string& n) override { inner_.note(n); }
-  void run_finished(const core::RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
-
- private:
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
     if (program_.prints_datatype) copy.parameters["datatype"] = datatype_;  // as its header says

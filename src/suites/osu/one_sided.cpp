@@ -185,6 +185,7 @@ core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s) {
   if (round_trip) b.time_factor = 0.5;  // OSU halves the round trip of the active-target latency
   if (p.figure == Figure::kOneSidedBandwidth) {
     b.window_slots = true;
+    b.windowed = true;
     b.turnover = 1;  // engine's time per message: the iteration over the messages it moves
   }
   if (p.name == "osu_fop_latency" || p.name == "osu_cas_latency") b.only_length = 1;  // one char

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/convergence.hpp"
+#include "core/curve_model.hpp"
 
 namespace mpiscope::osu {
 namespace {
@@ -138,6 +139,15 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   // A comment line, as for a row not measured: OSU's table stays rows of numbers.
   if (core::not_converged_reason(m))
     std::fputs(fmt::format("# {}: {}\n", m.bytes, m.note).c_str(), out_);
+  std::fflush(out_);
+}
+
+void TextReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  if (!b.model) return;
+  fmt::print(out_,
+             "# Model (mpiscope): t(X) = alpha + X/beta per protocol region, regions found "
+             "from the data; beta in MB/s = 10^6 bytes/s\n");
+  for (const auto& line : core::model_lines(*b.model, b)) fmt::print(out_, "# {}\n", line);
   std::fflush(out_);
 }
 

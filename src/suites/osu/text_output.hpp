@@ -23,6 +23,8 @@ class TextReporter : public core::Reporter {
   void benchmark_started(const core::BenchmarkRun& b) override;
   void row(const core::BenchmarkRun& b, const core::Measurement& m) override;
   void note(const std::string& n) override;
+  // The curve's model after the table, in comment lines (core/curve_model.hpp).
+  void benchmark_finished(const core::BenchmarkRun& b) override;
 
  private:
   bool latency_figure() const {

@@ -44,6 +44,7 @@ core::Benchmark windowed_benchmark(std::string name, bool both_ways, core::Kerne
   b.kernel = kernel;
   b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
   b.expected = both_ways ? from_partner : from_partner_in_second_half;
+  b.windowed = true;
   return b;
 }
 
