@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -184,6 +186,42 @@ std::vector<std::string> model_lines(const CurveModel& model, const BenchmarkRun
                                 before.last_bytes, after.first_bytes, t_before, t_after));
   }
   return lines;
+}
+
+std::string model_to_json(const CurveModel& model) {
+  using nlohmann::json;
+  json regions = json::array();
+  for (const auto& r : model.regions)
+    regions.push_back({{"first_bytes", r.first_bytes},
+                       {"last_bytes", r.last_bytes},
+                       {"points", r.points},
+                       {"alpha_us", r.alpha_us},
+                       {"beta_mb_per_s", r.beta_mb_per_s ? json(*r.beta_mb_per_s) : json()},
+                       {"rms_relative_error", r.rms_relative_error}});
+  return json{{"kind", "piecewise_hockney"},
+              {"time_column", model.time_column},
+              {"rms_relative_error", model.rms_relative_error},
+              {"regions", regions}}
+      .dump();
+}
+
+CurveModel model_from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  CurveModel model;
+  model.time_column = j.at("time_column").get<std::string>();
+  model.rms_relative_error = j.at("rms_relative_error").get<double>();
+  for (const auto& r : j.at("regions")) {
+    ProtocolRegion region;
+    region.first_bytes = r.at("first_bytes").get<std::size_t>();
+    region.last_bytes = r.at("last_bytes").get<std::size_t>();
+    region.points = r.at("points").get<int>();
+    region.alpha_us = r.at("alpha_us").get<double>();
+    if (!r.at("beta_mb_per_s").is_null())
+      region.beta_mb_per_s = r.at("beta_mb_per_s").get<double>();
+    region.rms_relative_error = r.at("rms_relative_error").get<double>();
+    model.regions.push_back(region);
+  }
+  return model;
 }
 
 }  // namespace mpiscope::core

@@ -36,4 +36,9 @@ std::optional<CurveModel> model_of(const BenchmarkRun& run);
 // one per switch ("switch between 2048 and 4096 bytes: t 1.45 -> 3.83 us"), for the text outputs.
 std::vector<std::string> model_lines(const CurveModel& model, const BenchmarkRun& run);
 
+// The model as the JSON output's "model" object (text), and back (the results database keeps
+// the same text); model_from_json throws on text that is not one.
+std::string model_to_json(const CurveModel& model);
+CurveModel model_from_json(const std::string& text);
+
 }  // namespace mpiscope::core

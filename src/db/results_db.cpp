@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/convergence.hpp"
+#include "core/curve_model.hpp"
 
 namespace mpiscope::db {
 
@@ -62,6 +63,9 @@ class FieldWriter {
   void operator()(const std::vector<core::GroupTimes>& v) {
     statement_.bind(parameter_, groups_as_json(v));
   }
+  void operator()(const std::optional<core::CurveModel>& v) {
+    statement_.bind(parameter_, v ? core::model_to_json(*v) : std::string());
+  }
   template <class T>
   void operator()(const std::vector<T>& v) {
     statement_.bind(parameter_, json(v).dump());
@@ -94,6 +98,10 @@ class FieldReader {
   void operator()(std::optional<double>& v) { v = statement_.optional_real(column_); }
   void operator()(std::vector<core::GroupTimes>& v) {
     v = groups_from_json(statement_.text(column_));
+  }
+  void operator()(std::optional<core::CurveModel>& v) {
+    const std::string text = statement_.text(column_);
+    v = text.empty() ? std::nullopt : std::optional(core::model_from_json(text));
   }
   template <class T>
   void operator()(std::vector<T>& v) {
@@ -279,6 +287,11 @@ const Table<core::BenchmarkRun> kBenchmarks{
                                    [](auto& io, auto& b) { io(b.map_cols); }),
         column<core::BenchmarkRun>("checked", "INTEGER NOT NULL DEFAULT 0",
                                    [](auto& io, auto& b) { io(b.check); }),
+        // Version 3: a point-to-point curve's model (core/curve_model.hpp) as the JSON output's
+        // "model" object; '' when none. Known when the table is finished (set_model).
+        column<core::BenchmarkRun>(
+            "model", "TEXT NOT NULL DEFAULT ''", [](auto& io, auto& b) { io(b.model); },
+            Written::kOnInsert, 3),
     }};
 
 const char* const kBenchmarkDetailsV1 =
@@ -745,6 +758,13 @@ std::int64_t ResultsDb::add_benchmark(std::int64_t run_id, int seq, const core::
   const auto id = insert_benchmark(run_id, seq, b);
   t.commit();
   return id;
+}
+
+void ResultsDb::set_model(std::int64_t benchmark_id, const core::CurveModel& model) {
+  conn_.prepare("UPDATE benchmarks SET model = :model WHERE id = :id")
+      .bind(":id", benchmark_id)
+      .bind(":model", core::model_to_json(model))
+      .run();
 }
 
 void ResultsDb::add_row(std::int64_t benchmark_id, int seq, const core::Measurement& m) {

@@ -16,7 +16,7 @@
 namespace mpiscope::db {
 
 // 1: the first release; 2: runs.label. Opening an older database for writing migrates it.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // A statistic the source did not record (an imported OSU table has only the average time):
 // NaN in memory, NULL in the database.
@@ -95,6 +95,8 @@ class ResultsDb {
                          const std::string& source_file = "");
   std::int64_t add_benchmark(std::int64_t run_id, int seq, const core::BenchmarkRun& b);
   void add_row(std::int64_t benchmark_id, int seq, const core::Measurement& m);
+  // A finished table's curve model (core/curve_model.hpp).
+  void set_model(std::int64_t benchmark_id, const core::CurveModel& model);
   void add_note(std::int64_t run_id, const std::string& text);
   void add_summary(std::int64_t run_id, const core::NamedValue& v);
   void finish_run(std::int64_t run_id, bool ok);

@@ -47,6 +47,10 @@ void DbReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   guarded([&] { db_->add_row(benchmark_id_, row_seq_++, db::row_as_stored(m)); });
 }
 
+void DbReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  if (b.model) guarded([&] { db_->set_model(benchmark_id_, *b.model); });
+}
+
 void DbReporter::note(const std::string& text) {
   guarded([&] { db_->add_note(run_id_, text); });
 }

@@ -27,6 +27,7 @@ class DbReporter : public core::Reporter {
   void run_started(const core::RunInfo&) override;
   void benchmark_started(const core::BenchmarkRun&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
+  void benchmark_finished(const core::BenchmarkRun&) override;
   void note(const std::string&) override;
   void summary(const core::NamedValue&) override;
   void run_finished(const core::RunInfo&, bool ok) override;

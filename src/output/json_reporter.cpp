@@ -3,6 +3,7 @@
 #include <cerrno>
 
 #include "core/convergence.hpp"
+#include "core/curve_model.hpp"
 #include "core/run_info.hpp"
 #include "output/registry.hpp"
 
@@ -199,22 +200,7 @@ void JsonReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
 void JsonReporter::benchmark_finished(const core::BenchmarkRun& b) {
   if (!benchmark_open_) return;
   benchmark_open_ = false;
-  std::string model;
-  if (b.model) {
-    json regions = json::array();
-    for (const auto& r : b.model->regions)
-      regions.push_back({{"first_bytes", r.first_bytes},
-                         {"last_bytes", r.last_bytes},
-                         {"points", r.points},
-                         {"alpha_us", r.alpha_us},
-                         {"beta_mb_per_s", r.beta_mb_per_s ? json(*r.beta_mb_per_s) : json()},
-                         {"rms_relative_error", r.rms_relative_error}});
-    model = ", \"model\": " + json{{"kind", "piecewise_hockney"},
-                                   {"time_column", b.model->time_column},
-                                   {"rms_relative_error", b.model->rms_relative_error},
-                                   {"regions", regions}}
-                                  .dump();
-  }
+  const std::string model = b.model ? ", \"model\": " + core::model_to_json(*b.model) : "";
   append("]" + model + "}");
 }
 

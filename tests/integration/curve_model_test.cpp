@@ -42,17 +42,33 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
   }
 }
 
-// Collectives and windowed bandwidths have no model; osu_latency's is of the latency it prints.
+// Collectives and windowed bandwidths have no model, PingPong has one in the text, the JSON and the
+// database; osu_latency's is of the latency it prints.
 TEST(CurveModel, OnlyLatencyCurvesAreModelled) {
   const auto dir = temp_dir();
+  const std::string db = dir + "/r.sqlite";
   const auto imb = run_mpi(2,
-                           {"imb-mpi1", "Allreduce", "Uniband", "-msglog", "0:12", "-iter", "20",
-                            "--json", dir + "/imb.json", "--no-db"},
+                           {"imb-mpi1", "PingPong", "Allreduce", "Uniband", "-msglog", "0:12",
+                            "-iter", "20", "--json", dir + "/imb.json", "--db", db},
                            "", 120);
   ASSERT_EQ(imb.exit_code, 0) << imb.err;
   for (const auto& table : json::parse(read_file(dir + "/imb.json")).at("benchmarks"))
-    EXPECT_FALSE(table.contains("model")) << table.at("name");
-  EXPECT_EQ(imb.out.find("Model of the point-to-point curves"), std::string::npos) << imb.out;
+    EXPECT_EQ(table.contains("model"), table.at("name") == "PingPong") << table.at("name");
+  EXPECT_EQ(count_of(imb.out, "Model of the point-to-point curves"), 1) << imb.out;
+  EXPECT_EQ(imb.out.find("# Allreduce (2 processes)"), std::string::npos) << imb.out;
+  // The database holds the same model as the JSON, and none for the others.
+  const auto stored = query(db, "SELECT name, model FROM benchmarks ORDER BY seq");
+  ASSERT_EQ(stored.size(), 3u);
+  for (const auto& row : stored) {
+    SCOPED_TRACE(row.at(0));
+    if (row.at(0) != "PingPong") {
+      EXPECT_EQ(row.at(1), "");
+      continue;
+    }
+    const json model = json::parse(row.at(1));
+    EXPECT_EQ(model.at("kind"), "piecewise_hockney");
+    EXPECT_EQ(model, json::parse(read_file(dir + "/imb.json")).at("benchmarks").at(0).at("model"));
+  }
 
   const auto osu = run_mpi(
       2, {"osu", "osu_latency", "-m", "1:65536", "--json", dir + "/osu.json", "--no-db"}, "", 120);

@@ -69,7 +69,7 @@ TEST(DbRecord, RunIsRecordedWithTheSameNumbersAsTheJson) {
       << r.out;
   const json j = json::parse(read_file(dir + "/r.json"));
   Db db(dir + "/r.db");
-  EXPECT_EQ(db.count("PRAGMA user_version"), 2);  // schema version 2: runs.label
+  EXPECT_EQ(db.count("PRAGMA user_version"), 3);  // 2: runs.label, 3: benchmarks.model
   const auto run = db.query(
       "SELECT suite, world_size, mpi_library, mpiscope_commit, command_line, complete, ok FROM "
       "runs");

@@ -336,9 +336,17 @@ struct HungIoRun {
         " exec " + mpiscope_launch(np) + " imb-io " + benchmark + " -iter 3 " + extra +
         " --io-dir " + work + " -msglen " + write_file(dir, "l", "1024\n") + " > " + dir +
         "/out 2>&1");
-    EXPECT_TRUE(wait_until([&] { return run_files_in(work).size() >= files; }, 20))
+    // Held for a whole second: a point is set up afresh (its file removed and created again)
+    // after the -time probe, and under MPICH one group's file was gone 500 ms after the first
+    // sight of both (stop 34).
+    int seen = 0;
+    EXPECT_TRUE(wait_until(
+        [&] {
+          seen = run_files_in(work).size() >= files ? seen + 1 : 0;
+          return seen >= 10;
+        },
+        30))
         << read_file(dir + "/out");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
 
   // Waits up to 30 s for the launcher to end; kills it and reports `failure` if it does not.

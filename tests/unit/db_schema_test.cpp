@@ -318,11 +318,11 @@ std::string version_1_database() {
 
 }  // namespace
 
-// The schema of a new database is tests/data/golden/results_db_v2.sql: a change of any table needs
+// The schema of a new database is tests/data/golden/results_db_v3.sql: a change of any table needs
 // a new schema version and a migration (Column::since_version), and this file is then rewritten.
 TEST(DbSchema, TablesAreAsReleased) {
   db::ResultsDb d(fresh_path("s.sqlite"));
-  EXPECT_EQ(schema_of(d), golden_text("results_db_v2.sql"));
+  EXPECT_EQ(schema_of(d), golden_text("results_db_v3.sql"));
 }
 
 // A version 1 database opened for writing gains the label column, keeps its runs, and ends with
@@ -360,6 +360,45 @@ TEST(DbSchema, LabelsAreStoredChangedAndListed) {
   d.set_label(id, "after the fix");
   EXPECT_EQ(d.list_runs().at(0).label, "after the fix");
   EXPECT_THROW(d.set_label(id + 1, "x"), db::DbError);
+}
+
+// A table's curve model (version 3) is stored when the table is finished and read back whole; a
+// table without one reads back without one.
+TEST(DbSchema, ACurveModelIsStoredWhenItsTableEndsAndReadBack) {
+  db::ResultsDb d(fresh_path("m.sqlite"));
+  const auto id = d.begin_run(sample_info());
+  core::BenchmarkRun pingpong;
+  pingpong.name = "PingPong";
+  pingpong.nprocs = 2;
+  const auto with_model = d.add_benchmark(id, 0, pingpong);
+  d.add_benchmark(id, 1, pingpong);
+  core::CurveModel model;
+  model.time_column = "t_max";
+  model.rms_relative_error = 0.07;
+  model.regions.push_back({.first_bytes = 0,
+                           .last_bytes = 2048,
+                           .points = 12,
+                           .alpha_us = 0.22,
+                           .beta_mb_per_s = std::nullopt,
+                           .rms_relative_error = 0.09});
+  model.regions.push_back({.first_bytes = 4096,
+                           .last_bytes = 1048576,
+                           .points = 9,
+                           .alpha_us = 2.53,
+                           .beta_mb_per_s = 12012.0,
+                           .rms_relative_error = 0.04});
+  d.set_model(with_model, model);
+  const auto run = d.load_run(id);
+  ASSERT_EQ(run.benchmarks.size(), 2u);
+  ASSERT_TRUE(run.benchmarks[0].model);
+  const auto& back = *run.benchmarks[0].model;
+  EXPECT_EQ(back.time_column, "t_max");
+  ASSERT_EQ(back.regions.size(), 2u);
+  EXPECT_FALSE(back.regions[0].beta_mb_per_s);
+  EXPECT_EQ(back.regions[1].first_bytes, 4096u);
+  EXPECT_EQ(back.regions[1].beta_mb_per_s, 12012.0);
+  EXPECT_EQ(back.regions[1].points, 9);
+  EXPECT_FALSE(run.benchmarks[1].model);
 }
 
 // Deleting is all or nothing: an unknown id among known ones deletes none of them; a deleted

@@ -71,7 +71,7 @@ CREATE TABLE benchmarks (
   map_rows INTEGER NOT NULL DEFAULT 0,
   map_cols INTEGER NOT NULL DEFAULT 0,
   checked INTEGER NOT NULL DEFAULT 0
-);
+, model TEXT NOT NULL DEFAULT '');
 CREATE INDEX benchmarks_by_run ON benchmarks(run_id, seq);
 CREATE TABLE benchmark_parameters (
   benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id) ON DELETE CASCADE,
