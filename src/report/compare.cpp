@@ -578,6 +578,20 @@ std::vector<std::string> value_differences(
 }
 }  // namespace
 
+std::map<std::string, std::string> protocol_switches(const db::StoredRun& run) {
+  std::map<std::string, std::string> switches;
+  for (const auto& b : run.benchmarks) {
+    if (!b.model) continue;
+    std::string at;
+    for (std::size_t i = 1; i < b.model->regions.size(); ++i)
+      at += (at.empty() ? "at " : ", ") + std::to_string(b.model->regions[i].first_bytes);
+    switches[b.name + " (" + std::to_string(b.nprocs) + " processes" +
+             (b.mode.empty() ? "" : ", " + b.mode) + ")"] =
+        at.empty() ? "none found" : at + " bytes";
+  }
+  return switches;
+}
+
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings) {
   Comparison c;
@@ -593,6 +607,7 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
           variables.insert(name.substr(prefix.size()));
   c.provenance_differences = value_differences(
       a, b, [&](const db::StoredRun& run) { return provenance_of(run, variables); });
+  c.switch_differences = value_differences(a, b, protocol_switches);
   Side side_a = collect(a), side_b = collect(b);
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
@@ -773,6 +788,12 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   if (!c.provenance_differences.empty()) {
     out += "\n# note: MPI was configured or placed differently; rule it out before the machine:\n";
     for (const auto& d : c.provenance_differences) out += "#   " + d + "\n";
+  }
+  if (!c.switch_differences.empty()) {
+    out +=
+        "\n# note: the curves' protocol switches differ (their models, README \"The model of a "
+        "curve\"):\n";
+    for (const auto& d : c.switch_differences) out += "#   " + d + "\n";
   }
   if (c.inconclusive > 0) {
     out +=

@@ -140,6 +140,9 @@ struct Comparison {
   // How MPI was configured or where its ranks ran, where the sides differ ("UCX_TLS: A unset;
   // B tcp", "CPU binding: A …; B …"; core/provenance.hpp): a cause to rule out before the machine.
   std::vector<std::string> provenance_differences;
+  // Where a point-to-point curve's model (core/curve_model.hpp) switches protocol, where the sides
+  // differ ("PingPong (2 processes): A at 4096 bytes; B at 16384 bytes"): what changed with it.
+  std::vector<std::string> switch_differences;
 };
 
 // The rules a run was timed under that change what its rows measure (IMB's warm-up, collectives'
@@ -153,6 +156,10 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run);
 // Runs recorded before the provenance (and imports) give an empty map.
 std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
                                                  const std::set<std::string>& variables);
+
+// Where each modelled table of a run switches protocol ("at 4096 bytes", "none found"), by the
+// table's name and process count; tables without a model are left out.
+std::map<std::string, std::string> protocol_switches(const db::StoredRun& run);
 
 // Each side is one or more runs (repetitions of the same measurement). Tables match on the
 // benchmark name (case-insensitive: Intel's S_Write_Indv is mpiscope's S_Write_indv), process

@@ -16,12 +16,13 @@ using json = nlohmann::json;
 
 TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
   const auto dir = temp_dir();
+  const std::string db = dir + "/r.sqlite";
   for (const int limit : {1024, 16384}) {
     SCOPED_TRACE(limit);
     const std::string value = std::to_string(limit);
     const std::string json_path = dir + "/pingpong" + value + ".json";
     const auto r =
-        run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "0:18", "--json", json_path, "--no-db"},
+        run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "0:18", "--json", json_path, "--db", db},
                 "OMPI_MCA_btl_vader_eager_limit=" + value + " UCX_RNDV_THRESH=" + value, 120);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json run = json::parse(read_file(json_path));
@@ -40,6 +41,18 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
     EXPECT_NE(said, std::string::npos) << r.out;
     EXPECT_LT(said, r.out.find("# All processes entering MPI_Finalize")) << r.out;
   }
+  // compare names the switch that moved, beside the variables that moved it.
+  const auto c = run_plain({"compare", "1", "2", "--db", db});
+  EXPECT_NE(c.out.find("# note: the curves' protocol switches differ"), std::string::npos) << c.out;
+  // "#   PingPong (2 processes): A at [other switches, ]1024[, …] bytes; B at …16384… bytes"
+  const auto line_at = c.out.find("#   PingPong (2 processes): A at ");
+  ASSERT_NE(line_at, std::string::npos) << c.out;
+  const std::string line = c.out.substr(line_at, c.out.find('\n', line_at) - line_at);
+  const auto b_at = line.find("; B at ");
+  ASSERT_NE(b_at, std::string::npos) << line;
+  EXPECT_NE(line.substr(0, b_at).find("1024"), std::string::npos) << line;
+  EXPECT_NE(line.substr(b_at).find("16384"), std::string::npos) << line;
+  EXPECT_NE(c.out.find("UCX_RNDV_THRESH: A 1024; B 16384"), std::string::npos) << c.out;
 }
 
 // Collectives and windowed bandwidths have no model, PingPong has one in the text, the JSON and the

@@ -519,3 +519,28 @@ TEST(ReportCompare, RunsTimedUnderDifferentRulesSaySo) {
   EXPECT_TRUE(report::compare_runs(osu_default, adaptive, limit(10)).rule_differences.empty());
   EXPECT_EQ(report::compare_runs(fixed, osu_default, limit(10)).rule_differences.size(), 1u);
 }
+
+// A table's protocol switch (its curve model) that moved between the sides is named; the same
+// switch on both sides, or tables without a model, say nothing.
+TEST(ReportCompare, AProtocolSwitchThatMovedIsNamed) {
+  auto with_switch_at = [](int id, std::size_t at) {
+    db::StoredRun r = run_with(id, {row(0, 1.0, 1.0, 1.0)}, 2, "PingPong");
+    core::CurveModel m;
+    m.regions.resize(2);
+    m.regions[0].last_bytes = at / 2;
+    m.regions[1].first_bytes = at;
+    m.regions[1].last_bytes = 4194304;
+    r.benchmarks[0].model = m;
+    return r;
+  };
+  const std::vector<db::StoredRun> a = {with_switch_at(1, 4096)}, b = {with_switch_at(2, 16384)};
+  const auto moved = report::compare_runs(a, b, limit(10));
+  ASSERT_EQ(moved.switch_differences.size(), 1u);
+  EXPECT_EQ(moved.switch_differences[0],
+            "PingPong (2 processes): A at 4096 bytes; B at 16384 bytes");
+  EXPECT_TRUE(
+      report::compare_runs(a, {with_switch_at(3, 4096)}, limit(10)).switch_differences.empty());
+  EXPECT_TRUE(report::compare_runs({run_with(4, {row(0, 1.0, 1.0, 1.0)}, 2, "PingPong")},
+                                   {run_with(5, {row(0, 1.0, 1.0, 1.0)}, 2, "PingPong")}, limit(10))
+                  .switch_differences.empty());
+}
