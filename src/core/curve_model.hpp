@@ -32,6 +32,11 @@ std::optional<CurveModel> fit_piecewise_hockney(std::vector<CurvePoint> points,
 // sized, not windowed, not Multi) with enough measured lengths; nullopt otherwise.
 std::optional<CurveModel> model_of(const BenchmarkRun& run);
 
+// The line every text output puts before the models it prints.
+inline constexpr const char* kModelHeading =
+    "Model (mpiscope): t(X) = alpha + X/beta per protocol region, regions found from the data; "
+    "beta in MB/s = 10^6 bytes/s";
+
 // "X = 0 … 2048 bytes: alpha 0.45 us, beta 3120 MB/s, error 2.0 %": one line per region, then
 // one per switch ("switch between 2048 and 4096 bytes: t 1.45 -> 3.83 us"), for the text outputs.
 std::vector<std::string> model_lines(const CurveModel& model, const BenchmarkRun& run);

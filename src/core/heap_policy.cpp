@@ -35,21 +35,24 @@ HeapPolicy decide_heap_policy(const std::function<const char*(const char*)>& get
       choice && !chose_system && !chose_fixed
           ? std::string(" [MPISCOPE_HEAP=") + choice + " not understood: system or fixed]"
           : "";
-  if (!chose_fixed &&
-      (chose_system || (suite_default == HeapPolicyKind::System && !user_set_thresholds(getenv)))) {
-    p.kind = HeapPolicyKind::System;
+  // An explicit choice first, then the user's own thresholds, then the suite's default.
+  const HeapPolicyKind kind = chose_system                  ? HeapPolicyKind::System
+                              : chose_fixed                 ? HeapPolicyKind::Fixed
+                              : user_set_thresholds(getenv) ? HeapPolicyKind::Environment
+                                                            : suite_default;
+  if (kind == HeapPolicyKind::System) {
+    p.kind = kind;
     p.description =
         std::string("the C library's adaptive thresholds (") +
         (chose_system ? "MPISCOPE_HEAP=system"
-                      : "as this suite's own programs run; "
-                        "MPISCOPE_HEAP=fixed fixes them") +
+                      : "as this suite's own programs run; MPISCOPE_HEAP=fixed fixes them") +
         "): an MPI library's temporary buffers may be faulted in again at every call, depending "
         "on what ran before" +
         not_understood;
     return p;
   }
-  if (!chose_fixed && user_set_thresholds(getenv)) {
-    p.kind = HeapPolicyKind::Environment;
+  if (kind == HeapPolicyKind::Environment) {
+    p.kind = kind;
     p.description =
         "thresholds as the environment sets them (GLIBC_TUNABLES or MALLOC_*_)" + not_understood;
     return p;

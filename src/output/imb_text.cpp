@@ -296,9 +296,9 @@ void ImbTextReporter::run_finished(const core::RunInfo& info, bool ok) {
     // After every table, in comment lines: IMB's own tables and their order stay as Intel's.
     fmt::print(out_,
                "\n#----------------------------------------------------------------\n"
-               "# Model of the point-to-point curves (mpiscope): t(X) = alpha + X/beta per\n"
-               "# protocol region, regions found from the data; beta in MB/s = 10^6 bytes/s\n"
-               "#----------------------------------------------------------------\n");
+               "# {}\n"
+               "#----------------------------------------------------------------\n",
+               core::kModelHeading);
     for (const auto& line : model_lines_) fmt::print(out_, "# {}\n", line);
   }
   fmt::print(out_, "\n\n# All processes entering MPI_Finalize\n\n");

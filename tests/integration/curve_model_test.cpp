@@ -67,7 +67,7 @@ TEST(CurveModel, OnlyLatencyCurvesAreModelled) {
   ASSERT_EQ(imb.exit_code, 0) << imb.err;
   for (const auto& table : json::parse(read_file(dir + "/imb.json")).at("benchmarks"))
     EXPECT_EQ(table.contains("model"), table.at("name") == "PingPong") << table.at("name");
-  EXPECT_EQ(count_of(imb.out, "Model of the point-to-point curves"), 1) << imb.out;
+  EXPECT_EQ(count_of(imb.out, "# Model (mpiscope): t(X) = alpha + X/beta"), 1) << imb.out;
   EXPECT_EQ(imb.out.find("# Allreduce (2 processes)"), std::string::npos) << imb.out;
   // The database holds the same model as the JSON, and none for the others.
   const auto stored = query(db, "SELECT name, model FROM benchmarks ORDER BY seq");

@@ -144,9 +144,7 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
 
 void TextReporter::benchmark_finished(const core::BenchmarkRun& b) {
   if (!b.model) return;
-  fmt::print(out_,
-             "# Model (mpiscope): t(X) = alpha + X/beta per protocol region, regions found "
-             "from the data; beta in MB/s = 10^6 bytes/s\n");
+  fmt::print(out_, "# {}\n", core::kModelHeading);
   for (const auto& line : core::model_lines(*b.model, b)) fmt::print(out_, "# {}\n", line);
   std::fflush(out_);
 }
