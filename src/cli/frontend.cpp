@@ -7,6 +7,7 @@
 #include <exception>
 #include <new>
 
+#include "core/control_variables.hpp"
 #include "core/engine.hpp"
 #include "core/heap_policy.hpp"
 #include "core/launcher_check.hpp"
@@ -23,6 +24,8 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   for (const auto& a : args) watchdog |= a == "--timeout";
   const int asked = fe.thread_level ? fe.thread_level(args) : MPI_THREAD_SINGLE;
   core::fix_heap_for_run(fe.heap);  // before MPI allocates anything (core/heap_policy.hpp)
+  // Rank 0's children read the library's defaults while MPI starts (core/control_variables.hpp).
+  if (mpi::launched_as_rank_zero()) core::start_control_variable_probe();
   mpi::Environment env(argc, argv, std::max(asked, watchdog ? MPI_THREAD_FUNNELED : asked));
   const int rank = mpi::world_rank();
   if (const auto mismatch = core::launcher_mismatch(mpi::world_size(), mpi::library_version(),

@@ -12,6 +12,7 @@
 
 #include "cli/frontend.hpp"
 #include "cli/registry.hpp"
+#include "core/control_variables.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 
@@ -39,16 +40,9 @@ void print_help() {
       "formats.\n");
 }
 
-// Before MPI_Init the launchers' environment tells which rank this is (none: not launched).
-bool launched_rank_zero() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
-    if (const char* value = std::getenv(var)) return std::string(value) == "0";
-  return true;
-}
-
 // `mpiscope --version`, `mpiscope imb-mpi1 --version`, `IMB-MPI1 --version`: rank 0 answers.
 int answer_version() {
-  if (launched_rank_zero()) print_version();
+  if (mpiscope::mpi::launched_as_rank_zero()) print_version();
   return mpiscope::cli::kOk;
 }
 
@@ -64,6 +58,9 @@ std::string base_name(const char* path) {
 }  // namespace
 
 static int dispatch(int argc, char** argv) {
+  // The children that read the MPI library's defaults (core/control_variables.hpp).
+  if (argc == 2 && !std::strcmp(argv[1], mpiscope::core::kPrintControlVariablesArgument))
+    return mpiscope::core::print_control_variables();
   const std::vector<std::string> command_line(argv, argv + argc);
   const std::string called = base_name(argv[0]);
   const auto suites = mpiscope::cli::registered_suites();
@@ -83,7 +80,7 @@ static int dispatch(int argc, char** argv) {
 
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
-    if (launched_rank_zero()) print_help();
+    if (mpiscope::mpi::launched_as_rank_zero()) print_help();
     return argc < 2 ? mpiscope::cli::kUsage : mpiscope::cli::kOk;
   }
   if (is_version(argv[1])) return answer_version();
@@ -99,7 +96,7 @@ static int dispatch(int argc, char** argv) {
       if (argc == 3 && is_version(argv[2])) return answer_version();
       return s.main(argc - 1, argv + 1, "mpiscope " + s.name, command_line);
     }
-  if (launched_rank_zero())
+  if (mpiscope::mpi::launched_as_rank_zero())
     std::fprintf(stderr,
                  "mpiscope: error: unknown suite '%s'\nRun 'mpiscope --help' for the list.\n",
                  argv[1]);

@@ -20,6 +20,12 @@ void check(int rc, const char* call) {
   throw Error(std::string(call) + " failed: " + error_string(rc));
 }
 
+bool launched_as_rank_zero() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* value = std::getenv(var)) return std::string(value) == "0";
+  return true;
+}
+
 Environment::Environment(int& argc, char**& argv, int required_thread_level) {
   // MPI errors stay fatal (the default): a failing call inside a timed kernel ends the job with
   // the library's own message instead of producing numbers for a broken transfer.

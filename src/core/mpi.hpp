@@ -21,6 +21,10 @@ void check(int rc, const char* call);
 // MPI_Error_string of an error code.
 std::string error_string(int rc);
 
+// Before MPI_Init the launchers' environment tells which rank this will be (none: not launched,
+// a singleton, rank 0).
+bool launched_as_rank_zero();
+
 // MPI_Init_thread / MPI_Finalize. Finalizes on destruction unless the process is aborting.
 class Environment {
  public:

@@ -74,17 +74,17 @@ bool configures_mpi(std::string_view name) {
          !starts_with_any(name, kPerJobPrefixes);
 }
 
-bool names_a_secret(std::string_view name) {
-  const std::string lower = to_lower(name);
-  return std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
-                     [&](std::string_view w) { return lower.find(w) != std::string::npos; });
-}
-
 std::string numa_text(const std::set<int>& nodes) {
   return nodes.empty() ? "" : " (NUMA " + cpu_list_text(nodes) + ")";
 }
 
 }  // namespace
+
+bool names_a_secret(std::string_view name) {
+  const std::string lower = to_lower(name);
+  return std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
+                     [&](std::string_view w) { return lower.find(w) != std::string::npos; });
+}
 
 std::map<std::string, std::string> configuration_environment(const char* const* environment) {
   std::map<std::string, std::string> found;

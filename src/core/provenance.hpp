@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,9 @@ inline constexpr const char* kCpuBindingSetting = "cpu_binding";
 // MPI's OMPI_ALLOW_RUN_AS_ROOT and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM (permissions). A value
 // whose name holds KEY, TOKEN, SECRET or PASSWORD is recorded as "(set)", never itself.
 std::map<std::string, std::string> configuration_environment(const char* const* environment);
+// Whether a variable's name holds KEY, TOKEN, SECRET or PASSWORD (any case): its value is kept
+// out of every record.
+bool names_a_secret(std::string_view name);
 
 // A run's recorded variables as one line, "OMPI_MCA_btl=self,vader UCX_TLS=tcp" (by name), from
 // its settings; "none" when it recorded none, "" when it recorded no provenance.

@@ -29,6 +29,9 @@ struct RunInfo {
   std::string mpiscope_version, mpiscope_commit;
   std::vector<std::string> command_line;
   std::map<std::string, std::string> settings;  // name -> value, as used
+  // The MPI library's control variables as rank 0 read them after MPI_Init, name -> value
+  // (core/control_variables.hpp); empty for an import or a run recorded before them.
+  std::map<std::string, std::string> control_variables;
   bool user_lengths = false;
   std::size_t min_length = 0, max_length = 0;
   std::vector<std::string> benchmarks;  // as listed in the header

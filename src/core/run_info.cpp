@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/control_variables.hpp"
 #include "core/heap_policy.hpp"
 #include "core/mpi.hpp"
 #include "core/provenance.hpp"
@@ -166,9 +167,15 @@ RunInfo collect_run_info(const std::string& suite, const std::vector<std::string
 
   // Provenance (core/provenance.hpp): the variables that configure MPI, as rank 0 has them, and
   // the CPUs and NUMA nodes of every rank, summarised per host.
-  if (rank == 0)
+  if (rank == 0) {
     for (const auto& [variable, value] : configuration_environment(environ))
       info.settings[kEnvironmentSettingPrefix + variable] = value;
+    // The library's control variables, and those the environment changed from its defaults.
+    auto variables = finish_control_variable_probe();
+    info.control_variables = std::move(variables.values);
+    if (!variables.changed.empty())
+      info.settings[kChangedControlVariablesSetting] = std::move(variables.changed);
+  }
   const RankPlacement mine = this_rank_placement(name);
   const std::string placed = cpu_list_text(mine.cpus) + "|" + cpu_list_text(mine.numa_nodes);
   const auto placements = gather_text(placed);

@@ -7,6 +7,7 @@
 #include <concepts>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -70,6 +71,9 @@ class FieldWriter {
   void operator()(const std::vector<T>& v) {
     statement_.bind(parameter_, json(v).dump());
   }
+  void operator()(const std::map<std::string, std::string>& v) {
+    statement_.bind(parameter_, json(v).dump());
+  }
   // NULL unless `written` (a row that was not measured has no times, never a made-up zero).
   template <class T>
   void when(bool written, const T& v) {
@@ -106,6 +110,9 @@ class FieldReader {
   template <class T>
   void operator()(std::vector<T>& v) {
     v = json::parse(statement_.text(column_)).get<std::vector<T>>();
+  }
+  void operator()(std::map<std::string, std::string>& v) {
+    v = json::parse(statement_.text(column_)).get<std::map<std::string, std::string>>();
   }
   template <class T>
   void when(bool, T& v) {
@@ -225,6 +232,11 @@ const Table<StoredRun> kRuns{
         column<StoredRun>(
             "label", "TEXT NOT NULL DEFAULT ''", [](auto& io, auto& r) { io(r.info.label); },
             Written::kOnInsert, 2),
+        // Version 4: the MPI library's control variables (core/control_variables.hpp) as a JSON
+        // object, name -> value; '{}' for an import or a run recorded before them.
+        column<StoredRun>(
+            "control_variables", "TEXT NOT NULL DEFAULT '{}'",
+            [](auto& io, auto& r) { io(r.info.control_variables); }, Written::kOnInsert, 4),
     }};
 
 const char* const kRunDetailsV1 = R"sql(CREATE TABLE run_hosts (

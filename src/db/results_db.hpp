@@ -15,8 +15,9 @@
 
 namespace mpiscope::db {
 
-// 1: the first release; 2: runs.label. Opening an older database for writing migrates it.
-inline constexpr int kSchemaVersion = 3;
+// 1: the first release; 2: runs.label; 3: benchmarks.model; 4: runs.control_variables. Opening
+// an older database for writing migrates it.
+inline constexpr int kSchemaVersion = 4;
 
 // A statistic the source did not record (an imported OSU table has only the average time):
 // NaN in memory, NULL in the database.

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/control_variables.hpp"
 #include "core/curve_model.hpp"
 #include "core/overlap.hpp"
 #include "core/provenance.hpp"
@@ -147,6 +148,9 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
   if (const auto env = core::environment_line(info.settings); !env.empty()) {
     fmt::print(out_, "# MPI environment: {}\n", env);
     fmt::print(out_, "# CPU binding: {}\n", info.settings.at(core::kCpuBindingSetting));
+    if (const auto it = info.settings.find(core::kChangedControlVariablesSetting);
+        it != info.settings.end())
+      fmt::print(out_, "# MPI control variables changed: {}\n", it->second);
   }
   if (info.settings.count("method") && info.settings.at("method") == "accurate") {
     fmt::print(out_, "# Method: {}\n", info.settings.at("method_description"));

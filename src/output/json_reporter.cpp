@@ -53,24 +53,27 @@ json JsonReporter::units() {
 }
 
 json JsonReporter::run_info(const core::RunInfo& i) {
-  return {{"suite", i.suite},
-          {"label", i.label},
-          {"date", i.date},
-          {"date_iso", i.date_iso},
-          {"machine", i.machine},
-          {"system", i.system},
-          {"release", i.release},
-          {"version", i.version},
-          {"world_size", i.world_size},
-          {"ranks_per_host", i.ranks_per_host},
-          {"mpi_version", i.mpi_version},
-          {"mpi_library", i.mpi_library},
-          {"thread_level", i.thread_level},
-          {"mpiscope_version", i.mpiscope_version},
-          {"mpiscope_commit", i.mpiscope_commit},
-          {"command_line", i.command_line},
-          {"settings", i.settings},
-          {"benchmarks", i.benchmarks}};
+  json j = {{"suite", i.suite},
+            {"label", i.label},
+            {"date", i.date},
+            {"date_iso", i.date_iso},
+            {"machine", i.machine},
+            {"system", i.system},
+            {"release", i.release},
+            {"version", i.version},
+            {"world_size", i.world_size},
+            {"ranks_per_host", i.ranks_per_host},
+            {"mpi_version", i.mpi_version},
+            {"mpi_library", i.mpi_library},
+            {"thread_level", i.thread_level},
+            {"mpiscope_version", i.mpiscope_version},
+            {"mpiscope_commit", i.mpiscope_commit},
+            {"command_line", i.command_line},
+            {"settings", i.settings},
+            {"benchmarks", i.benchmarks}};
+  // Absent when not read (an import, a test's made-up run): a run always has some.
+  if (!i.control_variables.empty()) j["control_variables"] = i.control_variables;
+  return j;
 }
 
 json JsonReporter::measurement(const core::Measurement& m) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "core/control_variables.hpp"
 #include "core/convergence.hpp"
 #include "core/provenance.hpp"
 #include "core/run_info.hpp"
@@ -533,7 +534,8 @@ std::map<std::string, std::string> timing_rules(const db::StoredRun& run) {
 }
 
 std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
-                                                 const std::set<std::string>& variables) {
+                                                 const std::set<std::string>& variables,
+                                                 const std::set<std::string>& control_variables) {
   std::map<std::string, std::string> p;
   const auto& s = run.info.settings;
   const auto binding = s.find(core::kCpuBindingSetting);
@@ -544,6 +546,10 @@ std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
     const auto it = s.find(core::kEnvironmentSettingPrefix + v);
     p[v] = it == s.end() ? "unset" : it->second;
   }
+  for (const auto& name : control_variables)
+    if (const auto it = run.info.control_variables.find(name);
+        it != run.info.control_variables.end())
+      p["control variable " + name] = it->second;
   return p;
 }
 
@@ -597,16 +603,21 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
   Comparison c;
   c.rule_differences = value_differences(a, b, timing_rules);
   // Every MPI variable either side recorded, so that one set on one side only reads "unset" on
-  // the other.
-  std::set<std::string> variables;
+  // the other, and the library's control variables they name (read on both sides, so that the
+  // default shows where it was not set).
+  std::set<std::string> variables, control_variables;
   const std::string prefix = core::kEnvironmentSettingPrefix;
   for (const auto* side : {&a, &b})
     for (const auto& run : *side)
       for (const auto& [name, value] : run.info.settings)
-        if (name.compare(0, prefix.size(), prefix) == 0)
+        if (name.compare(0, prefix.size(), prefix) == 0) {
           variables.insert(name.substr(prefix.size()));
-  c.provenance_differences = value_differences(
-      a, b, [&](const db::StoredRun& run) { return provenance_of(run, variables); });
+          for (auto& named : core::variables_named_by(name.substr(prefix.size())))
+            if (run.info.control_variables.count(named)) control_variables.insert(named);
+        }
+  c.provenance_differences = value_differences(a, b, [&](const db::StoredRun& run) {
+    return provenance_of(run, variables, control_variables);
+  });
   c.switch_differences = value_differences(a, b, protocol_switches);
   Side side_a = collect(a), side_b = collect(b);
   std::vector<std::string> matched;

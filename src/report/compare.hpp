@@ -152,10 +152,12 @@ struct Comparison {
 std::map<std::string, std::string> timing_rules(const db::StoredRun& run);
 
 // A run's provenance by a readable name: each recorded MPI environment variable (its value, or
-// "unset" when the run recorded its environment without it), "CPU binding" and "oversubscribed".
-// Runs recorded before the provenance (and imports) give an empty map.
+// "unset" when the run recorded its environment without it), each of `control_variables` as
+// "control variable NAME" (the library's reading, where the run recorded one), "CPU binding" and
+// "oversubscribed". Runs recorded before the provenance (and imports) give an empty map.
 std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
-                                                 const std::set<std::string>& variables);
+                                                 const std::set<std::string>& variables,
+                                                 const std::set<std::string>& control_variables);
 
 // Where each modelled table of a run switches protocol ("at 4096 bytes", "none found"), by the
 // table's name and process count; tables without a model are left out.

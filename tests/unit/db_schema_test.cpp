@@ -318,11 +318,11 @@ std::string version_1_database() {
 
 }  // namespace
 
-// The schema of a new database is tests/data/golden/results_db_v3.sql: a change of any table needs
+// The schema of a new database is tests/data/golden/results_db_v4.sql: a change of any table needs
 // a new schema version and a migration (Column::since_version), and this file is then rewritten.
 TEST(DbSchema, TablesAreAsReleased) {
   db::ResultsDb d(fresh_path("s.sqlite"));
-  EXPECT_EQ(schema_of(d), golden_text("results_db_v3.sql"));
+  EXPECT_EQ(schema_of(d), golden_text("results_db_v4.sql"));
 }
 
 // A version 1 database opened for writing gains the label column, keeps its runs, and ends with

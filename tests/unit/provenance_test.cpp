@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/control_variables.hpp"
 #include "core/provenance.hpp"
 #include "report/compare.hpp"
 
@@ -117,4 +118,65 @@ TEST(Provenance, CompareNamesWhatDiffers) {
   old.info.settings.clear();  // recorded before the provenance: nothing to compare with
   EXPECT_TRUE(
       report::compare_runs({old}, b, report::CompareSettings{}).provenance_differences.empty());
+}
+
+// The control variables an environment variable names, by each library's convention.
+TEST(ControlVariables, EachLibrarysConventionNamesItsVariables) {
+  EXPECT_EQ(core::variables_named_by("OMPI_MCA_btl_vader_eager_limit"),
+            std::vector<std::string>{"btl_vader_eager_limit"});
+  EXPECT_EQ(core::variables_named_by("MPIR_CVAR_ASYNC_PROGRESS"),
+            std::vector<std::string>{"MPIR_CVAR_ASYNC_PROGRESS"});
+  EXPECT_EQ(core::variables_named_by("MPICH_ASYNC_PROGRESS"),
+            std::vector<std::string>{"MPIR_CVAR_ASYNC_PROGRESS"});
+  EXPECT_EQ(core::variables_named_by("MPIR_PARAM_ASYNC_PROGRESS"),
+            std::vector<std::string>{"MPIR_CVAR_ASYNC_PROGRESS"});
+  EXPECT_TRUE(core::variables_named_by("UCX_TLS").empty());
+  EXPECT_TRUE(core::variables_named_by("PMIX_MCA_psec").empty());
+}
+
+// Changed: named by the environment and read otherwise than by default. Not changed: set to the
+// default, or differing without being named (a library's unstable reading, a launcher's value).
+// A library variable naming none is said (a typo); MPICH_ alone is not (vendor settings use it).
+TEST(ControlVariables, OnlyNamedVariablesReadOtherwiseThanByDefaultAreChanged) {
+  const core::ControlVariables clean = {{"btl_vader_eager_limit", "4096"},
+                                        {"mpi_oversubscribe", "false"},
+                                        {"pml_ucx_multi_send_nb", "true"},
+                                        {"orte_hnp_uri", ""}};
+  const core::ControlVariables run = {{"btl_vader_eager_limit", "1024"},
+                                      {"mpi_oversubscribe", "false"},
+                                      {"pml_ucx_multi_send_nb", "false"},
+                                      {"orte_hnp_uri", "1795751936.0;tcp://192.0.2.2:50909"}};
+  const std::map<std::string, std::string> environment = {
+      {"OMPI_MCA_btl_vader_eager_limit", "1024"},
+      {"OMPI_MCA_mpi_oversubscribe", "0"},
+      {"OMPI_MCA_btl_vadr_eager_limit", "8"},
+      {"MPICH_INTERFACE_HOSTNAME", "h1"},
+      {"UCX_TLS", "tcp"}};
+  const auto changes = core::changed_variables(environment, clean, run);
+  ASSERT_EQ(changes.changed.size(), 1u);
+  EXPECT_EQ(changes.changed[0].name, "btl_vader_eager_limit");
+  EXPECT_EQ(changes.changed[0].value, "1024");
+  EXPECT_EQ(changes.changed[0].library_default, "4096");
+  EXPECT_EQ(changes.unknown, std::vector<std::string>{"OMPI_MCA_btl_vadr_eager_limit"});
+  EXPECT_EQ(core::changed_variables_text(changes),
+            "btl_vader_eager_limit=1024 (default 4096); OMPI_MCA_btl_vadr_eager_limit names no "
+            "control variable of this library");
+  EXPECT_EQ(core::changed_variables_text(core::changed_variables({}, clean, run)), "none");
+  EXPECT_EQ(core::changed_variables_text(core::changed_variables(
+                {{"MPIR_CVAR_X", "a"}}, {{"MPIR_CVAR_X", ""}}, {{"MPIR_CVAR_X", "a"}})),
+            "MPIR_CVAR_X=a (default empty)");
+}
+
+// compare reads a variable's control variable on both sides: where one side did not set it, its
+// recorded default shows.
+TEST(ControlVariables, CompareNamesAChangedControlVariableWithItsDefault) {
+  auto a = run_recording(1, {}, "vm: ranks 0-1 on CPUs 0-1");
+  a.info.control_variables = {{"btl_vader_eager_limit", "4096"}, {"orte_hnp_uri", "1"}};
+  auto b =
+      run_recording(2, {{"OMPI_MCA_btl_vader_eager_limit", "1024"}}, "vm: ranks 0-1 on CPUs 0-1");
+  b.info.control_variables = {{"btl_vader_eager_limit", "1024"}, {"orte_hnp_uri", "2"}};
+  const auto c = report::compare_runs({a}, {b}, report::CompareSettings{});
+  EXPECT_EQ(c.provenance_differences,
+            (std::vector<std::string>{"OMPI_MCA_btl_vader_eager_limit: A unset; B 1024",
+                                      "control variable btl_vader_eager_limit: A 4096; B 1024"}));
 }

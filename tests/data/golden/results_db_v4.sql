@@ -27,7 +27,7 @@ CREATE TABLE runs (
   recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
   complete INTEGER NOT NULL DEFAULT 0,
   ok INTEGER NOT NULL DEFAULT 0
-, label TEXT NOT NULL DEFAULT '');
+, label TEXT NOT NULL DEFAULT '', control_variables TEXT NOT NULL DEFAULT '{}');
 CREATE TABLE run_hosts (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   host TEXT NOT NULL,
