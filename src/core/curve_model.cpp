@@ -141,14 +141,20 @@ std::optional<CurveModel> model_of(const BenchmarkRun& run) {
       run.message_rate || run.multi || run.overlap)
     return std::nullopt;
   std::vector<CurvePoint> points;
-  bool printed = false;
+  std::string column = run.accurate ? "median" : "t_max";
   for (const auto& m : run.rows)
     if (m.measured) {
-      points.push_back({.bytes = static_cast<double>(m.bytes), .time_us = printed_time_us(m)});
-      printed |= m.value("headline_us") != nullptr;
+      double t = printed_time_us(m);
+      if (m.value("headline_us") != nullptr) {
+        column = "the time printed";
+      } else if (!std::isfinite(t) && std::isfinite(m.t_avg_us)) {
+        t = m.t_avg_us;  // an imported OSU table: its file gives the mean alone
+        column = "t_avg";
+      }
+      points.push_back({.bytes = static_cast<double>(m.bytes), .time_us = t});
     }
   auto model = fit_piecewise_hockney(std::move(points));
-  if (model) model->time_column = printed ? "the time printed" : run.accurate ? "median" : "t_max";
+  if (model) model->time_column = column;
   return model;
 }
 

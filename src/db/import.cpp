@@ -13,8 +13,10 @@
 #include <regex>
 #include <sstream>
 
+#include "core/curve_model.hpp"
 #include "core/input_file.hpp"
 #include "core/text.hpp"
+#include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/osu/osu.hpp"
 #include "suites/skampi/output_file.hpp"
 
@@ -127,6 +129,8 @@ struct TableCollector {
     if (std::find(names.begin(), names.end(), b.name) == names.end()) names.push_back(b.name);
     const int groups = std::max<int>(1, static_cast<int>(b.groups.size()));
     header.info.world_size = std::max(header.info.world_size, b.nprocs * groups + b.inactive);
+    // A point-to-point curve gets its model as a live run's does (core/curve_model.hpp).
+    if (!b.model) b.model = core::model_of(b);
     ++tables;
     rows += b.rows.size();
     sink(std::move(b));
@@ -287,6 +291,11 @@ void derive_window_times(core::BenchmarkRun& b, const core::RunInfo& info) {
 // Stores every Mbytes/sec of a table in the model's MiB/s (2^20 bytes per second), keeping a
 // 10^6 figure as printed beside it, and gives IMB-IO's tables mpiscope's names and modes.
 void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
+  // The family a live run of the benchmark records (what decides, e.g., whether its curve has a
+  // model): IMB-MPI1's from its descriptors.
+  if (info.suite == "imb-mpi1")
+    for (const auto& known : imb::mpi1::all_benchmarks())
+      if (known.name == b.name) b.family = core::family_name(known.family);
   if (info.suite == "imb-io") {
     b.name = io_name_as_mpiscope_spells_it(b.name);
     if (is_io_read(b.name)) b.mode.clear();  // IMB-IO reads run one way; Intel calls it AGGREGATE

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/convergence.hpp"
+#include "core/curve_model.hpp"
 #include "report/compare.hpp"
 #include "report_assets.hpp"
 
@@ -183,6 +184,9 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
     if (!active.empty() && m.rank_times_us.size() == active.size()) row["pair_us"] = pair_times(m);
     jt["rows"].push_back(row);
   }
+  // The curve's model (core/curve_model.hpp), drawn over the time plot: it is fitted to the
+  // time the page plots as "time" (t_max, the median, or the time a suite printed).
+  if (b.model) jt["model"] = json::parse(core::model_to_json(*b.model));
   return jt;
 }
 
@@ -219,6 +223,7 @@ json comparison_data(const PageComparison& c) {
           {"only_in_b", c.result.only_in_b},
           {"rule_differences", c.result.rule_differences},
           {"provenance_differences", c.result.provenance_differences},
+          {"switch_differences", c.result.switch_differences},
           {"inconclusive", c.result.inconclusive}};
 }
 

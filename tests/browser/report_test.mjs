@@ -94,6 +94,12 @@ try {
     // 0 bytes has no place on the log axis: the 1 KiB and 64 KiB points are drawn.
     const notes = await pingpong.locator('ul.notes[data-not-converged] li').allTextContents();
     check(hollow >= 2 && listed === 3, `${at}: the accurate run's unconverged points are hollow (${hollow} of the 2 drawn) and all 3 named with their reason (${listed}: ${notes.join(' | ')})`);
+    // The imported PingPong of Intel's IMB from 1 byte to 1 MiB has a model (the other curves
+    // are too short): its regions in words, and each region's line dashed over the time plot.
+    const modelled = await pingpong.locator('ul.models li[data-model-regions]').allTextContents();
+    const lines = await pingpong.locator('.plot .drawing svg').first().locator('.model path').count();
+    check(modelled.length === 1 && /protocol switch between 2 KiB and 4 KiB/.test(modelled[0]) && lines >= 2,
+          `${at}: the PingPong card names the imported curve's model and its switch (${modelled.join(' | ')}) and draws its regions (${lines} lines)`);
     check(s.cards.filter(c => c.type === 'beff').every(c => c.plots >= 2) && s.cards.some(c => c.type === 'beff'),
           `${at}: the b_eff run has its own card with its plots`);
     const maps = s.cards.filter(c => c.type === 'map');
@@ -165,15 +171,16 @@ try {
       const csv = readFileSync(work + '/saved.csv', 'utf8').trim().split('\n');
       check(csv[0].startsWith('series,') && csv.length > 12, `CSV export writes the plot's points (${csv.length - 1} rows)`);
       // Pooling the repeated launches: the six imports of each IMB file (Open MPI's, MPICH's)
-      // become one curve each, their spread drawn as bars, and the accurate run stays a curve of
-      // its own (3 in all); unpooled again, every run is back.
+      // become one curve each, their spread drawn as bars, and the accurate run and the import of
+      // Intel's long PingPong stay curves of their own (4 in all); unpooled again, every run is
+      // back.
       const curves = async () => JSON.parse(await section.locator('.plot').first().getAttribute('data-series')).length;
       const unpooled = await curves();
       await section.locator('input[aria-label="pool repeated runs"]').check();
       await drawn(page);
       const pooled = await curves();
       const bars = await section.locator('.plot .drawing svg').first().locator('.interval line').count();
-      check(pooled === 3 && bars > 0, `pooling repeated runs draws one curve per configuration with its spread (${unpooled} -> ${pooled} curves, ${bars} bars)`);
+      check(pooled === 4 && bars > 0, `pooling repeated runs draws one curve per configuration with its spread (${unpooled} -> ${pooled} curves, ${bars} bars)`);
       await section.locator('input[aria-label="pool repeated runs"]').uncheck();
       await drawn(page);
       check(await curves() === unpooled, 'unpooling shows every run again');

@@ -53,6 +53,24 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
   EXPECT_NE(line.substr(0, b_at).find("1024"), std::string::npos) << line;
   EXPECT_NE(line.substr(b_at).find("16384"), std::string::npos) << line;
   EXPECT_NE(c.out.find("UCX_RNDV_THRESH: A 1024; B 16384"), std::string::npos) << c.out;
+
+  // The report's comparison names the same switches, and each run's PingPong carries its model
+  // for the page to draw (tests/browser checks the drawing).
+  const auto page_path = dir + "/report.html";
+  ASSERT_EQ(run_plain({"report", "--db", db, "--compare", "1:2", "-o", page_path}).exit_code, 0);
+  const std::string page = read_file(page_path);
+  const std::string open = "id=\"mpiscope-data\">";
+  const auto from = page.find(open) + open.size();
+  const json data = json::parse(page.substr(from, page.find("</script>", from) - from));
+  const auto& switches = data.at("comparison").at("switch_differences");
+  ASSERT_EQ(switches.size(), 1u) << data.at("comparison").dump();
+  EXPECT_EQ(switches[0].get<std::string>().rfind("PingPong (2 processes): A at ", 0), 0u);
+  for (const auto& run : data.at("runs")) {
+    const auto& table = run.at("tables").at(0);
+    EXPECT_EQ(table.at("name"), "PingPong");
+    ASSERT_TRUE(table.contains("model")) << table.dump();
+    EXPECT_GE(table.at("model").at("regions").size(), 2u);
+  }
 }
 
 // Collectives and windowed bandwidths have no model, PingPong has one in the text, the JSON and the

@@ -585,3 +585,38 @@ TEST(DbImport, OsuTablesHaveTheFamilyOfALiveRun) {
   EXPECT_EQ(seen["osu_allreduce"], "collective");
   EXPECT_EQ(seen["osu_ibcast"], "collective");
 }
+
+// An imported point-to-point curve gets its model as a live run's (core/curve_model.hpp): IMB's
+// PingPong of its t_max, OSU's osu_latency of the mean its file gives; collectives none.
+TEST(DbImport, PointToPointCurvesGetTheModelOfALiveRun) {
+  // Intel's IMB-MPI1 PingPong -msglog 0:20, Open MPI 4.1.4 here: vader's eager limit at 4 KiB.
+  const auto imb = db::import_file(sample("imb_mpi1_pingpong_openmpi_2021.11.txt"));
+  const auto& pingpong = imb.benchmarks.at(0);
+  ASSERT_EQ(pingpong.name, "PingPong");
+  EXPECT_EQ(pingpong.family, "single_transfer");
+  ASSERT_TRUE(pingpong.model);
+  EXPECT_EQ(pingpong.model->time_column, "t_max");
+  EXPECT_EQ(pingpong.model->regions.front().first_bytes, 0u);
+  EXPECT_EQ(pingpong.model->regions.back().last_bytes, 1048576u);
+  bool imb_switch_at_4096 = false;
+  for (const auto& region : pingpong.model->regions)
+    imb_switch_at_4096 |= region.first_bytes == 4096;
+  EXPECT_TRUE(imb_switch_at_4096);
+  // Collectives have none; a curve of 4 lengths is too short for one.
+  const auto short_one = db::import_file(sample("imb_mpi1_openmpi.txt"));
+  for (const auto& b : short_one.benchmarks) {
+    EXPECT_FALSE(b.model) << b.name;
+    EXPECT_EQ(b.family, b.name == "PingPong" || b.name == "PingPing"   ? "single_transfer"
+                        : b.name == "Sendrecv" || b.name == "Exchange" ? "parallel_transfer"
+                                                                       : "collective")
+        << b.name;
+  }
+  // OSU 7.4's osu_latency -m 0:65536, Open MPI 4.1.4 here: vader's eager limit at 4 KiB.
+  const auto osu = db::import_file(sample("osu_latency_7.4_to_64k.txt"));
+  const auto& latency = osu.benchmarks.at(0).model;
+  ASSERT_TRUE(latency);
+  EXPECT_EQ(latency->time_column, "t_avg");
+  bool switch_at_4096 = false;
+  for (const auto& region : latency->regions) switch_at_4096 |= region.first_bytes == 4096;
+  EXPECT_TRUE(switch_at_4096);
+}

@@ -37,6 +37,7 @@ TEST(ReportHtml, PageIsSelfContainedAndCarriesTheStoredNumbers) {
   EXPECT_DOUBLE_EQ(row[0]["t_us"].get<double>(), 2.75);  // t_max, IMB's figure
   EXPECT_DOUBLE_EQ(row[0]["bw"].get<double>(), 355.11);  // MiB/s, the default unit
   EXPECT_EQ(data["runs"][0]["summary"][0]["unit"], "MB/s");
+  EXPECT_FALSE(data["runs"][0]["tables"][0].contains("model"));  // none without one
 
   const auto html = report::render_html({r}, "/x/results.sqlite");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
@@ -127,4 +128,35 @@ TEST(ReportHtml, EveryBandwidthInThePagesUnitAndIntervalsCarried) {
   const auto mib = report::report_data({r}, "x");
   EXPECT_DOUBLE_EQ(mib["runs"][0]["tables"][0]["rows"][0]["bw"].get<double>(), 1.0);
   EXPECT_NEAR(mib["runs"][0]["summary"][0]["value"].get<double>(), 100e6 / 1048576.0, 1e-9);
+}
+
+// A table's model goes to the page as the JSON output writes it (one serializer), for the time
+// plot's dashed lines and the card's words.
+TEST(ReportHtml, ATablesModelIsOnThePage) {
+  db::StoredRun r;
+  r.id = 1;
+  r.info.suite = "imb-mpi1";
+  core::BenchmarkRun b;
+  b.name = "PingPong";
+  b.nprocs = 2;
+  core::Measurement m;
+  m.measured = true;
+  m.bytes = 1024;
+  m.t_min_us = m.t_max_us = m.t_avg_us = 1.0;
+  b.rows.push_back(m);
+  core::CurveModel model;
+  model.time_column = "t_max";
+  model.regions.push_back({.first_bytes = 0,
+                           .last_bytes = 2048,
+                           .points = 12,
+                           .alpha_us = 0.22,
+                           .beta_mb_per_s = 6830.0,
+                           .rms_relative_error = 0.09});
+  b.model = model;
+  r.benchmarks.push_back(b);
+  const auto data = report::report_data({r}, "x");
+  const auto& page_model = data["runs"][0]["tables"][0]["model"];
+  EXPECT_EQ(page_model["time_column"], "t_max");
+  EXPECT_DOUBLE_EQ(page_model["regions"][0]["beta_mb_per_s"].get<double>(), 6830.0);
+  EXPECT_EQ(page_model["regions"][0]["last_bytes"], 2048);
 }

@@ -117,6 +117,21 @@ function vegaSpec(o, width) {
     for (const p of s.points)
       if (p.x > 0 && (o.yLinear ? Number.isFinite(p.y) : p.y > 0)) points.push({s: s.key, x: p.x, y: p.y, lo: p.lo > 0 ? p.lo : null, hi: p.hi > 0 ? p.hi : null, hollow: !!p.hollow, cross: !!p.cross, tip: s.name + '\n' + p.tip});
   }
+  // A curve's model (README "The model of a curve"): each protocol region's line t = alpha +
+  // X / beta over its lengths, dashed in its curve's colour.
+  const fitted = [];
+  for (const s of o.series) {
+    if (state.hidden.has(s.key) || !s.model) continue;
+    s.model.regions.forEach((g, i) => {
+      const first = Math.max(g.first_bytes, Math.min(...s.points.map(p => p.x).filter(x => x > 0)), 1);
+      const last = Math.max(g.last_bytes, first);
+      for (let k = 0; k <= 16; k++) {
+        const x = first * Math.pow(last / first, k / 16);
+        const y = g.alpha_us + (g.beta_mb_per_s ? x / g.beta_mb_per_s : 0);
+        if (y > 0) fitted.push({s: s.key, g: s.key + '#' + i, x, y, tip: `${s.name}\nmodel, region ${i + 1}: ${modelRegionText(g)}`});
+      }
+    });
+  }
   const xs = points.map(p => p.x), ys = points.flatMap(p => [p.y, p.lo, p.hi].filter(v => v > 0));
   const xdom = extent(xs, 1.15);
   const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
@@ -129,7 +144,7 @@ function vegaSpec(o, width) {
     width: width, height: o.height || 250, padding: 4,
     autosize: {type: 'fit-x', contains: 'padding'},
     title: {text: o.title, fontSize: 13, limit: Math.max(120, width - 20), anchor: 'middle'},
-    data: [{name: 'points', values: points}, {name: 'intervals', values: points.filter(p => p.lo && p.hi)}],
+    data: [{name: 'points', values: points}, {name: 'intervals', values: points.filter(p => p.lo && p.hi)}, {name: 'fitted', values: fitted}],
     signals: [
       {name: 'down', value: null, on: [{events: 'mousedown', update: 'xy()'}, {events: 'window:mouseup', update: 'null'}]},
       {name: 'xcur', value: null, on: [{events: 'mousedown', update: 'slice(xdom)'}]},
@@ -172,6 +187,10 @@ function vegaSpec(o, width) {
           marks: [{type: 'line', name: 'curve', from: {data: 'one'}, sort: {field: 'datum.x'},
                    encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, stroke: {scale: 'color', field: 's'},
                                      strokeDash: {scale: 'dash', field: 's'}, strokeWidth: {value: 1.8}}}}]},
+         {type: 'group', from: {facet: {name: 'region', data: 'fitted', groupby: 'g'}},
+          marks: [{type: 'line', name: 'model', from: {data: 'region'}, sort: {field: 'datum.x'},
+                   encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, stroke: {scale: 'color', field: 's'},
+                                     strokeDash: {value: [6, 3]}, strokeWidth: {value: 1.2}, opacity: {value: 0.75}, tooltip: {field: 'tip'}}}}]},
          {type: 'symbol', name: 'marker', from: {data: 'points'},
           encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: [{test: 'datum.cross', value: 'cross'}, {scale: 'shape', field: 's'}],
                             fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow || datum.cross ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
@@ -331,13 +350,13 @@ function benchmarkCard(key, entries) {
   // The run's name carries its method unless the run has both.
   const variantName = (run, t) => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '',
                                    methods.size > 1 && run.method !== t.method ? t.method : ''].filter(x => x).join(', ');
-  const perRun = (get, unit, withInterval) => entries.map(({run, table}, i) => ({
+  const perRun = (get, unit, withInterval, withModel) => entries.map(({run, table}, i) => ({
     key: key + '|' + run.id + '|' + table.nprocs + '|' + table.method + '|' + i,
-    run, variant: nprocsAll.indexOf(table.nprocs),
+    run, variant: nprocsAll.indexOf(table.nprocs), model: withModel ? table.model : undefined,
     name: runName(run) + (variantName(run, table) ? ` (${variantName(run, table)})` : ''),
     points: table.rows.filter(r => get(r) !== null && get(r) !== undefined).map(r =>
       point(xOf(table, r), get(r), r, unit, axis === 'bytes' ? fmtBytes(xOf(table, r)) : `${xOf(table, r)} ${axis}`, withInterval))}));
-  const series = (get, unit, withInterval) => state.pool[key] ? pooledSeries(key, entries, get, unit, axis) : perRun(get, unit, withInterval);
+  const series = (get, unit, withInterval, withModel) => state.pool[key] ? pooledSeries(key, entries, get, unit, axis) : perRun(get, unit, withInterval, withModel);
   const plots = el('div', {class: 'plots'});
   const hasX = tables.some(t => t.rows.some(r => xOf(t, r) > 0)) && (axis !== 'bytes' || tables.some(t => t.sized));
   const intervalNote = state.pool[key] ? 'bars: lowest to highest of the pooled runs' :
@@ -345,7 +364,7 @@ function benchmarkCard(key, entries) {
   if (hasX) {
     plots.append(plot({id: key + ' ' + metric.id, title: `${metric.name} over ${axis === 'bytes' ? 'message size' : axis}`, xAxis: axis, xTitle,
                        yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, floor: metric.unit === 'microseconds', intervalNote,
-                       series: series(metric.get, metric.unit, metric.interval)}));
+                       series: series(metric.get, metric.unit, metric.interval, metric.id === 't_us' && axis === 'bytes')}));
     if (tables.some(t => t.rows.some(r => r.bw !== null)))
       plots.append(plot({id: key + ' bandwidth', title: 'bandwidth over message size', xAxis: axis, xTitle, yTitle: `bandwidth [${BW}]`, yUnit: BW,
                          series: series(r => r.bw, BW, false)}));
@@ -357,8 +376,31 @@ function benchmarkCard(key, entries) {
   if (axis !== 'processes' && (nprocsAll.length > 1 || !hasX)) plots.append(scalingPlot(key, entries, metric, axis));
   const pairs = pairPlot(key, entries);
   if (pairs) plots.append(pairs);
-  card.append(plots, numbersTable(entries, xTitle));
+  card.append(plots);
+  const models = modelNotes(entries);
+  if (models) card.append(models);
+  card.append(numbersTable(entries, xTitle));
   return card;
+}
+
+function modelRegionText(g) {
+  return `${fmtBytes(g.first_bytes)} to ${fmtBytes(g.last_bytes)}: alpha ${fmt(g.alpha_us)} us, ` +
+    (g.beta_mb_per_s ? `beta ${fmt(g.beta_mb_per_s)} MB/s` : 'no beta (flat)') + `, fit error ${(100 * g.rms_relative_error).toFixed(1)} %`;
+}
+
+// Each run's model of the curve in words: its regions, and where the protocol switches.
+function modelNotes(entries) {
+  const withModel = entries.filter(({table}) => table.model);
+  if (!withModel.length) return null;
+  const items = withModel.map(({run, table}) => {
+    const m = table.model, r = m.regions;
+    const switches = r.slice(1).map((g, i) => `between ${fmtBytes(r[i].last_bytes)} and ${fmtBytes(g.first_bytes)}`);
+    const poor = m.rms_relative_error > 0.15 ? ' (poor fit: the regions are no finding)' : '';
+    return el('li', {'data-model-regions': String(r.length)},
+      `run ${run.id}, ${table.nprocs} processes (${m.time_column}, fit error ${(100 * m.rms_relative_error).toFixed(1)} %${poor}): ` +
+      r.map(modelRegionText).join('; ') + (switches.length ? `; protocol switch ${switches.join(', ')}` : '; no protocol switch found'));
+  });
+  return el('ul', {class: 'notes models'}, el('li', {}, 'Model t = alpha + X / beta per protocol region (dashed on the time plot; README "The model of a curve"):'), ...items);
 }
 
 // What makes two runs of a process count repeats of one configuration: the MPI library, or for
@@ -680,6 +722,10 @@ function comparisonCard(c) {
   if (c.provenance_differences && c.provenance_differences.length)
     card.append(el('ul', {class: 'notes'}, el('li', {}, 'MPI was configured or placed differently; rule it out before the machine:'),
       ...c.provenance_differences.map(d => el('li', {}, d))));
+  if (c.switch_differences && c.switch_differences.length)
+    card.append(el('ul', {class: 'notes', 'data-switch-differences': String(c.switch_differences.length)},
+      el('li', {}, 'The curves\' protocol switches differ (their models, drawn dashed on each benchmark\'s time plot):'),
+      ...c.switch_differences.map(d => el('li', {}, d))));
   const det = el('details', {class: 'numbers'}, el('summary', {}, `${c.rows.length} rows; ${c.rows.filter(r => r.beyond).length} beyond the noise; ${c.inconclusive} cannot tell`));
   const t = el('table');
   t.append(el('tr', {}, ...['table', 'bytes', 'A [us]', 'B [us]', 'B/A', 'bounds', 'noise', 'verdict'].map(h => el('th', {class: 'n'}, h))));
