@@ -1,5 +1,5 @@
 // The subcommands that work on the results database: import, runs, export, label, delete,
-// report, compare. None of them measures anything, so none starts MPI: they run directly,
+// report, summary, compare. None of them measures anything, so none starts MPI: they run directly,
 // without a launcher.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include "output/tidy.hpp"
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
+#include "report/summary.hpp"
 
 namespace mpiscope::report {
 
@@ -284,8 +285,8 @@ void check_since(const std::string& since) {
 // was not recognised), or one the database holds; anything else is a typo that would list
 // nothing.
 void check_suite_filter(const std::string& suite, const std::vector<db::RunListing>& runs) {
-  static const std::set<std::string> commands = {"import", "runs",   "export", "label",
-                                                 "delete", "report", "compare"};
+  static const std::set<std::string> commands = {"import", "runs",   "export",  "label",
+                                                 "delete", "report", "summary", "compare"};
   std::set<std::string> known = {"imb"};
   for (const auto& entry : cli::registered_suites())
     if (!commands.count(entry.name)) known.insert(entry.name);
@@ -645,6 +646,44 @@ int compare_main(int argc, char** argv, const std::string& program,
   });
 }
 
+int summary_main(int argc, char** argv, const std::string& program,
+                 const std::vector<std::string>&) {
+  CLI::App app(
+      "Prints the machine on one screen from the stored runs: latency and bandwidth as the "
+      "PingPong curve's model fits them, where the MPI library switches protocol, the peak "
+      "bandwidth and where, b_eff, the I/O bandwidth, the library and its configuration, and "
+      "where the ranks ran; each figure from the newest run that measured it, naming the run "
+      "and table (the report's first card says the same).",
+      program);
+  std::string db_path;
+  std::vector<std::string> run_specs;
+  bool as_json = false;
+  app.add_option("RUN", run_specs,
+                 "Runs to draw from: ids, last or last-N, several separated by commas "
+                 "(default: every run)")
+      ->type_name("RUN[,RUN…]");
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_flag("--json", as_json, "Print the figures as one JSON object");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    auto database = open_for_reading(chosen_db(app, db_path));
+    std::vector<std::string> specs;
+    for (const auto& s : run_specs)
+      for (auto& spec : run_list(s, "RUN")) specs.push_back(std::move(spec));
+    std::vector<std::int64_t> ids = resolve_runs(database, specs);
+    if (run_specs.empty())
+      for (const auto& r : database.list_runs()) ids.push_back(r.id);
+    if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
+    std::vector<db::StoredRun> runs;
+    for (auto id : ids) runs.push_back(database.load_run(id));
+    const auto summary = machine_summary(runs);
+    const std::string text =
+        as_json ? summary_json(summary).dump(1) + "\n" : summary_text(summary, database.path());
+    std::fputs(core::printable(text).c_str(), stdout);
+    return static_cast<int>(cli::kOk);
+  });
+}
+
 }  // namespace
 
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
@@ -662,6 +701,8 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{"delete", "Delete stored runs", {}, 65, delete_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "report", "Write an HTML page of plots of the stored runs", {}, 66, report_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "summary", "Print the machine on one screen from the stored runs", {}, 67, summary_main});
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     "compare",
     "Compare two stored runs or sets of runs (ratio B/A per benchmark and length)",

@@ -7,6 +7,7 @@
 #include "core/convergence.hpp"
 #include "core/curve_model.hpp"
 #include "report/compare.hpp"
+#include "report/summary.hpp"
 #include "report_assets.hpp"
 
 namespace mpiscope::report {
@@ -110,10 +111,7 @@ void add_interval(const core::Measurement& m, double t_us, json& row) {
 }
 
 json table_data(const core::BenchmarkRun& b, const Units& units) {
-  std::string key = b.name;
-  if (!b.mode.empty()) key += " (" + b.mode + ")";
-  for (const auto& [k, v] : b.parameters)
-    if (!is_outcome_parameter(k)) key += ", " + k + "=" + v;
+  const std::string key = table_key(b);
   json params = json::object();
   for (const auto& [k, v] : b.parameters) params[k] = v;
   // SKaMPI's rows carry their own argument (bytes, processes or chunks): the natural axis.
@@ -229,6 +227,14 @@ json comparison_data(const PageComparison& c) {
 
 }  // namespace
 
+std::string table_key(const core::BenchmarkRun& b) {
+  std::string key = b.name;
+  if (!b.mode.empty()) key += " (" + b.mode + ")";
+  for (const auto& [k, v] : b.parameters)
+    if (!is_outcome_parameter(k)) key += ", " + k + "=" + v;
+  return key;
+}
+
 json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_path,
                  const ReportOptions& options) {
   const Units units = units_of(options.units);
@@ -266,6 +272,8 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     data["runs"].push_back(jr);
   }
   if (options.comparison) data["comparison"] = comparison_data(*options.comparison);
+  // The page opens with the machine on one screen (report/summary.hpp).
+  data["machine_summary"] = summary_json(machine_summary(runs));
   return data;
 }
 

@@ -37,6 +37,10 @@ struct ReportOptions {
   std::optional<PageComparison> comparison;
 };
 
+// A table's card on the page: its name, mode and the parameters that say what it measured
+// ("PingPong", "osu_latency, datatype=MPI_CHAR"); the summary links its figures to it.
+std::string table_key(const core::BenchmarkRun& b);
+
 // The numbers the page shows: as stored, except bandwidths, converted to the page's one unit.
 nlohmann::json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_path,
                            const ReportOptions& options = {});

@@ -119,6 +119,25 @@ try {
     check(/processes/.test(nodes), `${at}: SKaMPI's Nodes suite is plotted over the process count`);
     await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });
 
+    // The page opens with the machine on one screen; its latency comes from the imported
+    // PingPong's model, and following it leads to the PingPong card even with that run hidden.
+    const firstCard = await page.locator('#plots > section.card').first().getAttribute('id');
+    const figures = await page.locator('#machine tr[data-figure]').count();
+    const latency = await page.locator('#machine tr[data-figure="latency"]').textContent();
+    check(firstCard === 'machine' && figures >= 8 && /fitted alpha of 0 B to 2 KiB/.test(latency),
+          `${at}: the page opens with the machine card (${firstCard}, ${figures} figures; latency: ${latency})`);
+    if (width === 800) {
+      const run = Number(/\(run (\d+):/.exec(latency)[1]);
+      await page.locator(`#run-picker input[data-run="${run}"]`).uncheck();
+      await drawn(page);
+      await page.locator('#machine tr[data-figure="latency"] a').click();
+      await drawn(page);
+      const shown = await page.locator(`#run-picker input[data-run="${run}"]`).isChecked();
+      const top = await page.locator('section.card[data-benchmark="PingPong"]').evaluate(e => e.getBoundingClientRect().top);
+      check(shown && Math.abs(top) < 50, `following the latency figure shows run ${run} again and scrolls to the PingPong card (top at ${top} px)`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+
     if (width === 1400) {
       const section = page.locator('section[data-benchmark="PingPong"]');
       const markers = () => section.locator('.plot .drawing svg').first().locator('.marker path').count();

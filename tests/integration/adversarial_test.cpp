@@ -15,10 +15,6 @@ using namespace harness;
 
 namespace {
 
-std::string sample(const std::string& name) {
-  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
-}
-
 const std::vector<std::string> kCommands = {"import", "runs",   "export", "label",
                                             "delete", "report", "compare"};
 

@@ -15,10 +15,6 @@ using namespace harness;
 
 namespace {
 
-std::string sample(const std::string& name) {
-  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
-}
-
 // "1,3,5": the ids of the runs recorded as the given launches (1-based, in launch order).
 std::string ids(const std::vector<int>& launches) {
   std::string s;

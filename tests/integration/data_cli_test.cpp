@@ -16,10 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string sample(const std::string& name) {
-  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
-}
-
 // RFC 4180 cells of one line (quotes around cells, "" for a quote inside one).
 std::vector<std::string> cells_of(const std::string& line) {
   std::vector<std::string> cells;

@@ -42,10 +42,6 @@ struct PlantedLink {
   }
 };
 
-std::string sample(const std::string& name) {
-  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
-}
-
 // A database with one imported run.
 std::string database_with_a_run(const std::string& dir) {
   const std::string db = dir + "/results.sqlite";

@@ -313,6 +313,10 @@ std::string with_pmpi_library(const std::string& dir) {
   return path;
 }
 
+std::string sample(const std::string& name) {
+  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
+}
+
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;

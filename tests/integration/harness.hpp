@@ -97,6 +97,8 @@ class BackgroundCommand {
 // A script in dir that runs mpiscope with the project's PMPI library (tests/pmpi) preloaded; pass
 // it as run_mpi's program, and MPISCOPE_DELAY / MPISCOPE_TRACE in its env.
 std::string with_pmpi_library(const std::string& dir);
+// A file of tests/data/import/: real output of Intel's IMB, OSU and SKaMPI to import.
+std::string sample(const std::string& name);
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
 // Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader); a test

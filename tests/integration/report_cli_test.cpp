@@ -13,10 +13,6 @@ using namespace harness;
 
 namespace {
 
-std::string sample(const std::string& name) {
-  return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
-}
-
 // The B/A cell of a compare table row that starts with `bytes`, under the heading `table`.
 std::string ratio_of(const std::string& out, const std::string& table, const std::string& bytes) {
   bool inside = false;

@@ -796,12 +796,39 @@ function renderSummary(target) {
   target.append(card);
 }
 
+// The machine on one screen (src/report/summary.cpp, as 'mpiscope summary' prints it): each
+// figure's value links to the card of the table or run it comes from.
+function machineCard() {
+  const m = DATA.machine_summary;
+  if (!m || !m.figures.length) return null;
+  const card = el('section', {class: 'card', id: 'machine'},
+    el('h2', {}, `This machine, from ${m.runs} run${m.runs === 1 ? '' : 's'} (MB/s = 10^6 bytes per second)`));
+  const t = el('table');
+  for (const f of m.figures) {
+    const run = DATA.runs.find(r => r.id === f.run);
+    const table = run && run.tables.find(x => x.key === f.table);
+    const key = table ? cardKey(table) : run && run.suite === 'beff' ? `b_eff run ${run.id}` : null;
+    const value = key ? el('a', {href: '#', 'data-card': key, onclick: ev => {
+      ev.preventDefault();
+      state.runs.add(f.run);
+      render();
+      const target = [...document.querySelectorAll('section.card')].find(c => c.dataset.benchmark === key);
+      if (target) target.scrollIntoView();
+    }}, f.value) : f.value;
+    t.append(el('tr', {'data-figure': f.name}, el('th', {}, f.name), el('td', {}, value), el('td', {class: 'muted'}, f.how)));
+  }
+  card.append(t);
+  return card;
+}
+
 function render() {
   for (const v of views) v.finalize();
   views = [];
   renderSide();
   const main = document.getElementById('plots');
   main.replaceChildren();
+  const machine = machineCard();
+  if (machine) main.append(machine);
   if (DATA.comparison) main.append(comparisonCard(DATA.comparison));
   if (!state.runs.size) main.append(el('div', {class: 'card'}, 'Choose one or more runs on the left.'));
   else {
