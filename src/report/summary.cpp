@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "core/control_variables.hpp"
@@ -181,6 +182,28 @@ void add_imb_io(const std::vector<const db::StoredRun*>& runs,
   }
 }
 
+// The newest `mpiscope guidelines` run's count of violated points.
+void add_guidelines(const std::vector<const db::StoredRun*>& runs,
+                    std::vector<SummaryFigure>& figures) {
+  for (const auto* r : runs) {
+    if (r->info.suite != "guidelines") continue;
+    std::map<std::string, double> counts;
+    for (const auto& v : r->summary) counts[v.name] = v.value;
+    if (!counts.count("guideline_violations") || !counts.count("guideline_points")) continue;
+    const auto tolerance = r->info.settings.find("tolerance_percent");
+    figures.push_back(
+        figure("guideline violations",
+               fmt::format("{:.0f} of {:.0f} points", counts["guideline_violations"],
+                           counts["guideline_points"]),
+               fmt::format("collectives slower than their mock-ups beyond {} %; {:.0f} cannot tell",
+                           tolerance == r->info.settings.end() ? "?" : tolerance->second,
+                           counts["guideline_cannot_tell"]),
+               *r, nullptr));
+    return;
+  }
+  figures.push_back(missing("guideline violations", "no guidelines run (mpiscope guidelines)"));
+}
+
 void add_configuration(const std::vector<const db::StoredRun*>& runs,
                        std::vector<SummaryFigure>& figures) {
   for (const auto* r : runs) {
@@ -223,8 +246,7 @@ MachineSummary machine_summary(const std::vector<db::StoredRun>& runs) {
   add_imb_io(order, f);
   if (f.size() == before_io)
     f.push_back(missing("I/O bandwidth", "no IMB-IO or b_eff_io run (mpiscope imb-io, beffio)"));
-  // Issue 32 item 3: no command times the guidelines yet, so nothing is claimed about them.
-  f.push_back(missing("guideline violations", "mpiscope has no performance-guideline run yet"));
+  add_guidelines(order, f);
   add_configuration(order, f);
   return summary;
 }

@@ -1,0 +1,88 @@
+// Issue 32 item 3: `mpiscope guidelines` times each collective beside its mock-up and names the
+// guidelines the library violates. A PMPI shim (tests/pmpi) that slows one collective makes
+// exactly the guidelines of that collective fail, and no other.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace harness;
+using json = nlohmann::json;
+
+namespace {
+
+// Each printed guideline's verdicts, by guideline: "holds", "VIOLATED", "cannot tell".
+std::map<std::string, std::vector<std::string>> verdicts_of(const std::string& out) {
+  std::map<std::string, std::vector<std::string>> verdicts;
+  std::string current;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# ", 0) == 0 && line.find(" processes): medians") != std::string::npos) {
+      current = line.substr(2, line.find(" (") - 2);
+      verdicts[current];
+    } else if (!current.empty() && !line.empty() && line[0] != '#') {
+      for (const char* v : {"VIOLATED", "cannot tell", "holds"})
+        if (line.find(v) != std::string::npos) {
+          verdicts[current].push_back(v);
+          break;
+        }
+    }
+  }
+  return verdicts;
+}
+
+}  // namespace
+
+TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const std::vector<std::string> args = {"guidelines", "--guidelines", "Allreduce,Reduce,Bcast",
+                                         "--lengths",  "4,64,1024",    "--fail-on-violation"};
+  for (const std::string slowed : {"Allreduce", "Bcast"}) {
+    SCOPED_TRACE(slowed);
+    auto with_files = args;
+    const std::string json_path = dir + "/" + slowed + ".json";
+    with_files.insert(with_files.end(), {"--json", json_path, "--db", dir + "/r.sqlite"});
+    // 200 us before each call: the collective takes over 100 times its mock-up's time.
+    const auto r = run_mpi(2, with_files, "MPISCOPE_DELAY=MPI_" + slowed + "=200", 180, wrapper);
+    EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // --fail-on-violation
+    const auto verdicts = verdicts_of(r.out);
+    ASSERT_EQ(verdicts.size(), 3u) << r.out;
+    for (const auto& [guideline, points] : verdicts) {
+      EXPECT_EQ(points.size(), 3u) << guideline << "\n" << r.out;
+      const bool its_own = guideline.rfind(slowed + " <= ", 0) == 0;
+      for (const auto& v : points) EXPECT_EQ(v, its_own ? "VIOLATED" : "holds") << guideline;
+    }
+    EXPECT_NE(r.out.find("# 3 of 9 points violate their guideline"), std::string::npos) << r.out;
+    // The JSON (and the database) keep both tables of each guideline, a note per violation and
+    // the counts.
+    const auto j = json::parse(read_file(json_path));
+    int notes = 0;
+    for (const auto& n : j.at("notes"))
+      notes += n.get<std::string>().find("guideline " + slowed + " <= ") != std::string::npos;
+    EXPECT_EQ(notes, 3) << j.at("notes").dump();
+    std::map<std::string, double> figures;
+    for (const auto& f : j.at("summary")) figures[f.at("name")] = f.at("value").get<double>();
+    EXPECT_EQ(figures["guideline_violations"], 3);
+    EXPECT_EQ(figures["guideline_points"], 9);
+    EXPECT_EQ(j.at("benchmarks").size(), 5u);  // Allreduce, Reduce + Bcast, Reduce, Bcast, ...
+  }
+  // The summary names the newest run's violations.
+  const auto s = run_plain({"summary", "--db", dir + "/r.sqlite"});
+  EXPECT_NE(s.out.find("3 of 9 points"), std::string::npos) << s.out;
+}
+
+TEST(Guidelines, BadInputIsOneErrorAndExitTwo) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"--method", "classic"}, {"--lengths", "6"}, {"--guidelines", "Barrier"}}) {
+    auto args = bad;
+    args.insert(args.begin(), "guidelines");
+    args.push_back("--no-db");
+    const auto r = run_mpi(2, args);
+    EXPECT_EQ(r.exit_code, 2) << bad[0] << ": " << r.err;
+    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
+  }
+}
