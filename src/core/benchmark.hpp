@@ -183,6 +183,20 @@ double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* sa
 }
 
 // One repetition outside any timed loop (warm-up, -check): transfer, then assure completion.
+// A setup that splits the point's count elements over the ranks as blocks in rank order, the
+// first count mod nprocs ranks one element more (PointContext::counts and displs): IMB's
+// Reduce_scatter (guide 3.3.4.2), whose recvcounts OSU 7.4's osu_reduce_scatter gives too, and
+// the guidelines' Scatter + Allgather.
+inline void split_evenly(PointContext& c) {
+  const int r = c.count / c.nprocs, s = c.count % c.nprocs;
+  int displ = 0;
+  for (int rank = 0; rank < c.nprocs; ++rank) {
+    c.counts.push_back(rank < s ? r + 1 : r);
+    c.displs.push_back(displ);
+    displ += c.counts.back();
+  }
+}
+
 template <IterateFn Transfer, CompleteFn Complete>
 void single_repetition(PointContext& ctx, int i) {
   Transfer(ctx, i);

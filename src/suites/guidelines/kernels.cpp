@@ -74,17 +74,6 @@ void reduce_then_scatter(PointContext& c, int i) {
               c.datatype, kRoot, c.comm);
 }
 
-// X elements in blocks over the ranks, the first X mod n ranks one more.
-void split_evenly(PointContext& c) {
-  const int r = c.count / c.nprocs, s = c.count % c.nprocs;
-  int displ = 0;
-  for (int rank = 0; rank < c.nprocs; ++rank) {
-    c.counts.push_back(rank < s ? r + 1 : r);
-    c.displs.push_back(displ);
-    displ += c.counts.back();
-  }
-}
-
 core::BufferShape x_and_x(std::size_t x, int, int) {
   return {x, x};
 }
@@ -133,7 +122,7 @@ const std::vector<core::Benchmark>& benchmarks() {
         {.name = "Scatter + Allgather",
          .kernel = core::kernel<scatter_then_allgather>(),
          .shape = x_and_x,
-         .setup = split_evenly},
+         .setup = core::split_evenly},
         {.name = "Gather", .kernel = core::kernel<gather>(), .shape = x_and_all},
         {.name = "Allgather", .kernel = core::kernel<allgather>(), .shape = x_and_all},
         {.name = "Gather + Bcast", .kernel = core::kernel<gather_then_bcast>(), .shape = x_and_all},

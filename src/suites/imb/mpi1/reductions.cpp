@@ -27,19 +27,6 @@ void reduce_local(PointContext& c, int i) {
   MPI_Reduce_local(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM);
 }
 
-// L = r·np + s elements: ranks below s get r+1 of them, the others r (guide 3.3.4.2). OSU 7.4's
-// osu_reduce_scatter gives the same recvcounts (L/np, one more below L mod np; one each to the
-// first L ranks when L < np).
-void split_evenly(PointContext& c) {
-  const int r = c.count / c.nprocs, s = c.count % c.nprocs;
-  int displ = 0;
-  for (int rank = 0; rank < c.nprocs; ++rank) {
-    c.counts.push_back(rank < s ? r + 1 : r);
-    c.displs.push_back(displ);
-    displ += c.counts.back();
-  }
-}
-
 Blocks whole_sum(const PointContext& c) {
   return {{0, ExpectedBlock::kAllRanks, 0, static_cast<std::size_t>(c.count) * c.element_bytes}};
 }
@@ -87,7 +74,7 @@ std::vector<core::Benchmark> reduction_benchmarks() {
                            static_cast<std::size_t>(c.displs[mine]) * c.element_bytes,
                            static_cast<std::size_t>(c.counts[mine]) * c.element_bytes}};
           },
-          false, split_evenly),
+          false, core::split_evenly),
       later_imb(reduction(
                     "Reduce_scatter_block", core::kernel<reduce_scatter_block>(),
                     [](const PointContext& c, int) {
