@@ -82,4 +82,18 @@ std::optional<std::string> not_converged_reason(const Measurement& m) {
   return std::nullopt;
 }
 
+std::optional<MedianEstimate> median_estimate(const Measurement& m) {
+  if (!m.measured) return std::nullopt;
+  if (m.accurate) {
+    const auto& s = m.accurate->summary_us;
+    if (!s.median_ci.available) return std::nullopt;
+    return MedianEstimate{s.median, s.median_ci.lower, s.median_ci.upper};
+  }
+  const auto* median = m.value("median_us");
+  const auto* low = m.value("ci95_low_us");
+  const auto* high = m.value("ci95_high_us");
+  if (!median || !low || !high) return std::nullopt;
+  return MedianEstimate{median->value, low->value, high->value};
+}
+
 }  // namespace mpiscope::core

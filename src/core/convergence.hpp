@@ -25,4 +25,12 @@ inline constexpr std::string_view kNotConvergedPrefix = "not converged: ";
 // never a converged figure, whatever the method.
 std::optional<std::string> not_converged_reason(const Measurement& m);
 
+// A row's median and its 95 % interval (accurate mode): from the accurate statistics of a live
+// row, or from the values a row read back from the database or a file carries (`median_us`,
+// `ci95_low_us`, `ci95_high_us`); nullopt when it has no interval.
+struct MedianEstimate {
+  double median = 0, low = 0, high = 0;
+};
+std::optional<MedianEstimate> median_estimate(const Measurement& m);
+
 }  // namespace mpiscope::core

@@ -33,10 +33,7 @@ double reported_time_us(const core::Measurement& m) {
 }
 
 std::optional<Interval> median_interval(const core::Measurement& m) {
-  if (!m.measured) return std::nullopt;
-  const auto* low = m.value("ci95_low_us");
-  const auto* high = m.value("ci95_high_us");
-  if (low && high) return Interval{low->value, high->value};
+  if (const auto e = core::median_estimate(m)) return Interval{e->low, e->high};
   return std::nullopt;
 }
 

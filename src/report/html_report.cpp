@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include "core/convergence.hpp"
@@ -9,6 +10,7 @@
 #include "report/compare.hpp"
 #include "report/summary.hpp"
 #include "report_assets.hpp"
+#include "suites/guidelines/guidelines.hpp"
 
 namespace mpiscope::report {
 
@@ -188,6 +190,39 @@ json table_data(const core::BenchmarkRun& b, const Units& units) {
   return jt;
 }
 
+// A guidelines run's verdicts (suites/guidelines), ruled again on its stored tables with the
+// run's tolerance: one entry per guideline both of whose tables the run holds.
+json guidelines_data(const db::StoredRun& r) {
+  const auto tolerance = r.info.settings.find("tolerance_percent");
+  const double percent =
+      tolerance == r.info.settings.end() ? 10 : std::strtod(tolerance->second.c_str(), nullptr);
+  auto table = [&](const std::string& name) -> const core::BenchmarkRun* {
+    for (const auto& b : r.benchmarks)
+      if (b.name == name) return &b;
+    return nullptr;
+  };
+  json list = json::array();
+  for (const auto& g : guidelines::all_guidelines()) {
+    const auto* c = table(g.collective);
+    const auto* m = table(g.mock_up);
+    if (!c || !m) continue;
+    json points = json::array();
+    for (const auto& row : c->rows)
+      for (const auto& other : m->rows)
+        if (other.bytes == row.bytes) {
+          const auto v = guidelines::verdict(row, other, percent / 100);
+          points.push_back({{"bytes", v.bytes},
+                            {"factor", number_or_null(v.factor > 0 ? v.factor : std::nan(""))},
+                            {"collective_us", number_or_null(v.collective_us)},
+                            {"mock_up_us", number_or_null(v.mock_up_us)},
+                            {"verdict", guidelines::verdict_name(v.verdict)},
+                            {"why", v.why}});
+        }
+    list.push_back({{"name", g.name()}, {"collective", g.collective}, {"points", points}});
+  }
+  return {{"tolerance_percent", percent}, {"list", list}};
+}
+
 json comparison_data(const PageComparison& c) {
   json ids_a = json::array(), ids_b = json::array();
   for (const auto& r : c.a) ids_a.push_back(r.id);
@@ -269,6 +304,7 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
       json jt = table_data(b, units);
       if (!jt["rows"].empty()) jr["tables"].push_back(std::move(jt));
     }
+    if (r.info.suite == "guidelines") jr["guidelines"] = guidelines_data(r);
     data["runs"].push_back(jr);
   }
   if (options.comparison) data["comparison"] = comparison_data(*options.comparison);

@@ -100,6 +100,12 @@ try {
     const lines = await pingpong.locator('.plot .drawing svg').first().locator('.model path').count();
     check(modelled.length === 1 && /protocol switch between 2 KiB and 4 KiB/.test(modelled[0]) && lines >= 2,
           `${at}: the PingPong card names the imported curve's model and its switch (${modelled.join(' | ')}) and draws its regions (${lines} lines)`);
+    // The guidelines run: a card of its own whose plot has a marker per guideline and length.
+    const guidelines = s.cards.filter(c => c.type === 'guidelines');
+    const guidelineMarkers = await page.locator('section.card[data-card="guidelines"] .plot .drawing svg').first().locator('.marker path').count();
+    const guidelineTitles = await page.locator('section.card[data-card="guidelines"] .legend').first().textContent();
+    check(guidelines.length === 1 && guidelines[0].plots === 1 && guidelineMarkers === 4 && /Allreduce <= Reduce \+ Bcast/.test(guidelineTitles),
+          `${at}: the guidelines run has its card, a marker per guideline and length (${guidelineMarkers} of 4; ${guidelineTitles})`);
     check(s.cards.filter(c => c.type === 'beff').every(c => c.plots >= 2) && s.cards.some(c => c.type === 'beff'),
           `${at}: the b_eff run has its own card with its plots`);
     const maps = s.cards.filter(c => c.type === 'map');

@@ -821,6 +821,26 @@ function machineCard() {
   return card;
 }
 
+// A guidelines run (docs/guidelines.md): each guideline's factor, the collective's median over
+// its mock-up's, over the message size; filled markers violated, hollow holds, crosses cannot tell.
+function guidelinesCard(run) {
+  const g = run.guidelines;
+  const card = el('section', {class: 'card', 'data-benchmark': `guidelines run ${run.id}`, 'data-card': 'guidelines'});
+  card.append(el('h2', {}, `Performance guidelines · ${runName(run)}`));
+  card.append(el('p', {class: 'muted'}, `Collective / mock-up of the medians; violated (filled) where the collective's 95 % interval lies above the mock-up's by more than ${g.tolerance_percent} %, holds (hollow) where its interval shows it is not, cross: cannot tell.`));
+  // A colour per guideline (as the comparison's tables), not the run's one colour.
+  const series = g.list.map(x => ({key: `guideline|${run.id}|${x.name}`, name: x.name, run: null, variant: 0,
+    points: x.points.filter(p => p.factor !== null).map(p => ({x: Math.max(p.bytes, 1), y: p.factor, hollow: p.verdict === 'holds', cross: p.verdict === 'cannot tell',
+      tip: `${fmtBytes(p.bytes)}: ${fmt(p.collective_us)} us against ${fmt(p.mock_up_us)} us, factor ${fmt(p.factor)}: ${p.verdict}${p.why ? ' (' + p.why + ')' : ''}`}))}));
+  const plots = el('div', {class: 'plots'});
+  plots.append(plot({id: `guidelines ${run.id}`, title: 'collective / mock-up over message size (1 = alike)', xAxis: 'bytes', xTitle: AXES.bytes, yTitle: 'factor', yUnit: '', series}));
+  card.append(plots);
+  const violated = g.list.flatMap(x => x.points.filter(p => p.verdict === 'VIOLATED').map(p => `${x.name} at ${fmtBytes(p.bytes)}: factor ${fmt(p.factor)}`));
+  card.append(el('ul', {class: 'notes', 'data-violations': String(violated.length)},
+    el('li', {}, violated.length ? `${violated.length} violated:` : 'No guideline violated.'), ...violated.map(v => el('li', {}, v))));
+  return card;
+}
+
 function render() {
   for (const v of views) v.finalize();
   views = [];
@@ -838,6 +858,7 @@ function render() {
       if (r.tables.some(t => isBeffIo(r, t))) main.append(beffIoCard(r));
       for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
       if (r.tables.some(t => isMapPair(r, t))) main.append(mapCard(r));
+      if (r.guidelines) main.append(guidelinesCard(r));
       const suites = skampiSuitesCard(r);
       if (suites) main.append(suites);
     }

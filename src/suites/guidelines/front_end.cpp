@@ -13,6 +13,7 @@
 #include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/convergence.hpp"
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
@@ -167,9 +168,10 @@ class TextReporter : public core::Reporter {
   const Options& options_;
 };
 
+// "0.812 [0.80, 0.83]": the median and its 95 % interval, or "-" without them.
 std::string interval_text(const core::Measurement& m) {
-  const auto& s = m.accurate->summary_us;
-  return fmt::format("{:.3g} [{:.3g}, {:.3g}]", s.median, s.median_ci.lower, s.median_ci.upper);
+  const auto e = core::median_estimate(m);
+  return e ? fmt::format("{:.3g} [{:.3g}, {:.3g}]", e->median, e->low, e->high) : "-";
 }
 
 // The verdicts of every chosen guideline, printed as a table each; returns the violated points.
@@ -190,12 +192,10 @@ int print_verdicts(const Options& o, const Tables& tables, int processes, core::
     for (std::size_t i = 0; i < c->rows.size() && i < m->rows.size(); ++i) {
       const auto v = verdict(c->rows[i], m->rows[i], tolerance);
       ++points;
-      const bool timed = v.collective_us > 0 && v.mock_up_us > 0;
-      std::printf("%12zu  %-28s %-28s %7s  %s%s\n", v.bytes,
-                  timed ? interval_text(c->rows[i]).c_str() : "-",
-                  timed ? interval_text(m->rows[i]).c_str() : "-",
-                  timed ? fmt::format("{:.2f}", v.factor).c_str() : "-", verdict_name(v.verdict),
-                  v.why.empty() ? "" : (": " + v.why).c_str());
+      std::printf("%12zu  %-28s %-28s %7s  %s%s\n", v.bytes, interval_text(c->rows[i]).c_str(),
+                  interval_text(m->rows[i]).c_str(),
+                  v.factor > 0 ? fmt::format("{:.2f}", v.factor).c_str() : "-",
+                  verdict_name(v.verdict), v.why.empty() ? "" : (": " + v.why).c_str());
       if (v.verdict == Verdict::kViolated) {
         ++violated;
         out.note(fmt::format(

@@ -40,7 +40,8 @@ struct PointVerdict {
 // the tolerance (its lower bound > the mock-up's upper bound x (1 + tolerance)), so that the
 // collective is slower than its mock-up by more than the tolerance at that confidence. Holds: its
 // upper bound is at most the mock-up's lower bound x (1 + tolerance). Else, or without both
-// intervals, cannot tell.
+// intervals, cannot tell. Live rows and rows read back from the database alike
+// (core::median_estimate).
 PointVerdict verdict(const core::Measurement& collective, const core::Measurement& mock_up,
                      double tolerance);
 

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "core/convergence.hpp"
 #include "suites/guidelines/guidelines.hpp"
 
 namespace mpiscope::guidelines {
@@ -19,28 +20,25 @@ PointVerdict verdict(const core::Measurement& collective, const core::Measuremen
                      double tolerance) {
   PointVerdict v;
   v.bytes = collective.bytes;
-  if (!collective.measured || !mock_up.measured || !collective.accurate || !mock_up.accurate) {
-    v.why = "a side was not measured with the accurate meter";
+  const auto c = core::median_estimate(collective);
+  const auto m = core::median_estimate(mock_up);
+  if (!c || !m || !(m->median > 0)) {
+    v.why =
+        "a side has no 95 % interval of its median (not measured, too few repetitions, or "
+        "not with the accurate meter)";
     return v;
   }
-  const auto& c = collective.accurate->summary_us;
-  const auto& m = mock_up.accurate->summary_us;
-  v.collective_us = c.median;
-  v.mock_up_us = m.median;
-  v.factor = m.median > 0 ? c.median / m.median : 0;
-  if (!c.median_ci.available || !m.median_ci.available || !(m.median > 0)) {
-    v.why = "too few repetitions for a 95 % interval of a median";
-    return v;
-  }
+  v.collective_us = c->median;
+  v.mock_up_us = m->median;
+  v.factor = c->median / m->median;
   const double stretch = 1 + tolerance;
-  if (c.median_ci.lower > m.median_ci.upper * stretch) {
+  if (c->low > m->high * stretch) {
     v.verdict = Verdict::kViolated;
-  } else if (c.median_ci.upper <= m.median_ci.lower * stretch) {
+  } else if (c->high <= m->low * stretch) {
     v.verdict = Verdict::kHolds;
   } else {
     v.why = fmt::format("the intervals [{:.3g}, {:.3g}] and [{:.3g}, {:.3g}] us overlap at +{:g} %",
-                        c.median_ci.lower, c.median_ci.upper, m.median_ci.lower, m.median_ci.upper,
-                        100 * tolerance);
+                        c->low, c->high, m->low, m->high, 100 * tolerance);
   }
   return v;
 }
