@@ -26,6 +26,25 @@ class Reporter {
   virtual void run_finished(const RunInfo&, bool ok) { (void)ok; }
 };
 
+// Passes every event on to another reporter; a subclass overrides only the events it changes.
+class ForwardingReporter : public Reporter {
+ public:
+  explicit ForwardingReporter(Reporter& inner) : inner_(inner) {}
+  void run_started(const RunInfo& i) override { inner_.run_started(i); }
+  void benchmark_started(const BenchmarkRun& b) override { inner_.benchmark_started(b); }
+  void row(const BenchmarkRun& b, const Measurement& m) override { inner_.row(b, m); }
+  void benchmark_finished(const BenchmarkRun& b) override { inner_.benchmark_finished(b); }
+  void note(const std::string& n) override { inner_.note(n); }
+  void summary(const NamedValue& v) override { inner_.summary(v); }
+  void run_finished(const RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
+
+ protected:
+  Reporter& inner() { return inner_; }
+
+ private:
+  Reporter& inner_;
+};
+
 // Sends every event to each reporter in turn, with SIGINT/SIGTERM held until all have it.
 class ReporterList : public Reporter {
  public:

@@ -114,26 +114,35 @@ void add_model_figures(const std::vector<const db::StoredRun*>& runs,
                            *found.run, found.table));
 }
 
+// The row of highest bandwidth among a run's tables that `chosen` picks, and its table.
+struct HighestBandwidth {
+  const core::BenchmarkRun* table = nullptr;
+  const core::Measurement* row = nullptr;
+};
+template <class Chosen>
+HighestBandwidth highest_bandwidth(const db::StoredRun& run, Chosen chosen) {
+  HighestBandwidth best;
+  for (const auto& b : run.benchmarks) {
+    if (!chosen(b)) continue;
+    for (const auto& m : b.rows)
+      if (m.measured && m.mbytes_per_sec && std::isfinite(*m.mbytes_per_sec) &&
+          (!best.row || *m.mbytes_per_sec > *best.row->mbytes_per_sec))
+        best = {&b, &m};
+  }
+  return best;
+}
+
 // The highest bandwidth a single transfer reached (IMB's PingPong and PingPing, OSU's osu_bw), in
 // the newest run that has one, and at which length.
 void add_peak_bandwidth(const std::vector<const db::StoredRun*>& runs,
                         std::vector<SummaryFigure>& figures) {
   for (const auto* r : runs) {
     if (r->info.suite == "imb-io") continue;  // its single transfers are to and from files
-    const core::BenchmarkRun* best_table = nullptr;
-    const core::Measurement* best = nullptr;
-    for (const auto& b : r->benchmarks) {
-      if (b.family != "single_transfer" || b.multi) continue;
-      for (const auto& m : b.rows)
-        if (m.measured && m.mbytes_per_sec && std::isfinite(*m.mbytes_per_sec) &&
-            (!best || *m.mbytes_per_sec > *best->mbytes_per_sec)) {
-          best = &m;
-          best_table = &b;
-        }
-    }
-    if (best) {
-      figures.push_back(figure("peak bandwidth", mb_per_s(*best->mbytes_per_sec * kMiB / 1e6),
-                               "at " + bytes_text(best->bytes), *r, best_table));
+    const auto best = highest_bandwidth(
+        *r, [](const core::BenchmarkRun& b) { return b.family == "single_transfer" && !b.multi; });
+    if (best.row) {
+      figures.push_back(figure("peak bandwidth", mb_per_s(*best.row->mbytes_per_sec * kMiB / 1e6),
+                               "at " + bytes_text(best.row->bytes), *r, best.table));
       return;
     }
   }
@@ -161,22 +170,13 @@ void add_imb_io(const std::vector<const db::StoredRun*>& runs,
   for (const auto* r : runs) {
     if (r->info.suite != "imb-io") continue;
     for (const char* kind : {"Write", "Read"}) {
-      const core::BenchmarkRun* best_table = nullptr;
-      const core::Measurement* best = nullptr;
-      for (const auto& b : r->benchmarks) {
-        if (b.name.find(kind) == std::string::npos) continue;
-        for (const auto& m : b.rows)
-          if (m.measured && m.mbytes_per_sec && std::isfinite(*m.mbytes_per_sec) &&
-              (!best || *m.mbytes_per_sec > *best->mbytes_per_sec)) {
-            best = &m;
-            best_table = &b;
-          }
-      }
-      if (best)
-        figures.push_back(figure(std::string("I/O ") + (kind[0] == 'W' ? "write" : "read"),
-                                 mb_per_s(*best->mbytes_per_sec * kMiB / 1e6),
-                                 "the highest of IMB-IO's tables, at " + bytes_text(best->bytes),
-                                 *r, best_table));
+      const auto best = highest_bandwidth(
+          *r, [&](const core::BenchmarkRun& b) { return b.name.find(kind) != std::string::npos; });
+      if (best.row)
+        figures.push_back(figure(
+            std::string("I/O ") + (kind[0] == 'W' ? "write" : "read"),
+            mb_per_s(*best.row->mbytes_per_sec * kMiB / 1e6),
+            "the highest of IMB-IO's tables, at " + bytes_text(best.row->bytes), *r, best.table));
     }
     return;
   }

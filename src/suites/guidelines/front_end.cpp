@@ -121,26 +121,19 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
 }
 
 // Keeps each finished table for the verdicts (rank 0), passing every event on.
-class Tables : public core::Reporter {
+class Tables : public core::ForwardingReporter {
  public:
-  explicit Tables(core::Reporter& inner) : inner_(inner) {}
-  void run_started(const core::RunInfo& i) override { inner_.run_started(i); }
-  void benchmark_started(const core::BenchmarkRun& b) override { inner_.benchmark_started(b); }
-  void row(const core::BenchmarkRun& b, const core::Measurement& m) override { inner_.row(b, m); }
+  using ForwardingReporter::ForwardingReporter;
   void benchmark_finished(const core::BenchmarkRun& b) override {
     finished_[b.name] = b;
-    inner_.benchmark_finished(b);
+    inner().benchmark_finished(b);
   }
-  void note(const std::string& n) override { inner_.note(n); }
-  void summary(const core::NamedValue& v) override { inner_.summary(v); }
-  void run_finished(const core::RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
   const core::BenchmarkRun* table(const std::string& name) const {
     const auto it = finished_.find(name);
     return it == finished_.end() ? nullptr : &it->second;
   }
 
  private:
-  core::Reporter& inner_;
   std::map<std::string, core::BenchmarkRun> finished_;
 };
 

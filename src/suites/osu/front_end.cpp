@@ -20,16 +20,15 @@ namespace {
 // Gives every table the parameter an imported OSU file has ("# Datatype: MPI_CHAR." becomes
 // datatype=MPI_CHAR), so that `compare` matches the two, and every row OSU's own figures in OSU's
 // units next to the model's.
-class OsuFigures : public core::Reporter {
+class OsuFigures : public core::ForwardingReporter {
  public:
   OsuFigures(core::Reporter& inner, const Program& p, const Options& o, std::string datatype)
-      : inner_(inner), program_(p), options_(o), datatype_(std::move(datatype)) {}
-  void run_started(const core::RunInfo& i) override { inner_.run_started(i); }
+      : ForwardingReporter(inner), program_(p), options_(o), datatype_(std::move(datatype)) {}
   void benchmark_started(const core::BenchmarkRun& b) override {
-    inner_.benchmark_started(with(b));
+    inner().benchmark_started(with(b));
   }
   void row(const core::BenchmarkRun& b, const core::Measurement& m) override {
-    inner_.row(with(b), figures(m));
+    inner().row(with(b), figures(m));
   }
   void benchmark_finished(const core::BenchmarkRun& b) override {
     core::BenchmarkRun copy = with(b);
@@ -38,10 +37,8 @@ class OsuFigures : public core::Reporter {
       for (auto& m : copy.rows) m = figures(m);
       copy.model = core::model_of(copy);
     }
-    inner_.benchmark_finished(copy);
+    inner().benchmark_finished(copy);
   }
-  void note(const std::string& n) override { inner_.note(n); }
-  void run_finished(const core::RunInfo& i, bool ok) override { inner_.run_finished(i, ok); }
 
  private:
   // A row with OSU's own figures in OSU's units next to the model's.
@@ -72,7 +69,6 @@ class OsuFigures : public core::Reporter {
     }
     return copy;
   }
-  core::Reporter& inner_;
   const Program& program_;
   const Options& options_;
   std::string datatype_;
