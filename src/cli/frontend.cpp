@@ -24,6 +24,8 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   for (const auto& a : args) watchdog |= a == "--timeout";
   const int asked = fe.thread_level ? fe.thread_level(args) : MPI_THREAD_SINGLE;
   core::fix_heap_for_run(fe.heap);  // before MPI allocates anything (core/heap_policy.hpp)
+  // Each rank's own environment, as MPI_Init will read it; what the user set stays.
+  for (const auto& [name, value] : fe.environment) setenv(name.c_str(), value.c_str(), 0);
   // Rank 0's children read the library's defaults while MPI starts (core/control_variables.hpp).
   if (mpi::launched_as_rank_zero()) core::start_control_variable_probe();
   mpi::Environment env(argc, argv, std::max(asked, watchdog ? MPI_THREAD_FUNNELED : asked));
@@ -86,6 +88,7 @@ SuiteMain main_of(SuiteFrontEnd suite) {
     };
     fe.thread_level = suite.thread_level;
     fe.heap = suite.heap;
+    fe.environment = suite.environment;
     return run_front_end(fe, argc, argv);
   };
 }

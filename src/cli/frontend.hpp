@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/registry.hpp"
@@ -52,6 +53,9 @@ struct FrontEnd {
   // The C library's heap when neither MPISCOPE_HEAP nor the user's thresholds say
   // (heap_policy.hpp).
   core::HeapPolicyKind heap = core::HeapPolicyKind::Fixed;
+  // Environment variables every rank sets before MPI_Init unless the user set them (tune: Open
+  // MPI's coll_tuned_use_dynamic_rules, which the library reads only then).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv);
@@ -73,6 +77,7 @@ struct SuiteFrontEnd {
   std::function<int(const Launch&, const std::string& options, int thread_level)> run = nullptr;
   std::function<int(const std::vector<std::string>& args)> thread_level = nullptr;  // FrontEnd's
   core::HeapPolicyKind heap = core::HeapPolicyKind::Fixed;                          // FrontEnd's
+  std::vector<std::pair<std::string, std::string>> environment = {};                // FrontEnd's
 };
 
 // The SuiteEntry::main of a suite.

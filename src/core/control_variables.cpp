@@ -174,13 +174,19 @@ class Probe {
       full.push_back(text);
       if (configuration.count(text.substr(0, text.find('='))) == 0) clean.push_back(text);
     }
-    started_ = true;
     const bool names_one =
         std::any_of(configuration.begin(), configuration.end(),
                     [](const auto& v) { return !variables_named_by(v.first).empty(); });
-    for (const auto* environment : {&full, &clean}) {
-      if (environment == &clean && !names_one) break;
-      auto child = spawn_reader(*environment);
+    if (names_one)
+      start_each({full, clean});
+    else
+      start_each({full});
+  }
+  // One child under each environment.
+  void start_each(const std::vector<std::vector<std::string>>& environments) {
+    started_ = true;
+    for (const auto& environment : environments) {
+      auto child = spawn_reader(environment);
       if (!child) {
         failure_ = "a child process could not be started";
         end();
@@ -276,6 +282,21 @@ ControlVariables read_control_variables() {
       if (auto variable = read_variable(i)) variables.insert(std::move(*variable));
   MPI_T_finalize();
   return variables;
+}
+
+std::optional<ControlVariables> read_control_variables_under(
+    const std::map<std::string, std::string>& overrides) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    if (overrides.count(text.substr(0, text.find('='))) == 0) environment.push_back(text);
+  }
+  for (const auto& [name, value] : overrides) environment.push_back(name + "=" + value);
+  Probe child;
+  child.start_each({environment});
+  auto readings = child.finish();
+  if (!readings || readings->empty()) return std::nullopt;
+  return std::move(readings->front());
 }
 
 int print_control_variables() {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,11 @@ inline constexpr const char* kPrintControlVariablesArgument = "--mpi-t-control-v
 // empty where the tool interface is not usable.
 ControlVariables read_control_variables();
 int print_control_variables();
+// The reading of one child process started now under this process's environment with `overrides`
+// set (the library's reading of a value it is given by its environment); nullopt when the child
+// failed or took over 20 s.
+std::optional<ControlVariables> read_control_variables_under(
+    const std::map<std::string, std::string>& overrides);
 
 struct ChangedVariable {
   std::string name, value, library_default;

@@ -1,0 +1,109 @@
+// The choice per length (tune.hpp) and Open MPI's rules file that applies it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "core/convergence.hpp"
+#include "suites/tune/tune.hpp"
+
+namespace mpiscope::tune {
+
+LengthChoice choose(const std::vector<Algorithm>& algorithms,
+                    const std::vector<const core::Measurement*>& rows, double tolerance) {
+  LengthChoice c;
+  if (rows.empty() || algorithms.size() != rows.size()) {
+    c.why = "not measured";
+    return c;
+  }
+  c.bytes = rows.front() ? rows.front()->bytes : 0;
+  const auto library = rows.front() ? core::median_estimate(*rows.front()) : std::nullopt;
+  std::optional<core::MedianEstimate> best;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto e = rows[i] ? core::median_estimate(*rows[i]) : std::nullopt;
+    if (e && (!best || e->median < best->median)) {
+      best = e;
+      c.fastest = algorithms[i];
+    }
+  }
+  if (!library) {
+    c.why = "the library's own choice has no 95 % interval of its median";
+    return c;
+  }
+  c.default_us = library->median;
+  if (!best) {
+    c.why = "no other algorithm has a 95 % interval of its median";
+    return c;
+  }
+  c.fastest_us = best->median;
+  if (best->high * (1 + tolerance) < library->low) {
+    c.changed = true;
+  } else if (best->median < library->median) {
+    c.why = fmt::format(
+        "{} is not faster beyond the noise: [{:.3g}, {:.3g}] against [{:.3g}, "
+        "{:.3g}] us at +{:g} %",
+        c.fastest.name, best->low, best->high, library->low, library->high, 100 * tolerance);
+  } else {
+    c.why = "the library's own choice is the fastest";
+  }
+  return c;
+}
+
+std::size_t open_mpi_rule_bytes(const std::string& collective, std::size_t bytes, int processes) {
+  // coll_tuned_decision_dynamic.c (Open MPI 4.1): the gathers, scatters and all-to-all compare
+  // the datatype's size x count x the communicator's size; the others the size x count.
+  for (const char* per_rank : {"Allgather", "Alltoall", "Gather", "Scatter"})
+    if (collective == per_rank) return bytes * static_cast<std::size_t>(processes);
+  return collective == "Barrier" ? 0 : bytes;
+}
+
+namespace {
+// Open MPI 4.1's COLLTYPE (ompi/mca/coll/base/coll_base_functions.h): the file's collective ids.
+// A file format's constant, not a choice of the library's: the test that has the library read a
+// written file back checks them.
+int open_mpi_collective_id(const std::string& collective) {
+  static const std::pair<const char*, int> ids[] = {
+      {"Allgather", 0}, {"Allreduce", 2}, {"Alltoall", 3},        {"Barrier", 6},  {"Bcast", 7},
+      {"Gather", 9},    {"Reduce", 11},   {"Reduce_scatter", 12}, {"Scatter", 15},
+  };
+  for (const auto& [name, id] : ids)
+    if (collective == name) return id;
+  return -1;
+}
+}  // namespace
+
+std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes) {
+  std::vector<const TunedCollective*> with_change;
+  for (const auto& t : tuned) {
+    const bool any = std::any_of(t.choices.begin(), t.choices.end(),
+                                 [](const LengthChoice& c) { return c.changed; });
+    if (any && open_mpi_collective_id(t.variable.collective) >= 0) with_change.push_back(&t);
+  }
+  if (with_change.empty()) return "";
+  // The reader takes the first number on a line and skips the rest: no digit in a comment.
+  std::string out = fmt::format("{} # collectives: written by mpiscope tune\n", with_change.size());
+  for (const auto* t : with_change) {
+    // Rows from each measured length up, merged where the algorithm stays the same; the first
+    // from 0 bytes, as the reader demands.
+    std::vector<std::pair<std::size_t, int>> rows;
+    for (const auto& c : t->choices) {
+      const int algorithm = c.changed ? c.fastest.value : 0;
+      const std::size_t from =
+          rows.empty() ? 0 : open_mpi_rule_bytes(t->variable.collective, c.bytes, processes);
+      if (rows.empty() || rows.back().second != algorithm) rows.emplace_back(from, algorithm);
+    }
+    out += fmt::format("{} # {}\n", open_mpi_collective_id(t->variable.collective),
+                       t->variable.collective);
+    // Communicator sizes: below, exactly and above the one measured; the others keep the
+    // library's own decision (algorithm zero).
+    out += "3 # communicator sizes\n";
+    out += "1 # communicators this small keep the library's decision\n1\n0 0 0 0\n";
+    out += fmt::format("{} # communicators of the measured size\n{}\n", processes, rows.size());
+    for (const auto& [from, algorithm] : rows) out += fmt::format("{} {} 0 0\n", from, algorithm);
+    out += fmt::format("{} # larger communicators keep the library's decision\n1\n0 0 0 0\n",
+                       processes + 1);
+  }
+  return out;
+}
+
+}  // namespace mpiscope::tune

@@ -1,0 +1,340 @@
+// `mpiscope tune`: the command line, the run of every offered algorithm of every chosen collective
+// (IMB-MPI1's benchmark of it, the engine's accurate meter), the choice per length, and the
+// library's tuning file.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "cli/frontend.hpp"
+#include "cli/method_options.hpp"
+#include "cli/numbers.hpp"
+#include "cli/registry.hpp"
+#include "cli/suite_cli.hpp"
+#include "core/convergence.hpp"
+#include "core/engine.hpp"
+#include "core/mpi.hpp"
+#include "core/run_info.hpp"
+#include "core/text.hpp"
+#include "output/files.hpp"
+#include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/tune/tune.hpp"
+
+namespace mpiscope::tune {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Algorithm, value, name)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AlgorithmVariable, collective, variable, algorithms)
+
+namespace {
+
+constexpr std::size_t kMaxLength = std::size_t{64} << 20;
+// Open MPI's coll/tuned obeys a forced algorithm only with its dynamic rules on, which it reads
+// once, at MPI_Init (MCA_BASE_VAR_SCOPE_READONLY): tune sets it in every rank's environment first.
+constexpr const char* kOpenMpiDynamicRules = "OMPI_MCA_coll_tuned_use_dynamic_rules";
+
+struct Options {
+  std::vector<AlgorithmVariable> variables;  // found by rank 0 from the library
+  std::vector<std::size_t> lengths = {4, 64, 1024, 16384, 262144, 1048576};
+  double tolerance_percent = 5;
+  std::string rules_file;  // --rules FILE: Open MPI's dynamic rules file
+  cli::OutputOptions output;
+  cli::MethodOptions method{.method = "accurate", .budget_s = 0.2};
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, variables, lengths, tolerance_percent, rules_file,
+                                   output, method)
+
+// What in the environment would make a forced algorithm not the one timed (Open MPI).
+void check_open_mpi_environment() {
+  const char* rules = std::getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+  if (rules != nullptr && *rules != '\0')
+    throw cli::UsageError(std::string("OMPI_MCA_coll_tuned_dynamic_rules_filename is set (") +
+                          rules +
+                          "): its rules would take the place of the algorithms tune forces; "
+                          "unset it for the tuning run");
+  const char* dynamic = std::getenv(kOpenMpiDynamicRules);
+  if (dynamic != nullptr && std::string(dynamic) != "1" && std::string(dynamic) != "true")
+    throw cli::UsageError(std::string(kOpenMpiDynamicRules) + "=" + dynamic +
+                          ": Open MPI obeys a forced algorithm only with its dynamic rules on; "
+                          "unset it for the tuning run");
+}
+
+cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>& args,
+                       int world_size) {
+  Options o;
+  std::string collectives, lengths;
+  CLI::App app{
+      "Times every algorithm the MPI library offers for each chosen collective (Open MPI's "
+      "coll/tuned, MPICH's MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM), with the accurate meter at "
+      "the same lengths on this launch's processes, and chooses per length the fastest where it "
+      "beats the library's own choice beyond the noise; --rules writes Open MPI's tuning file "
+      "that applies the choice.",
+      launch.program};
+  app.add_option("--collectives", collectives,
+                 "Only these collectives, comma-separated (default: Allreduce, Bcast, Reduce, "
+                 "Allgather, Alltoall, Barrier, Gather, Scatter, Reduce_scatter)")
+      ->type_name("NAME[,NAME…]");
+  app.add_option("--lengths", lengths,
+                 "Message lengths in bytes (IMB's X), comma-separated, each a multiple of 4 "
+                 "(default: 4,64,1024,16384,262144,1048576)")
+      ->type_name("BYTES[,BYTES…]");
+  app.add_option("--tolerance", o.tolerance_percent,
+                 "How much faster than the library's own choice an algorithm must be, beyond the "
+                 "95 % intervals, to be chosen")
+      ->type_name("PERCENT")
+      ->capture_default_str()
+      ->check(cli::number_in({0, 1000}));
+  app.add_option("--rules", o.rules_file,
+                 "Write Open MPI's dynamic rules file (coll_tuned_dynamic_rules_filename) of the "
+                 "choice here")
+      ->type_name("FILE");
+  cli::add_output_options(app, o.output);
+  cli::add_method_options(app, o.method);
+  app.footer(
+      "How the algorithms are found and forced, what the file holds and how to deploy it: "
+      "docs/tune.md. Only the accurate method chooses (medians and their 95 % intervals); "
+      "--budget defaults to 0.2 s per point.\n"
+      "Exit status: 0 ok, 1 a measurement could not run, 2 bad command line or a library that "
+      "offers no algorithm to choose, 4 --timeout.");
+  return cli::parse_command_line(app, args, [&] {
+    if (world_size < 2)
+      throw cli::UsageError("tune needs at least 2 processes; " + std::to_string(world_size) +
+                            " is running");
+    std::vector<std::string> chosen;
+    for (const auto& name : core::split(collectives, ',')) {
+      const auto n = core::trim(name);
+      if (n.empty()) continue;
+      const auto& all = tunable_collectives();
+      if (std::find(all.begin(), all.end(), n) == all.end())
+        throw cli::UsageError("--collectives: tune knows no '" + n + "' (" +
+                              fmt::format("{}", fmt::join(all, ", ")) + ")");
+      if (std::find(chosen.begin(), chosen.end(), n) == chosen.end()) chosen.push_back(n);
+    }
+    if (chosen.empty()) chosen = tunable_collectives();
+    if (!lengths.empty()) {
+      o.lengths.clear();
+      for (const auto& text : core::split(lengths, ','))
+        o.lengths.push_back(
+            cli::parse_integer<std::size_t>(core::trim(text), "--lengths", 4, kMaxLength));
+      for (const auto x : o.lengths)
+        if (x % 4 != 0)
+          throw cli::UsageError("--lengths: " + std::to_string(x) +
+                                " is not a multiple of 4 (the reductions sum 4-byte floats)");
+      std::sort(o.lengths.begin(), o.lengths.end());
+      o.lengths.erase(std::unique(o.lengths.begin(), o.lengths.end()), o.lengths.end());
+    }
+    o.output.validate();
+    o.method.validate();
+    if (!o.method.accurate())
+      throw cli::UsageError("--method " + o.method.method +
+                            ": an algorithm is chosen from medians and their 95 % intervals, "
+                            "which only the accurate method gives");
+    if (!o.rules_file.empty()) output::check_writable(o.rules_file);
+    o.variables = offered_algorithms(chosen);
+    if (o.variables.empty())
+      throw cli::UsageError(
+          "this MPI library offers no algorithm to choose for " +
+          fmt::format("{}", fmt::join(chosen, ", ")) +
+          " through its tool interface (Open MPI's coll_tuned_<collective>_algorithm, MPICH's "
+          "MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM)");
+    if (o.variables.front().variable.rfind("coll_tuned_", 0) == 0)
+      check_open_mpi_environment();
+    else if (!o.rules_file.empty())
+      throw cli::UsageError("--rules writes Open MPI's rules file; this library is not Open MPI");
+    return nlohmann::json(o).dump();
+  });
+}
+
+// Gives every table the algorithm it was timed with, and keeps each for the choice (rank 0).
+class AlgorithmTables : public core::ForwardingReporter {
+ public:
+  using ForwardingReporter::ForwardingReporter;
+  void set_algorithm(const Algorithm& a) { algorithm_ = a; }
+  void benchmark_started(const core::BenchmarkRun& b) override {
+    inner().benchmark_started(with(b));
+  }
+  void row(const core::BenchmarkRun& b, const core::Measurement& m) override {
+    inner().row(with(b), m);
+  }
+  void benchmark_finished(const core::BenchmarkRun& b) override {
+    auto tagged = with(b);
+    finished_[{b.name, algorithm_.value}] = tagged;
+    inner().benchmark_finished(tagged);
+  }
+  const core::BenchmarkRun* table(const std::string& collective, int value) const {
+    const auto it = finished_.find({collective, value});
+    return it == finished_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  core::BenchmarkRun with(const core::BenchmarkRun& b) const {
+    auto copy = b;
+    copy.parameters["algorithm"] = algorithm_.name;
+    return copy;
+  }
+  Algorithm algorithm_;
+  std::map<std::pair<std::string, int>, core::BenchmarkRun> finished_;
+};
+
+// The text on stdout: the header and one line per measured table.
+class TextReporter : public core::Reporter {
+ public:
+  explicit TextReporter(const Options& o) : options_(o) {}
+  void run_started(const core::RunInfo& i) override {
+    std::printf("# mpiscope tune: the library's collective algorithms on %d processes\n",
+                i.world_size);
+    std::printf("# MPI library: %s\n", i.mpi_library.substr(0, i.mpi_library.find('\n')).c_str());
+    std::printf("# Method: %s\n", i.settings.at("method_description").c_str());
+    for (const auto& v : options_.variables) {
+      std::string names;
+      for (const auto& a : v.algorithms)
+        names += (names.empty() ? "" : ", ") + std::to_string(a.value) + " " + a.name;
+      std::printf("# %s: %s (%s)\n", v.collective.c_str(), v.variable.c_str(), names.c_str());
+    }
+    std::fflush(stdout);
+  }
+  void benchmark_finished(const core::BenchmarkRun& b) override {
+    int measured = 0;
+    for (const auto& m : b.rows) measured += m.measured;
+    std::printf("# measured %s, algorithm %s: %d of %zu lengths\n", b.name.c_str(),
+                b.parameters.at("algorithm").c_str(), measured, b.rows.size());
+    std::fflush(stdout);
+  }
+  void note(const std::string& n) override { std::printf("# %s\n", n.c_str()); }
+
+ private:
+  const Options& options_;
+};
+
+// The choice of every collective, printed as a table each (rank 0).
+std::vector<TunedCollective> choices(const Options& o, const AlgorithmTables& tables, int processes,
+                                     core::Reporter& out) {
+  std::vector<TunedCollective> tuned;
+  int changed = 0, points = 0;
+  for (const auto& v : o.variables) {
+    TunedCollective t{v, {}};
+    std::vector<const core::BenchmarkRun*> runs;
+    for (const auto& a : v.algorithms) runs.push_back(tables.table(v.collective, a.value));
+    std::printf(
+        "\n# %s (%d processes): median in us of the library's own choice (%s) and of "
+        "the fastest other\n",
+        v.collective.c_str(), processes, v.algorithms.front().name.c_str());
+    std::printf("#%11s %12s  %-24s %12s %8s  %s\n", "bytes", "library", "fastest other", "us",
+                "speedup", "choice");
+    const std::size_t lengths = runs.front() ? runs.front()->rows.size() : 0;
+    for (std::size_t i = 0; i < lengths; ++i) {
+      std::vector<const core::Measurement*> rows;
+      for (const auto* r : runs) rows.push_back(r && i < r->rows.size() ? &r->rows[i] : nullptr);
+      const auto c = choose(v.algorithms, rows, o.tolerance_percent / 100);
+      ++points;
+      changed += c.changed;
+      std::printf("%12zu %12.3f  %-24s %12.3f %8.2f  %s\n", c.bytes, c.default_us,
+                  c.fastest.name.c_str(), c.fastest_us,
+                  c.fastest_us > 0 ? c.default_us / c.fastest_us : 0,
+                  c.changed ? c.fastest.name.c_str() : ("library's own: " + c.why).c_str());
+      if (c.changed)
+        out.note(fmt::format(
+            "tune: {} at {} bytes: {} ({:.3g} us) instead of the library's own "
+            "choice ({:.3g} us), {:.2f} times as fast",
+            v.collective, c.bytes, c.fastest.name, c.fastest_us, c.default_us, c.speedup()));
+      t.choices.push_back(c);
+    }
+    tuned.push_back(std::move(t));
+  }
+  std::printf(
+      "\n# %d of %d points choose another algorithm than the library's own (tolerance %s "
+      "%%)\n",
+      changed, points, cli::number_text(o.tolerance_percent).c_str());
+  out.summary({"tune_points", static_cast<double>(points), "points"});
+  out.summary({"tune_changed", static_cast<double>(changed), "points"});
+  std::fflush(stdout);
+  return tuned;
+}
+
+int run(const cli::Launch& launch, const std::string& serialized, int thread_level) {
+  const auto o = nlohmann::json::parse(serialized).get<Options>();
+  const int world_size = mpi::world_size();
+  core::EngineSettings settings;
+  settings.npmin = world_size;  // every rank: the algorithms of this communicator size
+  settings.root_shift = false;  // root 0, as the library's decision is asked of it
+  settings.timeout_s = o.output.timeout_s;
+  settings.accurate = true;
+  settings.accurate_settings = o.method.settings();
+
+  core::RunInfo info = core::collect_run_info("tune", launch.command_line, thread_level);
+  info.suite_title = "the MPI library's collective algorithms";
+  for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
+  info.settings["tolerance_percent"] = cli::number_text(o.tolerance_percent);
+  for (const auto& v : o.variables) {
+    std::string names;
+    for (const auto& a : v.algorithms)
+      names += (names.empty() ? "" : ", ") + std::to_string(a.value) + " " + a.name;
+    info.settings["algorithms " + v.collective] = v.variable + ": " + names;
+    info.benchmarks.push_back(v.collective);
+  }
+  info.min_length = o.lengths.front();
+  info.max_length = o.lengths.back();
+  info.user_lengths = true;
+
+  cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(o); }, o.output, info);
+  AlgorithmTables tables(reporters.out());
+  AlgorithmSwitch algorithms;
+  core::SuiteOutcome outcome;
+  for (const auto& v : o.variables) {
+    const core::Benchmark* benchmark = nullptr;
+    for (const auto& b : imb::mpi1::all_benchmarks())
+      if (b.name == v.collective) benchmark = &b;
+    core::SuitePlan plan;
+    plan.suite = "tune";
+    plan.benchmarks = {benchmark};
+    plan.lengths = [&](const core::Benchmark&) { return o.lengths; };
+    for (const auto& a : v.algorithms) {
+      // Before the engine makes the communicators it times on (Open MPI reads it then).
+      algorithms.set(v.variable, a.value);
+      tables.set_algorithm(a);
+      const auto one = core::run_suite(plan, settings, tables);
+      outcome.all_ran &= one.all_ran;
+      outcome.failed |= one.failed;
+      if (one.failed || !one.all_ran) break;
+    }
+    algorithms.set(v.variable, 0);  // the library's own choice again
+    if (outcome.failed || !outcome.all_ran) break;
+  }
+  std::string rules;
+  if (reporters.root()) {
+    const auto tuned = choices(o, tables, world_size, tables);
+    rules = open_mpi_rules_file(tuned, world_size);
+    if (!o.rules_file.empty()) {
+      if (rules.empty()) {
+        tables.note("tune: no algorithm beats the library's own choice: " + o.rules_file +
+                    " is not written");
+      } else {
+        output::replace_file(o.rules_file, rules);
+        std::printf(
+            "\n# Open MPI's rules written to %s; apply them with\n#   mpirun --mca "
+            "coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename %s ...\n",
+            o.rules_file.c_str(), o.rules_file.c_str());
+      }
+    }
+  }
+  reporters.measured(info);
+  if (!rules.empty()) info.settings["open_mpi_rules"] = rules;
+  reporters.finish(info, outcome.all_ran);
+  return cli::exit_code(outcome);
+}
+
+cli::SuiteEntry entry() {
+  return {"tune",
+          "The MPI library's collective algorithms: the fastest per length, and its tuning file",
+          {},
+          59,
+          cli::main_of({.parse = parse, .run = run, .environment = {{kOpenMpiDynamicRules, "1"}}})};
+}
+
+}  // namespace
+
+MPISCOPE_REGISTER_SUITE(entry());
+
+}  // namespace mpiscope::tune

@@ -1,0 +1,96 @@
+// `mpiscope tune` (issue 37): every algorithm the MPI library offers for a collective, timed with
+// the engine's accurate meter at the same lengths on the same communicator size, and the best one
+// per length, chosen only where it beats the library's own choice beyond the noise; then the
+// library's tuning file that applies the choice. The algorithms, their names and their numbers are
+// read from the library through the MPI tool information interface (algorithms.cpp); each is
+// forced by writing its control variable on every rank before the engine creates the
+// communicators it times on (Open MPI reads it when a communicator is created, MPICH at each call).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace mpiscope::tune {
+
+// The collectives tune knows (IMB-MPI1's benchmarks of them are timed), in its default order.
+const std::vector<std::string>& tunable_collectives();
+
+struct Algorithm {
+  int value = 0;     // what the control variable is set to
+  std::string name;  // as the library names it
+};
+
+// A collective's algorithm control variable and the algorithms it offers; the first is the
+// library's own choice (Open MPI's "ignore", MPICH's "auto": value 0).
+struct AlgorithmVariable {
+  std::string collective;  // IMB-MPI1's name: "Allreduce"
+  std::string variable;    // coll_tuned_allreduce_algorithm, MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM
+  std::vector<Algorithm> algorithms;
+};
+
+// The variables of these collectives that this process's library offers (rank 0, after MPI_Init:
+// it opens the tool interface itself and, for MPICH, starts child processes to learn which names
+// the library accepts). Collectives the library has no variable for are left out.
+std::vector<AlgorithmVariable> offered_algorithms(const std::vector<std::string>& collectives);
+
+// MPICH lists an algorithm variable's choices in its description, with the line breaks lost:
+// "Variable to select gather algorithmauto - Internal algorithm selection (...)binomial - Force
+// binomial algorithmnb       - Force nonblocking algorithm". The lower-case words glued before
+// each " - ", in order ("algorithmauto", "algorithmbinomial", "algorithmnb"): each ends with an
+// algorithm's name, which name_candidates() offers, longest first, for the library to accept.
+std::vector<std::string> glued_names(const std::string& description);
+std::vector<std::string> name_candidates(const std::string& glued);
+
+// Sets the algorithm control variables on this rank (every rank does the same before a
+// communicator is made). Opens the tool interface for its lifetime.
+class AlgorithmSwitch {
+ public:
+  AlgorithmSwitch();
+  ~AlgorithmSwitch();
+  AlgorithmSwitch(const AlgorithmSwitch&) = delete;
+  AlgorithmSwitch& operator=(const AlgorithmSwitch&) = delete;
+  // Throws std::runtime_error when the library refuses.
+  void set(const std::string& variable, int value);
+
+ private:
+  bool open_ = false;
+};
+
+// The choice at one length between the library's own algorithm and the fastest other.
+struct LengthChoice {
+  std::size_t bytes = 0;
+  double default_us = 0;  // the library's own choice's median (0: not measured)
+  Algorithm fastest;      // the other algorithm of the lowest median
+  double fastest_us = 0;  // its median
+  bool changed = false;   // the fastest is faster beyond the noise: it is chosen
+  std::string why;        // why the default stays, when it does
+  double speedup() const { return changed && fastest_us > 0 ? default_us / fastest_us : 1.0; }
+};
+
+// One row of every algorithm's table at the same length; [0] the library's own choice. The
+// fastest other is chosen when its 95 % interval of the median lies below the default's by more
+// than the tolerance (its upper bound x (1 + tolerance) < the default's lower bound).
+LengthChoice choose(const std::vector<Algorithm>& algorithms,
+                    const std::vector<const core::Measurement*>& rows, double tolerance);
+
+// A tuned collective: its variable and the choice at every measured length.
+struct TunedCollective {
+  AlgorithmVariable variable;
+  std::vector<LengthChoice> choices;
+};
+
+// Open MPI's coll/tuned dynamic rules file (coll_tuned_dynamic_rules_filename, read when
+// coll_tuned_use_dynamic_rules is on): for communicators of exactly `processes` ranks, each
+// collective's rows from each measured length up (the first from 0 bytes), the chosen algorithm's
+// number, or 0 (the library's own decision) where nothing was chosen; communicators of other sizes
+// keep the library's own decision. Empty when no collective has a change.
+std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes);
+// The message size Open MPI's rules compare for a collective at IMB's length X (its decision
+// functions' dsize): X, or X times the process count for the gathers, scatters and all-to-all.
+std::size_t open_mpi_rule_bytes(const std::string& collective, std::size_t bytes, int processes);
+
+}  // namespace mpiscope::tune
