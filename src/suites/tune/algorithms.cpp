@@ -33,17 +33,33 @@ std::string mpich_variable(const std::string& collective) {
   return "MPIR_CVAR_" + upper(collective) + "_INTRA_ALGORITHM";
 }
 
-// The tool interface, open while this lives (MPI_T_init_thread nests).
-struct ToolInterface {
-  bool open = false;
-  ToolInterface() {
+// The tool interface, opened once per process and left open: MPICH 4.0 loses its variables
+// (MPI_T_cvar_get_index finds none, MPI_T_cvar_get_num crashes) when it is finalized and opened
+// again in one process, as rank 0 would between finding the algorithms and forcing them.
+bool tool_interface_open() {
+  static const bool open = [] {
     int provided = 0;
-    open = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+    return MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+  }();
+  return open;
+}
+
+// The variable's index, or -1.
+int variable_index(const std::string& name) {
+  int count = 0;
+  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return -1;
+  for (int i = 0; i < count; ++i) {
+    char got[256];
+    int length = sizeof got, verbosity = 0, binding = 0, scope = 0;
+    MPI_Datatype type;
+    MPI_T_enum enumeration;
+    if (MPI_T_cvar_get_info(i, got, &length, &verbosity, &type, &enumeration, nullptr, nullptr,
+                            &binding, &scope) == MPI_SUCCESS &&
+        name == got)
+      return i;
   }
-  ~ToolInterface() {
-    if (open) MPI_T_finalize();
-  }
-};
+  return -1;
+}
 
 struct VariableInfo {
   int index = -1;
@@ -52,8 +68,8 @@ struct VariableInfo {
 };
 
 std::optional<VariableInfo> variable_info(const std::string& name) {
-  int index = -1;
-  if (MPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS) return std::nullopt;
+  const int index = variable_index(name);
+  if (index < 0) return std::nullopt;
   char got_name[256], description[8192];
   int name_length = sizeof got_name, description_length = sizeof description, verbosity = 0,
       binding = 0, scope = 0;
@@ -80,6 +96,14 @@ std::optional<VariableInfo> variable_info(const std::string& name) {
       }
   }
   return info;
+}
+
+core::ControlVariables read_or_fail(const std::map<std::string, std::string>& overrides) {
+  auto reading = core::read_control_variables_under(overrides);
+  if (!reading)
+    throw std::runtime_error(
+        "a child process reading MPICH's algorithm variables failed or took over 20 s");
+  return std::move(*reading);
 }
 
 // MPICH: which of each glued word's candidates the library accepts, and as which number, found
@@ -110,16 +134,17 @@ void resolve_mpich_names(std::vector<AlgorithmVariable>& variables,
       if (s.entry < glued[v].size()) overrides[variables[v].variable] = s.candidates[s.next];
     }
     if (overrides.empty()) return;
-    const auto reading = core::read_control_variables_under(overrides);
-    if (!reading)
-      throw std::runtime_error(
-          "a child process reading MPICH's algorithm variables failed or took over 20 s");
+    // A name MPICH does not accept fails the child's whole tool interface (it reads nothing):
+    // then each variable's candidate is tried in a child of its own.
+    const auto reading = read_or_fail(overrides);
     for (std::size_t v = 0; v < variables.size(); ++v) {
       const auto tried = overrides.find(variables[v].variable);
       if (tried == overrides.end()) continue;
+      const auto alone = reading.empty() ? read_or_fail({*tried}) : core::ControlVariables{};
+      const auto& of = reading.empty() ? alone : reading;
+      const auto read = of.find(variables[v].variable);
+      const int value = read == of.end() ? 0 : std::atoi(read->second.c_str());
       auto& s = search[v];
-      const auto read = reading->find(variables[v].variable);
-      const int value = read == reading->end() ? 0 : std::atoi(read->second.c_str());
       const auto& known = variables[v].algorithms;
       if (value != 0 && std::none_of(known.begin(), known.end(),
                                      [&](const Algorithm& a) { return a.value == value; })) {
@@ -136,9 +161,10 @@ void resolve_mpich_names(std::vector<AlgorithmVariable>& variables,
 }  // namespace
 
 const std::vector<std::string>& tunable_collectives() {
-  static const std::vector<std::string> list = {"Allreduce", "Bcast",    "Reduce",
-                                                "Allgather", "Alltoall", "Barrier",
-                                                "Gather",    "Scatter",  "Reduce_scatter"};
+  // Not Reduce_scatter yet: MPICH 4.0's "noncommutative" algorithm aborts the job (an assertion
+  // that every rank receives as much) on IMB's split of the vector.
+  static const std::vector<std::string> list = {"Allreduce", "Bcast",   "Reduce", "Allgather",
+                                                "Alltoall",  "Barrier", "Gather", "Scatter"};
   return list;
 }
 
@@ -163,14 +189,19 @@ std::vector<std::string> glued_names(const std::string& description) {
 
 std::vector<std::string> name_candidates(const std::string& glued) {
   std::vector<std::string> out;
+  // Most descriptions end "... algorithm" before the next name: that split first.
+  const auto after = glued.rfind("algorithm");
+  if (after != std::string::npos && after + 9 < glued.size())
+    out.push_back(glued.substr(after + 9));
   for (std::size_t i = 0; i < glued.size(); ++i)
-    if (std::islower(static_cast<unsigned char>(glued[i]))) out.push_back(glued.substr(i));
+    if (std::islower(static_cast<unsigned char>(glued[i])) &&
+        std::find(out.begin(), out.end(), glued.substr(i)) == out.end())
+      out.push_back(glued.substr(i));
   return out;
 }
 
 std::vector<AlgorithmVariable> offered_algorithms(const std::vector<std::string>& collectives) {
-  const ToolInterface tool;
-  if (!tool.open) return {};
+  if (!tool_interface_open()) return {};
   std::vector<AlgorithmVariable> open_mpi, mpich;
   std::vector<std::vector<std::string>> mpich_glued;
   for (const auto& collective : collectives) {
@@ -198,18 +229,9 @@ std::vector<AlgorithmVariable> offered_algorithms(const std::vector<std::string>
   return out;
 }
 
-AlgorithmSwitch::AlgorithmSwitch() {
-  int provided = 0;
-  open_ = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
-}
-
-AlgorithmSwitch::~AlgorithmSwitch() {
-  if (open_) MPI_T_finalize();
-}
-
-void AlgorithmSwitch::set(const std::string& variable, int value) {
-  int index = -1;
-  if (!open_ || MPI_T_cvar_get_index(variable.c_str(), &index) != MPI_SUCCESS)
+void set_algorithm(const std::string& variable, int value) {
+  const int index = tool_interface_open() ? variable_index(variable) : -1;
+  if (index < 0)
     throw std::runtime_error("the MPI library's control variable " + variable +
                              " cannot be found through its tool interface");
   MPI_T_cvar_handle handle;

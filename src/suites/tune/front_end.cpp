@@ -74,7 +74,7 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       launch.program};
   app.add_option("--collectives", collectives,
                  "Only these collectives, comma-separated (default: Allreduce, Bcast, Reduce, "
-                 "Allgather, Alltoall, Barrier, Gather, Scatter, Reduce_scatter)")
+                 "Allgather, Alltoall, Barrier, Gather, Scatter)")
       ->type_name("NAME[,NAME…]");
   app.add_option("--lengths", lengths,
                  "Message lengths in bytes (IMB's X), comma-separated, each a multiple of 4 "
@@ -280,7 +280,6 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
 
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(o); }, o.output, info);
   AlgorithmTables tables(reporters.out());
-  AlgorithmSwitch algorithms;
   core::SuiteOutcome outcome;
   for (const auto& v : o.variables) {
     const core::Benchmark* benchmark = nullptr;
@@ -292,14 +291,14 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
     plan.lengths = [&](const core::Benchmark&) { return o.lengths; };
     for (const auto& a : v.algorithms) {
       // Before the engine makes the communicators it times on (Open MPI reads it then).
-      algorithms.set(v.variable, a.value);
+      set_algorithm(v.variable, a.value);
       tables.set_algorithm(a);
       const auto one = core::run_suite(plan, settings, tables);
       outcome.all_ran &= one.all_ran;
       outcome.failed |= one.failed;
       if (one.failed || !one.all_ran) break;
     }
-    algorithms.set(v.variable, 0);  // the library's own choice again
+    set_algorithm(v.variable, 0);  // the library's own choice again
     if (outcome.failed || !outcome.all_ran) break;
   }
   std::string rules;

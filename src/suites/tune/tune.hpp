@@ -41,24 +41,14 @@ std::vector<AlgorithmVariable> offered_algorithms(const std::vector<std::string>
 // "Variable to select gather algorithmauto - Internal algorithm selection (...)binomial - Force
 // binomial algorithmnb       - Force nonblocking algorithm". The lower-case words glued before
 // each " - ", in order ("algorithmauto", "algorithmbinomial", "algorithmnb"): each ends with an
-// algorithm's name, which name_candidates() offers, longest first, for the library to accept.
+// algorithm's name, which name_candidates() offers for the library to accept: first what follows
+// the last "algorithm" in it, then every suffix, longest first.
 std::vector<std::string> glued_names(const std::string& description);
 std::vector<std::string> name_candidates(const std::string& glued);
 
-// Sets the algorithm control variables on this rank (every rank does the same before a
-// communicator is made). Opens the tool interface for its lifetime.
-class AlgorithmSwitch {
- public:
-  AlgorithmSwitch();
-  ~AlgorithmSwitch();
-  AlgorithmSwitch(const AlgorithmSwitch&) = delete;
-  AlgorithmSwitch& operator=(const AlgorithmSwitch&) = delete;
-  // Throws std::runtime_error when the library refuses.
-  void set(const std::string& variable, int value);
-
- private:
-  bool open_ = false;
-};
+// Sets an algorithm control variable on this rank (every rank does the same before a
+// communicator is made); throws std::runtime_error when the library refuses.
+void set_algorithm(const std::string& variable, int value);
 
 // The choice at one length between the library's own algorithm and the fastest other.
 struct LengthChoice {
