@@ -7,6 +7,9 @@
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
 //    a machine that changes speed in the middle of a measurement; MPISCOPE_DELAY_UNTIL=N only to
 //    the first N calls (a measurement slowed at its start, as SKaMPI's empty measurement);
+//  - MPISCOPE_DELAY_UNLESS_ALGORITHM=K applies those delays only while the last value written
+//    through MPI_T_cvar_write (an algorithm control variable, as `mpiscope tune` forces them) is
+//    not K: every algorithm of a collective but one is made slow;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
@@ -39,6 +42,8 @@ double delay_of(const char* call) {
   return std::atof(all.c_str() + at + key.size()) * 1e-6;
 }
 
+int last_written_value = -1;  // by MPI_T_cvar_write, as an int
+
 // The delay of this call of a function, given how many calls of it came before.
 double delay_now(double delay, long& calls) {
   static const long after = [] {
@@ -49,7 +54,9 @@ double delay_now(double delay, long& calls) {
     const char* n = std::getenv("MPISCOPE_DELAY_UNTIL");
     return n == nullptr ? -1L : std::atol(n);
   }();
+  static const char* spared = std::getenv("MPISCOPE_DELAY_UNLESS_ALGORITHM");
   const long call = calls++;
+  if (spared != nullptr && last_written_value == std::atoi(spared)) return 0.0;
   return call >= after && (until < 0 || call < until) ? delay : 0.0;
 }
 
@@ -119,6 +126,11 @@ extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Dataty
   spin(delay_now(delay, calls));
   trace("MPI_Allreduce", count, -1, nullptr, type_of(type));
   return PMPI_Allreduce(send, recv, count, type, op, comm);
+}
+
+extern "C" int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buffer) {
+  last_written_value = *static_cast<const int*>(buffer);
+  return PMPI_T_cvar_write(handle, buffer);
 }
 
 // OSU's and IMB's other reductions: datatype and counts.

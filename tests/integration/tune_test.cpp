@@ -1,0 +1,110 @@
+// Issue 37: `mpiscope tune` times every algorithm the library offers and chooses per length. A
+// PMPI shim (tests/pmpi) that slows MPI_Allreduce unless the algorithm forced last through the
+// tool interface is number 1 makes algorithm 1 the choice at every length, under either library.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace harness;
+using json = nlohmann::json;
+
+namespace {
+
+// The name of algorithm `value` in the header line "# Allreduce: VARIABLE (0 ignore, 1 ...)".
+std::string algorithm_named(const std::string& out, const std::string& collective, int value) {
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# " + collective + ": ", 0) != 0) continue;
+    const auto key = " " + std::to_string(value) + " ";
+    const auto at = line.find(key);
+    if (at == std::string::npos) return "";
+    const auto begin = at + key.size();
+    return line.substr(begin, line.find_first_of(",)", begin) - begin);
+  }
+  return "";
+}
+
+// The choice column of each length row under "# COLLECTIVE (N processes): ...".
+std::vector<std::string> choices_of(const std::string& out, const std::string& collective) {
+  std::vector<std::string> choices;
+  bool in = false;
+  for (const auto& line : lines_of(out)) {
+    if (line.rfind("# " + collective + " (", 0) == 0) {
+      in = true;
+    } else if (in && !line.empty() && line[0] != '#') {
+      // bytes, library, fastest other, us, speedup, choice
+      std::istringstream fields(line);
+      std::string field;
+      for (int i = 0; i < 6 && fields >> field; ++i) {
+      }
+      choices.push_back(field);
+    } else if (in && line.empty()) {
+      in = false;
+    }
+  }
+  return choices;
+}
+
+}  // namespace
+
+TEST(Tune, AnAlgorithmMadeFastIsChosenAtEveryLength) {
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const std::string json_path = dir + "/tune.json";
+  // 40 us before every MPI_Allreduce unless algorithm 1 is forced: it is about 40 us faster than
+  // the library's own choice and every other algorithm.
+  const auto r =
+      run_mpi(2,
+              {"tune", "--collectives", "Allreduce", "--lengths", "4,1024,65536", "--json",
+               json_path, "--db", dir + "/r.sqlite"},
+              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto fast = algorithm_named(r.out, "Allreduce", 1);
+  ASSERT_FALSE(fast.empty()) << r.out;
+  const auto choices = choices_of(r.out, "Allreduce");
+  ASSERT_EQ(choices.size(), 3u) << r.out;
+  for (const auto& c : choices) EXPECT_EQ(c, fast) << r.out;
+  EXPECT_NE(r.out.find("# 3 of 3 points choose another algorithm"), std::string::npos) << r.out;
+  // Every algorithm's table is kept, named by its parameter, with a note per changed length.
+  const auto j = json::parse(read_file(json_path));
+  std::map<std::string, int> tables;
+  for (const auto& b : j.at("benchmarks")) ++tables[b.at("parameters").value("algorithm", "")];
+  EXPECT_GE(tables.size(), 2u);
+  EXPECT_EQ(tables[fast], 1);
+  int notes = 0;
+  for (const auto& n : j.at("notes"))
+    notes += n.get<std::string>().find("tune: Allreduce at") != std::string::npos;
+  EXPECT_EQ(notes, 3) << j.at("notes").dump();
+}
+
+TEST(Tune, TheLibrarysOwnChoiceStaysWhenNoOtherIsFaster) {
+  // Every algorithm but the library's own (number 0) is slowed: none is chosen.
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const auto r =
+      run_mpi(2, {"tune", "--collectives", "Allreduce", "--lengths", "1024", "--no-db"},
+              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=0", 180, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto choices = choices_of(r.out, "Allreduce");
+  ASSERT_EQ(choices.size(), 1u) << r.out;
+  EXPECT_EQ(choices[0], "library's") << r.out;
+}
+
+TEST(Tune, BadInputIsOneErrorAndExitTwo) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"--method", "classic"}, {"--lengths", "6"}, {"--collectives", "Scan"}}) {
+    auto args = bad;
+    args.insert(args.begin(), "tune");
+    args.push_back("--no-db");
+    const auto r = run_mpi(2, args);
+    EXPECT_EQ(r.exit_code, 2) << bad[0] << ": " << r.err;
+    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
+  }
+  const auto one = run_mpi(1, {"tune", "--no-db"});
+  EXPECT_EQ(one.exit_code, 2) << one.err;
+}

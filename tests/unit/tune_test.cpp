@@ -1,0 +1,113 @@
+// `mpiscope tune`'s pure parts (suites/tune): MPICH's glued algorithm names, the choice per length
+// on made-up medians and intervals, and Open MPI's rules file.
+#include <gtest/gtest.h>
+
+#include "suites/tune/tune.hpp"
+
+using namespace mpiscope;
+
+namespace {
+
+core::Measurement point(std::size_t bytes, double median, double lower, double upper) {
+  core::Measurement m;
+  m.measured = true;
+  m.bytes = bytes;
+  core::AccurateStats a;
+  a.summary_us.median = median;
+  a.summary_us.median_ci.available = true;
+  a.summary_us.median_ci.lower = lower;
+  a.summary_us.median_ci.upper = upper;
+  m.accurate = a;
+  return m;
+}
+
+const std::vector<tune::Algorithm> kAlgorithms = {
+    {0, "ignore"}, {3, "recursive_doubling"}, {4, "ring"}};
+
+}  // namespace
+
+TEST(TuneNames, MpichsGluedDescriptionGivesEachNameAsACandidate) {
+  // MPICH 4.0.2's description of MPIR_CVAR_BCAST_INTRA_ALGORITHM, as MPI_T gives it.
+  const std::string description =
+      "Variable to select bcast algorithmauto - Internal algorithm selection (can be overridden "
+      "with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)binomial                                - "
+      "Force Binomial Treenb                                      - Force nonblocking "
+      "algorithmsmp                                     - Force smp "
+      "algorithmscatter_recursive_doubling_allgather    - Force Scatter Recursive-Doubling "
+      "Allgatherscatter_ring_allgather                  - Force Scatter Ring";
+  const auto glued = tune::glued_names(description);
+  ASSERT_EQ(glued.size(), 6u);
+  EXPECT_EQ(glued[0], "algorithmauto");
+  EXPECT_EQ(glued[1], "binomial");
+  EXPECT_EQ(glued[2], "reenb");  // "Tree" + "nb": only the library can tell where "nb" starts
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {glued[2], "nb"},
+      {glued[3], "smp"},
+      {glued[4], "scatter_recursive_doubling_allgather"},
+      {glued[5], "scatter_ring_allgather"}};
+  for (const auto& [word, name] : expected) {
+    const auto candidates = tune::name_candidates(word);
+    EXPECT_NE(std::find(candidates.begin(), candidates.end(), name), candidates.end()) << word;
+  }
+  // What follows "algorithm" is tried first: one child accepts it at once.
+  EXPECT_EQ(tune::name_candidates(glued[3]).front(), "smp");
+}
+
+TEST(TuneChoice, TheFastestIsChosenOnlyBeyondTheNoise) {
+  const auto library = point(1024, 10.0, 9.8, 10.2);
+  // ring's interval reaches 8.2 x 1.05 = 8.61 < 9.8: chosen.
+  auto ring = point(1024, 8.0, 7.9, 8.2), doubling = point(1024, 12, 11.8, 12.3);
+  auto c = tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.05);
+  EXPECT_TRUE(c.changed);
+  EXPECT_EQ(c.fastest.name, "ring");
+  EXPECT_EQ(c.fastest.value, 4);
+  EXPECT_NEAR(c.speedup(), 10.0 / 8.0, 1e-12);
+  // Faster, but its interval x (1 + 5 %) reaches the library's: the library's own choice stays.
+  ring = point(1024, 9.4, 9.3, 9.5);
+  c = tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.05);
+  EXPECT_FALSE(c.changed);
+  EXPECT_EQ(c.fastest.name, "ring");
+  EXPECT_NE(c.why.find("not faster beyond the noise"), std::string::npos) << c.why;
+  // The same at no tolerance: chosen.
+  EXPECT_TRUE(tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.0).changed);
+  // The library's own choice unmeasured: nothing is chosen.
+  core::Measurement none;
+  EXPECT_FALSE(tune::choose(kAlgorithms, {&none, &doubling, &ring}, 0.0).changed);
+}
+
+TEST(TuneRules, OpenMpisFileChangesOnlyTheMeasuredSizeFromEachLengthUp) {
+  tune::TunedCollective allreduce{{"Allreduce", "coll_tuned_allreduce_algorithm", kAlgorithms}, {}};
+  for (const auto& [bytes, changed] :
+       std::vector<std::pair<std::size_t, bool>>{{4, false}, {1024, true}, {65536, true}}) {
+    tune::LengthChoice c;
+    c.bytes = bytes;
+    c.changed = changed;
+    c.fastest = {4, "ring"};
+    allreduce.choices.push_back(c);
+  }
+  tune::TunedCollective alltoall{{"Alltoall", "coll_tuned_alltoall_algorithm", kAlgorithms}, {}};
+  tune::LengthChoice a;
+  a.bytes = 4;
+  a.changed = true;
+  a.fastest = {3, "pairwise"};
+  alltoall.choices = {a, a};
+  alltoall.choices[1].bytes = 1024;
+  const auto file = tune::open_mpi_rules_file({allreduce, alltoall}, 4);
+  // Collective id 2 (ALLREDUCE): sizes 1, 4 (0 B: the library's, from 1024 B: ring, merged with
+  // 64 KiB) and 5; id 3 (ALLTOALL): its dsize is 4 x the processes, one row from 0.
+  EXPECT_EQ(file,
+            "2 # collectives: written by mpiscope tune\n"
+            "2 # Allreduce\n3 # communicator sizes\n"
+            "1 # communicators this small keep the library's decision\n1\n0 0 0 0\n"
+            "4 # communicators of the measured size\n2\n0 0 0 0\n1024 4 0 0\n"
+            "5 # larger communicators keep the library's decision\n1\n0 0 0 0\n"
+            "3 # Alltoall\n3 # communicator sizes\n"
+            "1 # communicators this small keep the library's decision\n1\n0 0 0 0\n"
+            "4 # communicators of the measured size\n1\n0 3 0 0\n"
+            "5 # larger communicators keep the library's decision\n1\n0 0 0 0\n");
+  EXPECT_EQ(tune::open_mpi_rule_bytes("Alltoall", 1024, 4), 4096u);
+  EXPECT_EQ(tune::open_mpi_rule_bytes("Bcast", 1024, 4), 1024u);
+  // No change anywhere: no file.
+  allreduce.choices[1].changed = allreduce.choices[2].changed = false;
+  EXPECT_EQ(tune::open_mpi_rules_file({allreduce}, 4), "");
+}
