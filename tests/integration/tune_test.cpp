@@ -108,3 +108,47 @@ TEST(Tune, BadInputIsOneErrorAndExitTwo) {
   const auto one = run_mpi(1, {"tune", "--no-db"});
   EXPECT_EQ(one.exit_code, 2) << one.err;
 }
+
+TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
+  if (!is_openmpi()) GTEST_SKIP() << "the rules file is Open MPI's";
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const std::string rules = dir + "/tuned.rules";
+  const auto r =
+      run_mpi(2,
+              {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--rules", rules,
+               "--db", dir + "/r.sqlite"},
+              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto text = read_file(rules);
+  // The measured size's row: algorithm 1 from 0 bytes up.
+  const std::string row = "2 # communicators of the measured size\n1\n0 1 0 0\n";
+  ASSERT_NE(text.find(row), std::string::npos) << text;
+  const std::string apply =
+      "OMPI_MCA_coll_tuned_use_dynamic_rules=1 "
+      "OMPI_MCA_coll_tuned_dynamic_rules_filename=";
+  const std::vector<std::string> allreduce = {"imb-mpi1", "Allreduce", "-msglog", "2:10",
+                                              "-iter",    "20",        "--no-db"};
+  EXPECT_EQ(run_mpi(2, allreduce, apply + rules).exit_code, 0);
+  // The same file with algorithm 99 from 1 KiB up: Open MPI's coll/tuned returns MPI_ERR_ARG
+  // for an algorithm it does not have, so an Allreduce of 1 KiB fails and one of 512 bytes (and
+  // the engine's own small ones) runs: the library read the file, the collective's id, the
+  // communicator size and the row's size as the bytes of the call.
+  auto broken = text;
+  broken.replace(broken.find(row), row.size(),
+                 "2 # communicators of the measured size\n2\n0 1 0 0\n1024 99 0 0\n");
+  const std::string broken_path = write_file(dir, "broken.rules", broken);
+  auto small = allreduce;
+  small[3] = "2:9";
+  EXPECT_EQ(run_mpi(2, small, apply + broken_path).exit_code, 0);
+  auto large = allreduce;
+  large[3] = "10:11";
+  const auto failed = run_mpi(2, large, apply + broken_path);
+  EXPECT_NE(failed.exit_code, 0) << failed.out;
+  EXPECT_NE(failed.err.find("MPI_ERR_ARG"), std::string::npos) << failed.err;
+  // The file is stored with the run.
+  const auto stored =
+      query(dir + "/r.sqlite", "SELECT value FROM run_settings WHERE name = 'open_mpi_rules'");
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0][0], text);
+}
