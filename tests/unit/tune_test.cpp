@@ -57,22 +57,41 @@ TEST(TuneChoice, TheFastestIsChosenOnlyBeyondTheNoise) {
   const auto library = point(1024, 10.0, 9.8, 10.2);
   // ring's interval reaches 8.2 x 1.05 = 8.61 < 9.8: chosen.
   auto ring = point(1024, 8.0, 7.9, 8.2), doubling = point(1024, 12, 11.8, 12.3);
-  auto c = tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.05);
+  auto c = tune::choose(kAlgorithms, {{&library}, {&doubling}, {&ring}}, 0.05);
   EXPECT_TRUE(c.changed);
+  EXPECT_EQ(c.bytes, 1024u);
   EXPECT_EQ(c.fastest.name, "ring");
   EXPECT_EQ(c.fastest.value, 4);
   EXPECT_NEAR(c.speedup(), 10.0 / 8.0, 1e-12);
   // Faster, but its interval x (1 + 5 %) reaches the library's: the library's own choice stays.
   ring = point(1024, 9.4, 9.3, 9.5);
-  c = tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.05);
+  c = tune::choose(kAlgorithms, {{&library}, {&doubling}, {&ring}}, 0.05);
   EXPECT_FALSE(c.changed);
   EXPECT_EQ(c.fastest.name, "ring");
-  EXPECT_NE(c.why.find("not faster beyond the noise"), std::string::npos) << c.why;
+  EXPECT_NE(c.why.find("not faster beyond the noise in round 1 of 1"), std::string::npos) << c.why;
   // The same at no tolerance: chosen.
-  EXPECT_TRUE(tune::choose(kAlgorithms, {&library, &doubling, &ring}, 0.0).changed);
+  EXPECT_TRUE(tune::choose(kAlgorithms, {{&library}, {&doubling}, {&ring}}, 0.0).changed);
   // The library's own choice unmeasured: nothing is chosen.
   core::Measurement none;
-  EXPECT_FALSE(tune::choose(kAlgorithms, {&none, &doubling, &ring}, 0.0).changed);
+  EXPECT_FALSE(tune::choose(kAlgorithms, {{&none}, {&doubling}, {&ring}}, 0.0).changed);
+}
+
+TEST(TuneChoice, EveryRoundMustAgree) {
+  // Round 1: ring far faster; round 2: as fast as the library's choice (a spell of load on the
+  // library's choice in round 1, say). Not chosen: the rounds disagree.
+  const auto library1 = point(64, 10.0, 9.8, 10.2), library2 = point(64, 6.0, 5.9, 6.1);
+  const auto ring1 = point(64, 6.0, 5.9, 6.1), ring2 = point(64, 6.0, 5.9, 6.1);
+  const auto slow = point(64, 20, 19, 21);
+  auto c =
+      tune::choose(kAlgorithms, {{&library1, &library2}, {&slow, &slow}, {&ring1, &ring2}}, 0.05);
+  EXPECT_FALSE(c.changed);
+  EXPECT_NE(c.why.find("in round 2 of 2"), std::string::npos) << c.why;
+  // Faster in both rounds: chosen, with the medians over the rounds (two: their mean).
+  const auto library3 = point(64, 9.0, 8.8, 9.2);
+  c = tune::choose(kAlgorithms, {{&library1, &library3}, {&slow, &slow}, {&ring1, &ring2}}, 0.05);
+  EXPECT_TRUE(c.changed);
+  EXPECT_NEAR(c.default_us, 9.5, 1e-12);
+  EXPECT_NEAR(c.fastest_us, 6.0, 1e-12);
 }
 
 TEST(TuneRules, OpenMpisFileChangesOnlyTheMeasuredSizeFromEachLengthUp) {

@@ -9,43 +9,68 @@
 
 namespace mpiscope::tune {
 
-LengthChoice choose(const std::vector<Algorithm>& algorithms,
-                    const std::vector<const core::Measurement*>& rows, double tolerance) {
+namespace {
+// The intervals of one algorithm's rows over the rounds; empty when a round has none.
+std::vector<core::MedianEstimate> estimates(const std::vector<const core::Measurement*>& rounds) {
+  std::vector<core::MedianEstimate> out;
+  for (const auto* m : rounds) {
+    const auto e = m ? core::median_estimate(*m) : std::nullopt;
+    if (!e) return {};
+    out.push_back(*e);
+  }
+  return out;
+}
+double median_of(const std::vector<core::MedianEstimate>& rounds) {
+  std::vector<double> medians;
+  for (const auto& e : rounds) medians.push_back(e.median);
+  std::sort(medians.begin(), medians.end());
+  const std::size_t n = medians.size();
+  return n % 2 ? medians[n / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2;
+}
+}  // namespace
+
+LengthChoice choose(const std::vector<Algorithm>& algorithms, const RoundRows& rows,
+                    double tolerance) {
   LengthChoice c;
-  if (rows.empty() || algorithms.size() != rows.size()) {
+  if (rows.empty() || algorithms.size() != rows.size() || rows.front().empty()) {
     c.why = "not measured";
     return c;
   }
-  c.bytes = rows.front() ? rows.front()->bytes : 0;
-  const auto library = rows.front() ? core::median_estimate(*rows.front()) : std::nullopt;
-  std::optional<core::MedianEstimate> best;
+  for (const auto* m : rows.front())
+    if (m) c.bytes = m->bytes;
+  const auto library = estimates(rows.front());
+  std::vector<core::MedianEstimate> best;
   for (std::size_t i = 1; i < rows.size(); ++i) {
-    const auto e = rows[i] ? core::median_estimate(*rows[i]) : std::nullopt;
-    if (e && (!best || e->median < best->median)) {
-      best = e;
+    auto e = estimates(rows[i]);
+    if (e.size() == rows.front().size() && (best.empty() || median_of(e) < median_of(best))) {
+      best = std::move(e);
       c.fastest = algorithms[i];
     }
   }
-  if (!library) {
-    c.why = "the library's own choice has no 95 % interval of its median";
+  if (library.empty()) {
+    c.why = "the library's own choice has no 95 % interval of its median in some round";
     return c;
   }
-  c.default_us = library->median;
-  if (!best) {
-    c.why = "no other algorithm has a 95 % interval of its median";
+  c.default_us = median_of(library);
+  if (best.empty()) {
+    c.why = "no other algorithm has a 95 % interval of its median in every round";
     return c;
   }
-  c.fastest_us = best->median;
-  if (best->high * (1 + tolerance) < library->low) {
-    c.changed = true;
-  } else if (best->median < library->median) {
-    c.why = fmt::format(
-        "{} is not faster beyond the noise: [{:.3g}, {:.3g}] against [{:.3g}, "
-        "{:.3g}] us at +{:g} %",
-        c.fastest.name, best->low, best->high, library->low, library->high, 100 * tolerance);
-  } else {
+  c.fastest_us = median_of(best);
+  if (c.fastest_us >= c.default_us) {
     c.why = "the library's own choice is the fastest";
+    return c;
   }
+  for (std::size_t r = 0; r < library.size(); ++r)
+    if (!(best[r].high * (1 + tolerance) < library[r].low)) {
+      c.why = fmt::format(
+          "{} is not faster beyond the noise in round {} of {}: [{:.3g}, {:.3g}] against "
+          "[{:.3g}, {:.3g}] us at +{:g} %",
+          c.fastest.name, r + 1, library.size(), best[r].low, best[r].high, library[r].low,
+          library[r].high, 100 * tolerance);
+      return c;
+    }
+  c.changed = true;
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "cli/frontend.hpp"
 #include "cli/method_options.hpp"
@@ -39,12 +40,13 @@ struct Options {
   std::vector<AlgorithmVariable> variables;  // found by rank 0 from the library
   std::vector<std::size_t> lengths = {4, 64, 1024, 16384, 262144, 1048576};
   double tolerance_percent = 5;
+  int rounds = 3;
   std::string rules_file;  // --rules FILE: Open MPI's dynamic rules file
   cli::OutputOptions output;
   cli::MethodOptions method{.method = "accurate", .budget_s = 0.2};
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, variables, lengths, tolerance_percent, rules_file,
-                                   output, method)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, variables, lengths, tolerance_percent, rounds,
+                                   rules_file, output, method)
 
 // What in the environment would make a forced algorithm not the one timed (Open MPI).
 void check_open_mpi_environment() {
@@ -86,6 +88,12 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       ->type_name("PERCENT")
       ->capture_default_str()
       ->check(cli::number_in({0, 1000}));
+  app.add_option("--rounds", o.rounds,
+                 "Time every algorithm this many times, in a rotated order; an algorithm is "
+                 "chosen only when it is faster beyond the noise in every round")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   app.add_option("--rules", o.rules_file,
                  "Write Open MPI's dynamic rules file (coll_tuned_dynamic_rules_filename) of the "
                  "choice here")
@@ -151,7 +159,10 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
 class AlgorithmTables : public core::ForwardingReporter {
  public:
   using ForwardingReporter::ForwardingReporter;
-  void set_algorithm(const Algorithm& a) { algorithm_ = a; }
+  void set_algorithm(const Algorithm& a, int round) {
+    algorithm_ = a;
+    round_ = round;
+  }
   void benchmark_started(const core::BenchmarkRun& b) override {
     inner().benchmark_started(with(b));
   }
@@ -160,11 +171,11 @@ class AlgorithmTables : public core::ForwardingReporter {
   }
   void benchmark_finished(const core::BenchmarkRun& b) override {
     auto tagged = with(b);
-    finished_[{b.name, algorithm_.value}] = tagged;
+    finished_[{b.name, algorithm_.value, round_}] = tagged;
     inner().benchmark_finished(tagged);
   }
-  const core::BenchmarkRun* table(const std::string& collective, int value) const {
-    const auto it = finished_.find({collective, value});
+  const core::BenchmarkRun* table(const std::string& collective, int value, int round) const {
+    const auto it = finished_.find({collective, value, round});
     return it == finished_.end() ? nullptr : &it->second;
   }
 
@@ -172,10 +183,12 @@ class AlgorithmTables : public core::ForwardingReporter {
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     auto copy = b;
     copy.parameters["algorithm"] = algorithm_.name;
+    copy.parameters["round"] = std::to_string(round_);
     return copy;
   }
   Algorithm algorithm_;
-  std::map<std::pair<std::string, int>, core::BenchmarkRun> finished_;
+  int round_ = 1;
+  std::map<std::tuple<std::string, int, int>, core::BenchmarkRun> finished_;
 };
 
 // The text on stdout: the header and one line per measured table.
@@ -198,8 +211,9 @@ class TextReporter : public core::Reporter {
   void benchmark_finished(const core::BenchmarkRun& b) override {
     int measured = 0;
     for (const auto& m : b.rows) measured += m.measured;
-    std::printf("# measured %s, algorithm %s: %d of %zu lengths\n", b.name.c_str(),
-                b.parameters.at("algorithm").c_str(), measured, b.rows.size());
+    std::printf("# measured %s, algorithm %s, round %s: %d of %zu lengths\n", b.name.c_str(),
+                b.parameters.at("algorithm").c_str(), b.parameters.at("round").c_str(), measured,
+                b.rows.size());
     std::fflush(stdout);
   }
   void note(const std::string& n) override { std::printf("# %s\n", n.c_str()); }
@@ -215,18 +229,28 @@ std::vector<TunedCollective> choices(const Options& o, const AlgorithmTables& ta
   int changed = 0, points = 0;
   for (const auto& v : o.variables) {
     TunedCollective t{v, {}};
-    std::vector<const core::BenchmarkRun*> runs;
-    for (const auto& a : v.algorithms) runs.push_back(tables.table(v.collective, a.value));
+    // [algorithm][round]
+    std::vector<std::vector<const core::BenchmarkRun*>> runs;
+    for (const auto& a : v.algorithms) {
+      runs.emplace_back();
+      for (int r = 1; r <= o.rounds; ++r)
+        runs.back().push_back(tables.table(v.collective, a.value, r));
+    }
     std::printf(
-        "\n# %s (%d processes): median in us of the library's own choice (%s) and of "
-        "the fastest other\n",
-        v.collective.c_str(), processes, v.algorithms.front().name.c_str());
+        "\n# %s (%d processes): the median over %d rounds of each round's median in us, "
+        "of the library's own choice (%s) and of the fastest other\n",
+        v.collective.c_str(), processes, o.rounds, v.algorithms.front().name.c_str());
     std::printf("#%11s %12s  %-24s %12s %8s  %s\n", "bytes", "library", "fastest other", "us",
                 "speedup", "choice");
-    const std::size_t lengths = runs.front() ? runs.front()->rows.size() : 0;
+    const auto* first = runs.front().front();
+    const std::size_t lengths = first ? first->rows.size() : 0;
     for (std::size_t i = 0; i < lengths; ++i) {
-      std::vector<const core::Measurement*> rows;
-      for (const auto* r : runs) rows.push_back(r && i < r->rows.size() ? &r->rows[i] : nullptr);
+      RoundRows rows;
+      for (const auto& rounds : runs) {
+        rows.emplace_back();
+        for (const auto* r : rounds)
+          rows.back().push_back(r && i < r->rows.size() ? &r->rows[i] : nullptr);
+      }
       const auto c = choose(v.algorithms, rows, o.tolerance_percent / 100);
       ++points;
       changed += c.changed;
@@ -267,6 +291,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   info.suite_title = "the MPI library's collective algorithms";
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["tolerance_percent"] = cli::number_text(o.tolerance_percent);
+  info.settings["rounds"] = std::to_string(o.rounds);
   for (const auto& v : o.variables) {
     std::string names;
     for (const auto& a : v.algorithms)
@@ -289,15 +314,19 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
     plan.suite = "tune";
     plan.benchmarks = {benchmark};
     plan.lengths = [&](const core::Benchmark&) { return o.lengths; };
-    for (const auto& a : v.algorithms) {
-      // Before the engine makes the communicators it times on (Open MPI reads it then).
-      set_algorithm(v.variable, a.value);
-      tables.set_algorithm(a);
-      const auto one = core::run_suite(plan, settings, tables);
-      outcome.all_ran &= one.all_ran;
-      outcome.failed |= one.failed;
-      if (one.failed || !one.all_ran) break;
-    }
+    // Each round in another order: round r starts with algorithm r - 1.
+    const std::size_t count = v.algorithms.size();
+    for (int round = 1; round <= o.rounds && !outcome.failed && outcome.all_ran; ++round)
+      for (std::size_t k = 0; k < count; ++k) {
+        const auto& a = v.algorithms[(k + static_cast<std::size_t>(round - 1)) % count];
+        // Before the engine makes the communicators it times on (Open MPI reads it then).
+        set_algorithm(v.variable, a.value);
+        tables.set_algorithm(a, round);
+        const auto one = core::run_suite(plan, settings, tables);
+        outcome.all_ran &= one.all_ran;
+        outcome.failed |= one.failed;
+        if (one.failed || !one.all_ran) break;
+      }
     set_algorithm(v.variable, 0);  // the library's own choice again
     if (outcome.failed || !outcome.all_ran) break;
   }

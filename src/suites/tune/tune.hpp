@@ -61,11 +61,15 @@ struct LengthChoice {
   double speedup() const { return changed && fastest_us > 0 ? default_us / fastest_us : 1.0; }
 };
 
-// One row of every algorithm's table at the same length; [0] the library's own choice. The
-// fastest other is chosen when its 95 % interval of the median lies below the default's by more
-// than the tolerance (its upper bound x (1 + tolerance) < the default's lower bound).
-LengthChoice choose(const std::vector<Algorithm>& algorithms,
-                    const std::vector<const core::Measurement*>& rows, double tolerance);
+// Every algorithm's rows at one length, one per round ([algorithm][round]; algorithm 0 the
+// library's own choice). The fastest other is the one of the lowest median over the rounds of its
+// medians; it is chosen only when it is faster beyond the noise in every round: its 95 % interval
+// of the median x (1 + tolerance) lies below the library's own choice's in that round (upper
+// bound x (1 + tolerance) < the other's lower bound). Rounds time the algorithms in a rotated
+// order, so that a spell of load in one round cannot make a choice.
+using RoundRows = std::vector<std::vector<const core::Measurement*>>;
+LengthChoice choose(const std::vector<Algorithm>& algorithms, const RoundRows& rows,
+                    double tolerance);
 
 // A tuned collective: its variable and the choice at every measured length.
 struct TunedCollective {
