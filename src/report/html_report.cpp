@@ -11,6 +11,7 @@
 #include "report/summary.hpp"
 #include "report_assets.hpp"
 #include "suites/guidelines/guidelines.hpp"
+#include "suites/tune/tune.hpp"
 
 namespace mpiscope::report {
 
@@ -223,6 +224,75 @@ json guidelines_data(const db::StoredRun& r) {
   return {{"tolerance_percent", percent}, {"list", list}};
 }
 
+// A tune run's collectives (suites/tune): each algorithm's median over the rounds per length, and
+// the choice per length, made again from the stored tables with the run's tolerance.
+json tune_data(const db::StoredRun& r) {
+  const auto setting = [&](const std::string& name, double otherwise) {
+    const auto it = r.info.settings.find(name);
+    return it == r.info.settings.end() ? otherwise : std::strtod(it->second.c_str(), nullptr);
+  };
+  const double percent = setting("tolerance_percent", 5);
+  const int rounds = static_cast<int>(setting("rounds", 1));
+  json collectives = json::array();
+  for (const auto& [name, text] : r.info.settings) {
+    if (name.rfind(tune::kAlgorithmsSettingPrefix, 0) != 0) continue;
+    const auto v = tune::parse_algorithms_text(
+        name.substr(std::string(tune::kAlgorithmsSettingPrefix).size()), text);
+    if (!v) continue;
+    // [algorithm][round] -> its table, if stored
+    std::vector<std::vector<const core::BenchmarkRun*>> tables;
+    for (const auto& a : v->algorithms) {
+      tables.emplace_back();
+      for (int round = 1; round <= rounds; ++round) {
+        const core::BenchmarkRun* found = nullptr;
+        for (const auto& b : r.benchmarks) {
+          const auto alg = b.parameters.find("algorithm");
+          const auto rnd = b.parameters.find("round");
+          if (b.name == v->collective && alg != b.parameters.end() && alg->second == a.name &&
+              (rnd == b.parameters.end() ? round == 1 : rnd->second == std::to_string(round)))
+            found = &b;
+        }
+        tables.back().push_back(found);
+      }
+    }
+    std::set<std::size_t> lengths;
+    for (const auto& per_round : tables)
+      for (const auto* t : per_round)
+        if (t)
+          for (const auto& m : t->rows) lengths.insert(m.bytes);
+    json algorithms = json::array(), choices = json::array();
+    for (std::size_t i = 0; i < v->algorithms.size(); ++i)
+      algorithms.push_back({{"name", v->algorithms[i].name}, {"points", json::array()}});
+    for (const auto bytes : lengths) {
+      tune::RoundRows rows;
+      for (std::size_t i = 0; i < tables.size(); ++i) {
+        rows.emplace_back();
+        for (const auto* t : tables[i]) {
+          const core::Measurement* at = nullptr;
+          if (t)
+            for (const auto& m : t->rows)
+              if (m.bytes == bytes) at = &m;
+          rows.back().push_back(at);
+        }
+        if (const auto us = tune::median_over_rounds(rows.back()))
+          algorithms[i]["points"].push_back({{"bytes", bytes}, {"us", number_or_null(*us)}});
+      }
+      const auto c = tune::choose(v->algorithms, rows, percent / 100);
+      choices.push_back({{"bytes", bytes},
+                         {"library_us", number_or_null(c.default_us)},
+                         {"fastest", c.fastest.name},
+                         {"fastest_us", number_or_null(c.fastest_us)},
+                         {"changed", c.changed},
+                         {"why", c.why}});
+    }
+    collectives.push_back({{"name", v->collective},
+                           {"variable", v->variable},
+                           {"algorithms", algorithms},
+                           {"choices", choices}});
+  }
+  return {{"tolerance_percent", percent}, {"rounds", rounds}, {"collectives", collectives}};
+}
+
 json comparison_data(const PageComparison& c) {
   json ids_a = json::array(), ids_b = json::array();
   for (const auto& r : c.a) ids_a.push_back(r.id);
@@ -305,6 +375,7 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
       if (!jt["rows"].empty()) jr["tables"].push_back(std::move(jt));
     }
     if (r.info.suite == "guidelines") jr["guidelines"] = guidelines_data(r);
+    if (r.info.suite == "tune") jr["tune"] = tune_data(r);
     data["runs"].push_back(jr);
   }
   if (options.comparison) data["comparison"] = comparison_data(*options.comparison);

@@ -106,6 +106,14 @@ try {
     const guidelineTitles = await page.locator('section.card[data-card="guidelines"] .legend').first().textContent();
     check(guidelines.length === 1 && guidelines[0].plots === 1 && guidelineMarkers === 4 && /Allreduce <= Reduce \+ Bcast/.test(guidelineTitles),
           `${at}: the guidelines run has its card, a marker per guideline and length (${guidelineMarkers} of 4; ${guidelineTitles})`);
+    // The tune run: one card for Bcast, a curve per algorithm (the library offers at least 2),
+    // the library's own choice named in the legend; its tables make no card of their own.
+    const tune = s.cards.filter(c => c.type === 'tune');
+    const tuneCurves = await page.locator('section.card[data-card="tune"] .plot .drawing svg').first().locator('.marker path').count();
+    const tuneLegend = await page.locator('section.card[data-card="tune"] .legend').first().textContent();
+    const tuneTables = s.cards.filter(c => /algorithm=/.test(c.key)).length;
+    check(tune.length === 1 && tune[0].plots === 1 && tuneCurves >= 4 && /\(library's own\)/.test(tuneLegend) && tuneTables === 0,
+          `${at}: the tune run has one card, a marker per algorithm and length (${tuneCurves}), the library's own choice named (${tuneLegend}), no card per algorithm (${tuneTables})`);
     check(s.cards.filter(c => c.type === 'beff').every(c => c.plots >= 2) && s.cards.some(c => c.type === 'beff'),
           `${at}: the b_eff run has its own card with its plots`);
     const maps = s.cards.filter(c => c.type === 'map');

@@ -275,6 +275,7 @@ function benchmarks() {
   const map = new Map();
   for (const r of selectedRuns()) for (const t of r.tables) {
     if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t) || isMapPair(r, t) || isMapSweep(r, t)) continue;
+    if (r.tune) continue;  // a tune run's tables: its own cards (tuneCards)
     const k = cardKey(t);
     if (!map.has(k)) map.set(k, []);
     map.get(k).push({run: r, table: t});
@@ -841,6 +842,29 @@ function guidelinesCard(run) {
   return card;
 }
 
+// A tune run (docs/tune.md): a card per collective, each algorithm's time (the median over the
+// rounds of its medians) over the message size; the library's own choice a first in the legend, and the
+// chosen algorithm's points filled where it beats the library's choice beyond the noise.
+function tuneCards(run) {
+  const t = run.tune;
+  return t.collectives.map(c => {
+    const card = el('section', {class: 'card', 'data-benchmark': `tune ${c.name} run ${run.id}`, 'data-card': 'tune', 'data-collective': c.name});
+    card.append(el('h2', {}, `${c.name}: the library's algorithms · ${runName(run)}`));
+    card.append(el('p', {class: 'muted'}, `${c.variable}; each algorithm's median over ${t.rounds} round(s). Filled: chosen, faster than the library's own choice (${c.algorithms[0].name}) beyond the noise in every round at +${t.tolerance_percent} %.`));
+    const chosen = new Map(c.choices.filter(x => x.changed).map(x => [x.bytes, x.fastest]));
+    const series = c.algorithms.map((a, i) => ({key: `tune|${run.id}|${c.name}|${a.name}`, name: i === 0 ? `${a.name} (library's own)` : a.name, run: null, variant: 0,
+      points: a.points.filter(p => p.us !== null).map(p => ({x: Math.max(p.bytes, 1), y: p.us, hollow: chosen.get(p.bytes) !== a.name,
+        tip: `${a.name} at ${fmtBytes(p.bytes)}: ${fmt(p.us)} us${chosen.get(p.bytes) === a.name ? ' (chosen)' : ''}`}))}));
+    const plots = el('div', {class: 'plots'});
+    plots.append(plot({id: `tune ${run.id} ${c.name}`, title: 'time over message size', xAxis: 'bytes', xTitle: AXES.bytes, yTitle: 'time [microseconds]', yUnit: 'microseconds', series}));
+    card.append(plots);
+    const lines = c.choices.filter(x => x.changed).map(x => `${fmtBytes(x.bytes)}: ${x.fastest}, ${fmt(x.fastest_us)} us against ${fmt(x.library_us)} us`);
+    card.append(el('ul', {class: 'notes', 'data-changed': String(lines.length)},
+      el('li', {}, lines.length ? `${lines.length} length(s) choose another algorithm:` : `The library's own choice stays at every length.`), ...lines.map(v => el('li', {}, v))));
+    return card;
+  });
+}
+
 function render() {
   for (const v of views) v.finalize();
   views = [];
@@ -859,6 +883,7 @@ function render() {
       for (const t of r.tables) if (isHeatmap(t)) main.append(heatmapCard(r, t));
       if (r.tables.some(t => isMapPair(r, t))) main.append(mapCard(r));
       if (r.guidelines) main.append(guidelinesCard(r));
+      if (r.tune) main.append(...tuneCards(r));
       const suites = skampiSuitesCard(r);
       if (suites) main.append(suites);
     }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 #include "core/convergence.hpp"
@@ -28,6 +29,12 @@ double median_of(const std::vector<core::MedianEstimate>& rounds) {
   return n % 2 ? medians[n / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2;
 }
 }  // namespace
+
+std::optional<double> median_over_rounds(const std::vector<const core::Measurement*>& rounds) {
+  const auto e = estimates(rounds);
+  if (e.empty()) return std::nullopt;
+  return median_of(e);
+}
 
 LengthChoice choose(const std::vector<Algorithm>& algorithms, const RoundRows& rows,
                     double tolerance) {
@@ -72,6 +79,34 @@ LengthChoice choose(const std::vector<Algorithm>& algorithms, const RoundRows& r
     }
   c.changed = true;
   return c;
+}
+
+std::string algorithms_text(const AlgorithmVariable& v) {
+  std::string text = v.variable + ":";
+  for (std::size_t i = 0; i < v.algorithms.size(); ++i)
+    text += fmt::format("{} {} {}", i ? "," : "", v.algorithms[i].value, v.algorithms[i].name);
+  return text;
+}
+
+std::optional<AlgorithmVariable> parse_algorithms_text(const std::string& collective,
+                                                       const std::string& text) {
+  const auto colon = text.find(": ");
+  if (colon == std::string::npos) return std::nullopt;
+  AlgorithmVariable v{collective, text.substr(0, colon), {}};
+  std::size_t at = colon + 2;
+  while (at < text.size()) {
+    const auto end = std::min(text.find(", ", at), text.size());
+    const std::string item = text.substr(at, end - at);
+    const auto space = item.find(' ');
+    if (space == std::string::npos || space == 0) return std::nullopt;
+    char* stop = nullptr;
+    const long value = std::strtol(item.c_str(), &stop, 10);
+    if (stop != item.c_str() + space) return std::nullopt;
+    v.algorithms.push_back({static_cast<int>(value), item.substr(space + 1)});
+    at = end + 2;
+  }
+  if (v.algorithms.empty()) return std::nullopt;
+  return v;
 }
 
 std::size_t open_mpi_rule_bytes(const std::string& collective, std::size_t bytes, int processes) {

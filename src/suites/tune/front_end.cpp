@@ -200,12 +200,8 @@ class TextReporter : public core::Reporter {
                 i.world_size);
     std::printf("# MPI library: %s\n", i.mpi_library.substr(0, i.mpi_library.find('\n')).c_str());
     std::printf("# Method: %s\n", i.settings.at("method_description").c_str());
-    for (const auto& v : options_.variables) {
-      std::string names;
-      for (const auto& a : v.algorithms)
-        names += (names.empty() ? "" : ", ") + std::to_string(a.value) + " " + a.name;
-      std::printf("# %s: %s (%s)\n", v.collective.c_str(), v.variable.c_str(), names.c_str());
-    }
+    for (const auto& v : options_.variables)
+      std::printf("# %s: %s\n", v.collective.c_str(), algorithms_text(v).c_str());
     std::fflush(stdout);
   }
   void benchmark_finished(const core::BenchmarkRun& b) override {
@@ -293,10 +289,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   info.settings["tolerance_percent"] = cli::number_text(o.tolerance_percent);
   info.settings["rounds"] = std::to_string(o.rounds);
   for (const auto& v : o.variables) {
-    std::string names;
-    for (const auto& a : v.algorithms)
-      names += (names.empty() ? "" : ", ") + std::to_string(a.value) + " " + a.name;
-    info.settings["algorithms " + v.collective] = v.variable + ": " + names;
+    info.settings[kAlgorithmsSettingPrefix + v.collective] = algorithms_text(v);
     info.benchmarks.push_back(v.collective);
   }
   info.min_length = o.lengths.front();

@@ -32,6 +32,14 @@ struct AlgorithmVariable {
   std::vector<Algorithm> algorithms;
 };
 
+// "coll_tuned_allreduce_algorithm: 0 ignore, 1 basic_linear, ...": the run's setting
+// "algorithms <collective>" and its text header; parsed back (the report) into the variable, or
+// nullopt when the text is not of that form.
+std::string algorithms_text(const AlgorithmVariable& v);
+std::optional<AlgorithmVariable> parse_algorithms_text(const std::string& collective,
+                                                       const std::string& text);
+inline constexpr const char* kAlgorithmsSettingPrefix = "algorithms ";
+
 // The variables of these collectives that this process's library offers (rank 0, after MPI_Init:
 // it opens the tool interface itself and, for MPICH, starts child processes to learn which names
 // the library accepts). Collectives the library has no variable for are left out.
@@ -68,6 +76,9 @@ struct LengthChoice {
 // bound x (1 + tolerance) < the other's lower bound). Rounds time the algorithms in a rotated
 // order, so that a spell of load in one round cannot make a choice.
 using RoundRows = std::vector<std::vector<const core::Measurement*>>;
+// The median over the rounds of one algorithm's medians at a length (the mean of the middle two
+// for an even count); nullopt when a round has no median.
+std::optional<double> median_over_rounds(const std::vector<const core::Measurement*>& rounds);
 LengthChoice choose(const std::vector<Algorithm>& algorithms, const RoundRows& rows,
                     double tolerance);
 
