@@ -132,14 +132,18 @@ HighestBandwidth highest_bandwidth(const db::StoredRun& run, Chosen chosen) {
   return best;
 }
 
-// The highest bandwidth a single transfer reached (IMB's PingPong and PingPing, OSU's osu_bw), in
-// the newest run that has one, and at which length.
+// The highest bandwidth a two-sided single transfer reached (IMB's PingPong and PingPing, OSU's
+// osu_bw), in the newest run that has one, and at which length. Not IMB-IO's (to and from files),
+// nor the one-sided transfers of IMB-EXT, IMB-RMA and OSU (their windows' own figure).
 void add_peak_bandwidth(const std::vector<const db::StoredRun*>& runs,
                         std::vector<SummaryFigure>& figures) {
   for (const auto* r : runs) {
-    if (r->info.suite == "imb-io") continue;  // its single transfers are to and from files
-    const auto best = highest_bandwidth(
-        *r, [](const core::BenchmarkRun& b) { return b.family == "single_transfer" && !b.multi; });
+    const auto& suite = r->info.suite;
+    if (suite == "imb-io" || suite == "imb-ext" || suite == "imb-rma") continue;
+    const auto best = highest_bandwidth(*r, [](const core::BenchmarkRun& b) {
+      return b.family == "single_transfer" && !b.multi &&
+             b.parameters.count("window creation") == 0;  // OSU's one-sided programs
+    });
     if (best.row) {
       figures.push_back(figure("peak bandwidth", mb_per_s(*best.row->mbytes_per_sec * kMiB / 1e6),
                                "at " + bytes_text(best.row->bytes), *r, best.table));
