@@ -13,14 +13,20 @@
 #include "cli/frontend.hpp"
 #include "cli/registry.hpp"
 #include "core/control_variables.hpp"
+#include "core/install_paths.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 
 namespace {
 
+// What a site needs to file a report: the version, the commit, the MPI it was built with and
+// the one it runs with (they differ when a module or LD_LIBRARY_PATH swaps the library).
 void print_version() {
-  std::printf("mpiscope %s (commit %s)\nMPI library: %s\n", mpiscope::core::mpiscope_version(),
-              mpiscope::core::mpiscope_commit(), mpiscope::mpi::library_version().c_str());
+  const auto data = mpiscope::core::data_directory();
+  std::printf("mpiscope %s (commit %s)\nbuilt with: %s\nMPI library: %s\ndata: %s\n",
+              mpiscope::core::mpiscope_version(), mpiscope::core::mpiscope_commit(),
+              mpiscope::mpi::built_with().c_str(), mpiscope::mpi::library_version().c_str(),
+              data ? data->c_str() : "(no share/mpiscope beside the executable)");
 }
 
 void print_help() {

@@ -82,6 +82,22 @@ int world_size() {
   return s;
 }
 
+std::string built_with() {
+  std::string library = "an MPI library";
+#if defined(OMPI_MAJOR_VERSION)
+  library = "Open MPI " + std::to_string(OMPI_MAJOR_VERSION) + "." +
+            std::to_string(OMPI_MINOR_VERSION) + "." + std::to_string(OMPI_RELEASE_VERSION);
+#elif defined(I_MPI_VERSION)
+  library = std::string("Intel MPI ") + I_MPI_VERSION;
+#elif defined(MVAPICH2_VERSION)
+  library = std::string("MVAPICH2 ") + MVAPICH2_VERSION;
+#elif defined(MPICH_VERSION)
+  library = std::string("MPICH ") + MPICH_VERSION;
+#endif
+  return library + " (MPI " + std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION) +
+         ")";
+}
+
 std::string library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;

@@ -81,6 +81,8 @@ int world_rank();
 int world_size();
 
 std::string library_version();  // MPI_Get_library_version (callable before MPI_Init)
+// The MPI this executable was compiled against, from its mpi.h: "Open MPI 4.1.4 (MPI 3.1)".
+std::string built_with();
 std::string thread_level_name(int level);
 
 }  // namespace mpiscope::mpi

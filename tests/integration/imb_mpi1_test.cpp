@@ -724,6 +724,9 @@ TEST(ImbMpi1, HelpAndVersion) {
   EXPECT_NE(v.out.find("mpiscope 0."), std::string::npos);
   EXPECT_NE(v.out.find("commit "), std::string::npos);
   EXPECT_NE(v.out.find(mpi_library_name()), std::string::npos) << v.out;
+  // What it was built with (mpi.h) beside what it runs with, and where its data is.
+  EXPECT_NE(v.out.find("built with: " + mpi_library_name()), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("/share/mpiscope\n"), std::string::npos) << v.out;
   for (const auto& [program, args] :
        {std::pair<std::string, std::vector<std::string>>{"mpiscope", {"imb-mpi1", "--version"}},
         {"IMB-MPI1", {"--version"}}}) {

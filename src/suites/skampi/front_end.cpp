@@ -10,6 +10,7 @@
 #include "cli/numbers.hpp"
 #include "cli/registry.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/install_paths.hpp"
 #include "core/mpi.hpp"
 #include "output/files.hpp"
 #include "suites/skampi/output_file.hpp"
@@ -63,7 +64,9 @@ cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args,
   long memory_kb = 0;
   cli::OutputOptions output;
   cli::MethodOptions method;
-  app.add_option("config", config_path, "The configuration file (default: .skampi)")
+  app.add_option("config", config_path,
+                 "The configuration file (default: .skampi), or the name of one shipped with "
+                 "mpiscope: standard (every instance of the paper's Figure 2 once) or figure1")
       ->type_name("CONFIG");
   app.add_option("--outfile", outfile, "Output file instead of the configuration's @OUTFILE")
       ->type_name("FILE");
@@ -81,7 +84,9 @@ cli::ParseResult parse(const cli::Launch&, const std::vector<std::string>& args,
       "method. @METHOD in the configuration's preamble sets it too; --method wins.\n"
       "Subcommand: skampi postproc -o OUT FILE... (medians of repeated runs)");
   return cli::parse_command_line(app, args, [&] {
-    Config c = read_config(config_path);
+    // A configuration shipped with mpiscope by its name (share/mpiscope/skampi: "standard").
+    const auto found = core::skampi_configuration(config_path);
+    Config c = read_config(found ? *found : config_path);
     if (!outfile.empty()) c.outfile = outfile;
     if (!logfile.empty()) c.logfile = logfile;
     if (memory_kb > 0) c.memory_kb = memory_kb;
