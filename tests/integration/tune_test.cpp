@@ -50,6 +50,14 @@ std::vector<std::string> choices_of(const std::string& out, const std::string& c
   return choices;
 }
 
+// `mpiscope tune-check ARGS` as root may launch Open MPI's ranks (which refuses root unless told).
+Result run_check(const std::vector<std::string>& args) {
+  std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 300 " +
+                    quote(bin_dir() + "/mpiscope") + " tune-check";
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_command(cmd);
+}
+
 }  // namespace
 
 TEST(Tune, AnAlgorithmMadeFastIsChosenAtEveryLength) {
@@ -151,4 +159,37 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
       query(dir + "/r.sqlite", "SELECT value FROM run_settings WHERE name = 'open_mpi_rules'");
   ASSERT_EQ(stored.size(), 1u);
   EXPECT_EQ(stored[0][0], text);
+}
+
+TEST(TuneCheck, ATuningThatSlowsACollectiveFailsTheCheck) {
+  // The "tuning" preloads the project's PMPI shim with 100 us before every MPI_Allreduce: far
+  // beyond any launch-to-launch noise (Open MPI's basic_linear Allreduce, 1.6 times its own
+  // choice at 1 MiB here, turned into "cannot tell" in 2 of 7 tries when the machine slowed both
+  // sides alike).
+  const auto dir = temp_dir();
+  const auto r = run_check({"--launcher", mpiexec_command() + " -np 2", "--env",
+                            "LD_PRELOAD=" + bin_dir() + "/libmpiscope_delay.so", "--env",
+                            "MPISCOPE_DELAY=MPI_Allreduce=100", "--collectives", "Allreduce",
+                            "--msglog", "10:13", "--db", dir + "/r.sqlite"});
+  // 5 rows (0 bytes, 1 to 8 KiB): 5 launches per side, so that the gate can fail one.
+  EXPECT_NE(r.out.find("5 launches per side"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("SLOWDOWN"), std::string::npos) << r.out;
+  // Every launch is recorded, labelled by its side.
+  EXPECT_EQ(
+      query(dir + "/r.sqlite", "SELECT id FROM runs WHERE label = 'tune-check: tuned'").size(), 5u);
+}
+
+TEST(TuneCheck, AHarmlessTuningIsNeverASlowdown) {
+  // The same launches on both sides (a variable nothing reads): the gate must not fail.
+  const auto dir = temp_dir();
+  const auto r = run_check({"--launcher", mpiexec_command() + " -np 2", "--env",
+                            "MPISCOPE_TUNE_CHECK_PLACEBO=1", "--collectives", "Allreduce,Bcast",
+                            "--msglog", "10:12", "--launches", "4", "--db", dir + "/r.sqlite"});
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 6) << r.exit_code << r.out << r.err;
+  EXPECT_EQ(r.out.find("SLOWDOWN"), std::string::npos) << r.out;
+  // Bad input: one error, exit 2, nothing launched.
+  const auto bad = run_check({"--launcher", mpiexec_command(), "--db", dir + "/r.sqlite"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(count_of(bad.err, "error"), 1) << bad.err;
 }
