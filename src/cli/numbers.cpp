@@ -1,5 +1,9 @@
 #include "cli/numbers.hpp"
 
+#include <algorithm>
+
+#include "core/text.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -63,6 +67,21 @@ CLI::Validator number_in(const NumberRange& range) {
         }
       },
       range.text());
+}
+
+std::vector<std::size_t> parse_lengths(std::string_view text, std::string_view what,
+                                       std::size_t unit, std::size_t max) {
+  std::vector<std::size_t> out;
+  for (const auto& item : core::split(std::string(text), ',')) {
+    const auto x = parse_integer<std::size_t>(core::trim(item), what, unit, max);
+    if (x % unit != 0)
+      throw std::invalid_argument(std::string(what) + ": " + std::to_string(x) +
+                                  " is not a multiple of " + std::to_string(unit));
+    out.push_back(x);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace mpiscope::cli

@@ -6,11 +6,13 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace mpiscope::cli {
 
@@ -89,5 +91,11 @@ CLI::Validator integer_of() {
   v.description("");  // the whole type's range says nothing in --help
   return v;
 }
+
+// A comma-separated list of message lengths in bytes ("4,64,1024"), each in [unit, max] and a
+// multiple of `unit` (the reductions' float), sorted, without repeats. Throws
+// std::invalid_argument naming `what` (--lengths).
+std::vector<std::size_t> parse_lengths(std::string_view text, std::string_view what,
+                                       std::size_t unit, std::size_t max);
 
 }  // namespace mpiscope::cli

@@ -1,6 +1,7 @@
 #include "cli/suite_cli.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -240,6 +241,22 @@ void RunReporters::measured(core::RunInfo& info) {
 void RunReporters::finish(const core::RunInfo& info, bool ok) {
   if (!measured_) throw std::logic_error("RunReporters::finish before measured()");
   if (root_) list_.run_finished(info, ok);
+}
+
+int parse_direct_command(CLI::App& app, const std::string& program, int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return kOk;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
+                 core::printable(e.what()).c_str(), program.c_str());
+    return kUsage;
+  }
+  return -1;
 }
 
 }  // namespace mpiscope::cli

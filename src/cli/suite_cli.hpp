@@ -62,6 +62,11 @@ void check_distinct_outputs(const std::map<std::string, std::string>& files);
 ParseResult parse_command_line(CLI::App& app, const std::vector<std::string>& args,
                                const std::function<std::string()>& serialize);
 
+// The commands that start no MPI (report, compare, tune-check, ...): parses argv (after the
+// command's name) into `app`; returns -1 to go on, else the exit code: help printed (0), or a
+// CLI11 error said once on stderr with the way to the options (2).
+int parse_direct_command(CLI::App& app, const std::string& program, int argc, char** argv);
+
 // The file reporters of the options (rank 0 only), added to `list`: one per format asked for and
 // the results database (unless --no-db), all seeing the run's --label.
 void add_file_reporters(core::ReporterList& list, const OutputOptions& o);

@@ -286,14 +286,8 @@ ControlVariables read_control_variables() {
 
 std::optional<ControlVariables> read_control_variables_under(
     const std::map<std::string, std::string>& overrides) {
-  std::vector<std::string> environment;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string text(*entry);
-    if (overrides.count(text.substr(0, text.find('='))) == 0) environment.push_back(text);
-  }
-  for (const auto& [name, value] : overrides) environment.push_back(name + "=" + value);
   Probe child;
-  child.start_each({environment});
+  child.start_each({environment_with(overrides)});
   auto readings = child.finish();
   if (!readings || readings->empty()) return std::nullopt;
   return std::move(readings->front());

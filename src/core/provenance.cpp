@@ -1,6 +1,7 @@
 #include "core/provenance.hpp"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -84,6 +85,16 @@ bool names_a_secret(std::string_view name) {
   const std::string lower = to_lower(name);
   return std::any_of(std::begin(kSecretWords), std::end(kSecretWords),
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; });
+}
+
+std::vector<std::string> environment_with(const std::map<std::string, std::string>& overrides) {
+  std::vector<std::string> out;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    if (overrides.count(text.substr(0, text.find('='))) == 0) out.push_back(text);
+  }
+  for (const auto& [name, value] : overrides) out.push_back(name + "=" + value);
+  return out;
 }
 
 std::map<std::string, std::string> configuration_environment(const char* const* environment) {

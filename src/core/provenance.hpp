@@ -29,6 +29,9 @@ inline constexpr const char* kCpuBindingSetting = "cpu_binding";
 // MPI's OMPI_ALLOW_RUN_AS_ROOT and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM (permissions). A value
 // whose name holds KEY, TOKEN, SECRET or PASSWORD is recorded as "(set)", never itself.
 std::map<std::string, std::string> configuration_environment(const char* const* environment);
+// This process's environment as NAME=VALUE entries, with `overrides` set in place of what it has
+// by those names: for a child process started with a changed environment.
+std::vector<std::string> environment_with(const std::map<std::string, std::string>& overrides);
 // Whether a variable's name holds KEY, TOKEN, SECRET or PASSWORD (any case): its value is kept
 // out of every record.
 bool names_a_secret(std::string_view name);

@@ -39,21 +39,8 @@ class CommandError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses with CLI11; returns -1 to go on, else the exit code (help printed, or an error).
 int parse(CLI::App& app, const std::string& program, int argc, char** argv) {
-  std::vector<std::string> args;
-  for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return cli::kOk;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
-                 core::printable(e.what()).c_str(), program.c_str());
-    return cli::kUsage;
-  }
-  return -1;
+  return cli::parse_direct_command(app, program, argc, argv);
 }
 
 // The database a command works on and where that choice came from, said by the destructive

@@ -97,18 +97,8 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
                               "Reduce_scatter_block)");
       o.collectives.push_back(n);
     }
-    if (!lengths.empty()) {
-      o.lengths.clear();
-      for (const auto& text : core::split(lengths, ','))
-        o.lengths.push_back(
-            cli::parse_integer<std::size_t>(core::trim(text), "--lengths", 4, kMaxLength));
-      for (const auto x : o.lengths)
-        if (x % 4 != 0)
-          throw cli::UsageError("--lengths: " + std::to_string(x) +
-                                " is not a multiple of 4 (the reductions sum 4-byte floats)");
-      std::sort(o.lengths.begin(), o.lengths.end());
-      o.lengths.erase(std::unique(o.lengths.begin(), o.lengths.end()), o.lengths.end());
-    }
+    // The reductions sum 4-byte floats: every length a multiple of 4.
+    if (!lengths.empty()) o.lengths = cli::parse_lengths(lengths, "--lengths", 4, kMaxLength);
     o.output.validate();
     o.method.validate();
     if (!o.method.accurate())

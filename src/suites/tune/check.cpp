@@ -23,11 +23,11 @@
 #include "cli/frontend.hpp"
 #include "cli/numbers.hpp"
 #include "cli/registry.hpp"
+#include "cli/suite_cli.hpp"
+#include "core/provenance.hpp"
 #include "core/text.hpp"
 #include "db/results_db.hpp"
 #include "report/compare.hpp"
-
-extern char** environ;
 
 namespace mpiscope::tune {
 namespace {
@@ -50,12 +50,7 @@ std::string this_executable() {
 // Runs argv with `overrides` in its environment, its standard output discarded; the exit code.
 int launch(const std::vector<std::string>& argv,
            const std::map<std::string, std::string>& overrides) {
-  std::vector<std::string> environment;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string text(*entry);
-    if (overrides.count(text.substr(0, text.find('='))) == 0) environment.push_back(text);
-  }
-  for (const auto& [name, value] : overrides) environment.push_back(name + "=" + value);
+  std::vector<std::string> environment = core::environment_with(overrides);
   std::vector<std::string> owned_argv = argv;
   std::vector<char*> args, envp;
   for (auto& a : owned_argv) args.push_back(a.data());
@@ -97,7 +92,7 @@ int check_main(int argc, char** argv, const std::string& program, const std::vec
       collectives = "Allreduce,Bcast,Reduce,Allgather,Alltoall,Gather,Scatter";
   std::string msglog = "2:20", db_path;
   std::vector<std::string> env;
-  int launches = 0;  // 0: as many as compare's gate needs for the rows
+  int launches = 0;     // 0: as many as compare's gate needs for the rows
   double budget = 1.0;  // the accurate meter's default: 0.2 s left 1 MiB rows unconverged here
   report::CompareSettings settings;
   settings.fail_above_percent = 0;
@@ -134,18 +129,7 @@ int check_main(int argc, char** argv, const std::string& program, const std::vec
       "Exit status: 0 no row slower beyond the noise, 2 bad command line, 1 a launch failed, 3 "
       "a row slower beyond the noise, 6 none found slower but some row could not have shown "
       "it. docs/tune.md.");
-  std::vector<std::string> args;
-  for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);
-  try {
-    app.parse(args);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return cli::kOk;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program.c_str(),
-                 core::printable(e.what()).c_str(), program.c_str());
-    return cli::kUsage;
-  }
+  if (int rc = cli::parse_direct_command(app, program, argc, argv); rc >= 0) return rc;
   try {
     std::map<std::string, std::string> tuning;
     if (!rules.empty()) {
