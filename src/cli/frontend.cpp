@@ -19,6 +19,24 @@ namespace mpiscope::cli {
 
 int run_front_end(const FrontEnd& fe, int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // Help needs no MPI: answered before MPI starts, so that `IMB-MPI1 -help` works without a
+  // launcher (and as root), fast, and the man pages are made from it (cli/man_pages.hpp). Under a
+  // launcher only rank 0 answers. A command line on which help is not what the parse returns
+  // goes on as usual.
+  if (std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+        return a == fe.help || a == "--help" || a == "-h" || a == "-help";
+      })) {
+    ParseResult parsed;
+    try {
+      parsed = fe.parse(args, 1);
+    } catch (const std::exception&) {
+      parsed.kind = ParseResult::kError;
+    }
+    if (parsed.kind == ParseResult::kHelp) {
+      if (mpi::launched_as_rank_zero()) std::fputs(parsed.text.c_str(), stdout);
+      return kOk;
+    }
+  }
   // The --timeout watchdog is a second thread (it makes no MPI calls): ask for FUNNELED then.
   bool watchdog = false;
   for (const auto& a : args) watchdog |= a == "--timeout";

@@ -2,6 +2,8 @@
 // the name the program was called by.
 #include <mpi.h>
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "cli/frontend.hpp"
+#include "cli/man_pages.hpp"
 #include "cli/registry.hpp"
 #include "core/control_variables.hpp"
 #include "core/install_paths.hpp"
@@ -29,21 +32,25 @@ void print_version() {
               data ? data->c_str() : "(no share/mpiscope beside the executable)");
 }
 
-void print_help() {
-  std::printf(
-      "mpiscope %s - measure how well an MPI library and its machine communicate\n\n"
+std::string help_text() {
+  std::string text = fmt::format(
+      "mpiscope {} - measure how well an MPI library and its machine communicate\n\n"
       "Usage: mpirun -np P mpiscope <suite> [options]\n"
       "       mpiscope --version | --help | --aliases\n\nSuites:\n",
       mpiscope::core::mpiscope_version());
   for (const auto& s : mpiscope::cli::registered_suites()) {
     std::string aliases;
     for (const auto& a : s.aliases) aliases += (aliases.empty() ? "" : ", ") + a.program;
-    std::printf("  %-12s %s%s\n", s.name.c_str(), s.summary.c_str(),
-                aliases.empty() ? "" : (" (alias " + aliases + ")").c_str());
+    text += fmt::format("  {:<12} {}{}\n", s.name, s.summary,
+                        aliases.empty() ? "" : " (alias " + aliases + ")");
   }
-  std::printf(
-      "\n'mpiscope <suite> --help' lists a suite's options. See the README for the output "
-      "formats.\n");
+  return text +
+         "\n'mpiscope <suite> --help' lists a suite's options. See the README for the output "
+         "formats.\n";
+}
+
+void print_help() {
+  std::fputs(help_text().c_str(), stdout);
 }
 
 // `mpiscope --version`, `mpiscope imb-mpi1 --version`, `IMB-MPI1 --version`: rank 0 answers.
@@ -92,6 +99,9 @@ static int dispatch(int argc, char** argv) {
   if (is_version(argv[1])) return answer_version();
   // The build makes one symbolic link per alias from this list (cmake/make_aliases.cmake), so
   // that the registry is the only place that names them.
+  // The build writes the man pages with this (cli/man_pages.hpp).
+  if (argc == 3 && !std::strcmp(argv[1], "--man-pages"))
+    return mpiscope::cli::write_man_pages(argv[2], help_text());
   if (argc == 2 && !std::strcmp(argv[1], "--aliases")) {
     for (const auto& s : suites)
       for (const auto& alias : s.aliases) std::printf("%s\n", alias.program.c_str());
