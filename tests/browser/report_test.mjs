@@ -20,7 +20,7 @@ function check(ok, what) {
 // Every plot has drawn: an SVG with its markers, or a note that it has no data.
 async function drawn(page) {
   await page.waitForFunction(() => [...document.querySelectorAll('.plot .drawing')]
-    .every(d => d.querySelector('svg .marker path, svg .cell path, .empty')), null, { timeout: 60000 });
+    .every(d => d.querySelector('svg .marker path, svg .undecided path, svg .cell path, .empty')), null, { timeout: 60000 });
 }
 
 // What each card and plot shows, read from the drawing itself.
@@ -28,7 +28,7 @@ function survey() {
   const out = { cards: [], plots: [], outside: [] };
   for (const card of document.querySelectorAll('section.card[data-benchmark]')) {
     const plots = [...card.querySelectorAll('.plot .drawing svg')]
-      .filter(svg => svg.querySelectorAll('.marker path, .cell path').length > 0);
+      .filter(svg => svg.querySelectorAll('.marker path, .undecided path, .cell path').length > 0);
     out.cards.push({ key: card.dataset.benchmark, type: card.dataset.card || 'benchmark', plots: plots.length,
                      nothingPositive: card.querySelectorAll('.no-positive').length > 0 });
   }
@@ -36,8 +36,13 @@ function survey() {
     const svg = box.querySelector('.drawing svg');
     if (!svg) continue;
     const series = JSON.parse(box.dataset.series);
-    // A curve is told apart by its marker's colour and shape (the path Vega draws for it).
-    const looks = new Set([...svg.querySelectorAll('.marker path')].map(p => p.getAttribute('fill') + ' ' + p.getAttribute('d')));
+    // A curve is told apart by its marker's colour and shape (the path Vega draws for it); a
+    // point whose verdict is "cannot tell" is a diagonal cross in its curve's colour only.
+    const decided = [...svg.querySelectorAll('.marker path')];
+    const colours = new Set(decided.map(p => p.getAttribute('fill')));
+    const onlyUndecided = new Set([...svg.querySelectorAll('.undecided path')].map(p => p.getAttribute('stroke')).filter(c => !colours.has(c)));
+    const looks = new Set(decided.map(p => p.getAttribute('fill') + ' ' + p.getAttribute('d')));
+    onlyUndecided.forEach(c => looks.add(c));
     const declared = new Set(series.map(s => s.color + ' ' + s.shape));
     out.plots.push({ id: box.dataset.plot, series: series.length, looks: looks.size, declared: declared.size,
                      intervals: svg.querySelectorAll('.interval line').length });
@@ -86,14 +91,14 @@ try {
     const accurate = s.plots.filter(p => /^PingPong(_Send_Recv.*)? t_us$/.test(p.id));
     check(accurate.length >= 2 && accurate.every(p => p.intervals >= 2),
           `${at}: accurate runs' intervals are drawn (${accurate.map(p => p.id + ': ' + p.intervals).join(', ')})`);
-    // The accurate run's points did not converge (a target of 0.0001 %): hollow markers, and the
+    // The accurate runs' points did not converge (a target of 0.0001 %): hollow markers, and the
     // card lists each with its reason. Fails with the points drawn filled.
     const pingpong = page.locator('section.card[data-benchmark="PingPong"]');
     const hollow = await pingpong.locator('.plot .drawing svg').first().locator('.marker path[fill-opacity="0"]').count();
     const listed = await pingpong.locator('ul.notes[data-not-converged] li', { hasText: 'stopped by the time budget' }).count();
-    // 0 bytes has no place on the log axis: the 1 KiB and 64 KiB points are drawn.
+    // 0 bytes has no place on the log axis: each run's 1 KiB and 64 KiB points are drawn.
     const notes = await pingpong.locator('ul.notes[data-not-converged] li').allTextContents();
-    check(hollow >= 2 && listed === 3, `${at}: the accurate run's unconverged points are hollow (${hollow} of the 2 drawn) and all 3 named with their reason (${listed}: ${notes.join(' | ')})`);
+    check(hollow >= 4 && listed === 6, `${at}: the accurate runs' unconverged points are hollow (${hollow} of the 4 drawn) and all 6 named with their reason (${listed}: ${notes.join(' | ')})`);
     // The imported PingPong of Intel's IMB from 1 byte to 1 MiB has a model (the other curves
     // are too short): its regions in words, and each region's line dashed over the time plot.
     const modelled = await pingpong.locator('ul.models li[data-model-regions]').allTextContents();
@@ -102,10 +107,17 @@ try {
           `${at}: the PingPong card names the imported curve's model and its switch (${modelled.join(' | ')}) and draws its regions (${lines} lines)`);
     // The guidelines run: a card of its own whose plot has a marker per guideline and length.
     const guidelines = s.cards.filter(c => c.type === 'guidelines');
-    const guidelineMarkers = await page.locator('section.card[data-card="guidelines"] .plot .drawing svg').first().locator('.marker path').count();
+    const guidelineMarkers = await page.locator('section.card[data-card="guidelines"] .plot .drawing svg').first().locator('.marker path, .undecided path').count();
     const guidelineTitles = await page.locator('section.card[data-card="guidelines"] .legend').first().textContent();
     check(guidelines.length === 1 && guidelines[0].plots === 1 && guidelineMarkers === 4 && /Allreduce <= Reduce \+ Bcast/.test(guidelineTitles),
           `${at}: the guidelines run has its card, a marker per guideline and length (${guidelineMarkers} of 4; ${guidelineTitles})`);
+    // The comparison of the two accurate PingPong runs: none of their figures converged, so
+    // every point cannot tell and is drawn as a diagonal cross, none as a curve's own marker.
+    const comparison = page.locator('section#comparison .plot .drawing svg').first();
+    const undecided = await comparison.locator('.undecided path').count();
+    const decided = await comparison.locator('.marker path').count();
+    check(undecided >= 2 && decided === 0,
+          `${at}: the comparison draws each point that cannot tell as a diagonal cross (${undecided} crosses, ${decided} other markers)`);
     // The tune run: one card for Bcast, a curve per algorithm (the library offers at least 2),
     // the library's own choice named in the legend; its tables make no card of their own.
     const tune = s.cards.filter(c => c.type === 'tune');

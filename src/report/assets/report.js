@@ -19,6 +19,8 @@ const SHAPES = [
   ['star', 'M0,-1L0.24,-0.32L0.95,-0.31L0.38,0.12L0.59,0.81L0,0.4L-0.59,0.81L-0.38,0.12L-0.95,-0.31L-0.24,-0.32Z'],
   ['hourglass', 'M-0.9,-1H0.9L-0.9,1H0.9Z'],
 ];
+// A point whose verdict is "cannot tell" (compare, guidelines): an open diagonal cross.
+const UNDECIDED_SHAPE = 'M-0.8,-0.8L0.8,0.8M-0.8,0.8L0.8,-0.8';
 const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3]];
 // Parameters that say how a run went, or follow from its process count, rather than what was
 // measured: tables differing only in these share a card (classic and accurate rows of one
@@ -144,7 +146,8 @@ function vegaSpec(o, width) {
     width: width, height: o.height || 250, padding: 4,
     autosize: {type: 'fit-x', contains: 'padding'},
     title: {text: o.title, fontSize: 13, limit: Math.max(120, width - 20), anchor: 'middle'},
-    data: [{name: 'points', values: points}, {name: 'intervals', values: points.filter(p => p.lo && p.hi)}, {name: 'fitted', values: fitted}],
+    data: [{name: 'points', values: points}, {name: 'decided', values: points.filter(p => !p.cross)}, {name: 'undecided', values: points.filter(p => p.cross)},
+           {name: 'intervals', values: points.filter(p => p.lo && p.hi)}, {name: 'fitted', values: fitted}],
     signals: [
       {name: 'down', value: null, on: [{events: 'mousedown', update: 'xy()'}, {events: 'window:mouseup', update: 'null'}]},
       {name: 'xcur', value: null, on: [{events: 'mousedown', update: 'slice(xdom)'}]},
@@ -191,10 +194,16 @@ function vegaSpec(o, width) {
           marks: [{type: 'line', name: 'model', from: {data: 'region'}, sort: {field: 'datum.x'},
                    encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, stroke: {scale: 'color', field: 's'},
                                      strokeDash: {value: [6, 3]}, strokeWidth: {value: 1.2}, opacity: {value: 0.75}, tooltip: {field: 'tip'}}}}]},
-         {type: 'symbol', name: 'marker', from: {data: 'points'},
-          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: [{test: 'datum.cross', value: 'cross'}, {scale: 'shape', field: 's'}],
-                            fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow || datum.cross ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
+         {type: 'symbol', name: 'marker', from: {data: 'decided'},
+          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: {scale: 'shape', field: 's'},
+                            fill: {scale: 'color', field: 's'}, fillOpacity: {signal: 'datum.hollow ? 0 : 1'}, stroke: {scale: 'color', field: 's'},
                             strokeWidth: {value: 1.2}, size: {value: 50}, tooltip: {field: 'tip'}}}},
+         // "Cannot tell": a diagonal cross in the curve's colour, a shape no curve has (SHAPES'
+         // cross is upright), drawn as a mark of its own.
+         {type: 'symbol', name: 'undecided', from: {data: 'undecided'},
+          encode: {update: {x: {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'}, shape: {value: UNDECIDED_SHAPE},
+                            fillOpacity: {value: 0}, stroke: {scale: 'color', field: 's'},
+                            strokeWidth: {value: 1.6}, size: {value: 50}, tooltip: {field: 'tip'}}}},
        ]},
     ],
   };
@@ -708,7 +717,7 @@ function mapCard(run) {
 function comparisonCard(c) {
   const card = el('section', {class: 'card', id: 'comparison', 'data-benchmark': 'comparison'});
   card.append(el('h2', {}, `Comparison: runs ${c.b.join(',')} (B) against runs ${c.a.join(',')} (A)`));
-  card.append(el('p', {class: 'muted'}, 'B/A of the reported time (median for accurate runs, else t_max or t_avg; the median over a side\'s runs). Filled markers: beyond the noise (compare\'s rank test over several runs per side, else a change beyond the most one launch moves from the next); hollow: within it; crosses: cannot tell (the runs spread too widely for their number, too few runs, or a figure that did not converge).'));
+  card.append(el('p', {class: 'muted'}, 'B/A of the reported time (median for accurate runs, else t_max or t_avg; the median over a side\'s runs). Filled markers: beyond the noise (compare\'s rank test over several runs per side, else a change beyond the most one launch moves from the next); hollow: within it; diagonal crosses (x): cannot tell (the runs spread too widely for their number, too few runs, or a figure that did not converge).'));
   const byTable = new Map();
   for (const r of c.rows) { if (!byTable.has(r.table)) byTable.set(r.table, []); byTable.get(r.table).push(r); }
   const series = [...byTable].map(([t, rows], i) => ({key: 'cmp|' + t, name: t, run: null, variant: 0,
@@ -823,12 +832,12 @@ function machineCard() {
 }
 
 // A guidelines run (docs/guidelines.md): each guideline's factor, the collective's median over
-// its mock-up's, over the message size; filled markers violated, hollow holds, crosses cannot tell.
+// its mock-up's, over the message size; filled markers violated, hollow holds, diagonal crosses (x) cannot tell.
 function guidelinesCard(run) {
   const g = run.guidelines;
   const card = el('section', {class: 'card', 'data-benchmark': `guidelines run ${run.id}`, 'data-card': 'guidelines'});
   card.append(el('h2', {}, `Performance guidelines · ${runName(run)}`));
-  card.append(el('p', {class: 'muted'}, `Collective / mock-up of the medians; violated (filled) where the collective's 95 % interval lies above the mock-up's by more than ${g.tolerance_percent} %, holds (hollow) where its interval shows it is not, cross: cannot tell.`));
+  card.append(el('p', {class: 'muted'}, `Collective / mock-up of the medians; violated (filled) where the collective's 95 % interval lies above the mock-up's by more than ${g.tolerance_percent} %, holds (hollow) where its interval shows it is not, diagonal cross (x): cannot tell.`));
   // A colour per guideline (as the comparison's tables), not the run's one colour.
   const series = g.list.map(x => ({key: `guideline|${run.id}|${x.name}`, name: x.name, run: null, variant: 0,
     points: x.points.filter(p => p.factor !== null).map(p => ({x: Math.max(p.bytes, 1), y: p.factor, hollow: p.verdict === 'holds', cross: p.verdict === 'cannot tell',
