@@ -363,7 +363,6 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
     r.basis = NoiseBasis::kRankTest;
     const RankTest t = rank_test(ta, tb);
     r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
-    r.beyond = r.ratio != 1 && r.p_value <= s.significance;
     const auto bounds = shift_bounds(log_times(pa), log_times(pb), bounds_level(s));
     r.ratio_low = std::exp(bounds->low);
     r.ratio_high = std::exp(bounds->high);
@@ -372,12 +371,12 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
       for (double& v : scaled) v *= size;
       r.limit_p_value = rank_test(scaled, tb).p_slower;
     }
-    if (!settled(r, size, gate)) {
-      r.why_not_conclusive = "B/A lies between " + output::format_number(r.ratio_low, 3) + " and " +
-                             output::format_number(r.ratio_high, 3) + " with these runs: a " +
-                             size_text + " cannot be ruled out";
-      r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
-    }
+    // Whether the change is beyond the noise is decided over all rows at once
+    // (find_changes_beyond_the_noise), which settles the row or keeps this reason.
+    r.why_not_conclusive = "B/A lies between " + output::format_number(r.ratio_low, 3) + " and " +
+                           output::format_number(r.ratio_high, 3) + " with these runs: a " +
+                           size_text + " cannot be ruled out";
+    r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
     return r;
   }
   // Too few runs for the rank test: only a change beyond the bound on how much one launch's
@@ -424,6 +423,45 @@ void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSetti
     c.rows.push_back(r);
   }
   if (!any) c.no_row_in_common.push_back(ta.label);
+}
+
+// Benjamini and Hochberg's step-up procedure over the rows the rank test judged: a row is beyond
+// the noise when its p-value is among the k smallest, k the largest with p_(k) <= significance *
+// k / m over the m rows. When nothing changed (identical reruns), some row is called slower (or
+// faster) with a chance of at most `significance`, however many rows there are: each row at
+// `significance` alone called 4 of 141 rows of two alike sets of runs changed. When many rows did
+// change, each keeps nearly its own level (a slowdown of every row is found in every row); of
+// the rows called changed, the expected share that did not is at most `significance`. Then each
+// such row is settled, or keeps the reason judge() gave it.
+void find_changes_beyond_the_noise(Comparison& c, const CompareSettings& s) {
+  std::vector<ComparedRow*> tested;
+  for (auto& r : c.rows)
+    if (r.basis == NoiseBasis::kRankTest && r.ratio != 1) tested.push_back(&r);
+  std::stable_sort(tested.begin(), tested.end(), [](const ComparedRow* x, const ComparedRow* y) {
+    return x->p_value < y->p_value;
+  });
+  const std::size_t m = tested.size();
+  std::size_t changed = 0;
+  for (std::size_t k = m; k > 0; --k)
+    if (tested[k - 1]->p_value <=
+        s.significance * static_cast<double>(k) / static_cast<double>(m)) {
+      changed = k;
+      break;
+    }
+  for (std::size_t k = 0; k < changed; ++k) tested[k]->beyond = true;
+  const bool gate = s.fail_above_percent >= 0;
+  const double size = 1.0 + (gate ? s.fail_above_percent : s.noise_floor_percent) / 100.0;
+  for (auto& r : c.rows) {
+    if (r.basis != NoiseBasis::kRankTest) continue;
+    if (settled(r, size, gate)) {
+      r.why_not_conclusive.clear();
+      r.runs_needed = 0;
+    } else if (!r.beyond && r.p_value <= s.significance) {
+      r.why_not_conclusive += "; its p=" + output::format_number(r.p_value, 4) +
+                              " alone is not beyond the noise of the " + std::to_string(m) +
+                              " rows tested together";
+    }
+  }
 }
 
 // Holm's step-down procedure over the rows the rank test judged: the chance that identical
@@ -652,6 +690,7 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
   for (const auto& [key, modes_b] : side_b.tables)
     if (std::find(matched.begin(), matched.end(), key) == matched.end())
       for (const auto& [mode, t] : modes_b) c.only_in_b.push_back(t.label);
+  find_changes_beyond_the_noise(c, settings);
   apply_gate_to_tested_rows(c, settings);
   for (const auto& r : c.rows) c.inconclusive += !r.conclusive;
   return c;
@@ -708,8 +747,9 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
       "t_max where recorded, else t_avg, in microseconds; the median over a side's runs; ratio "
       "= B/A (above 1: B is slower)\n"
       "# noise: with several runs per side, an exact one-sided Wilcoxon-Mann-Whitney rank test "
-      "of the runs' figures (test p=..., beyond the noise when p <= " +
-      level + ") and the " + confidence +
+      "of the runs' figures (test p=...; beyond the noise: the k smallest p of the m rows tested, "
+      "k the largest with its p <= " +
+      level + " x k/m, Benjamini and Hochberg's step-up) and the " + confidence +
       " % distribution-free bounds of B/A it gives (bounds); with fewer runs, only a change "
       "beyond " +
       bound +

@@ -3,6 +3,7 @@
 // about, the regression limit and the matching of tables on known inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/compare.hpp"
@@ -234,6 +235,46 @@ TEST(ReportCompare, TheGateHoldsItsLevelOverAllRowsTogether) {
   EXPECT_NE(report::render_comparison(runs(1, a, 13), runs(10, b, 13), many, limit(10))
                 .find("use 6 runs per side"),
             std::string::npos);
+}
+
+// Beyond the noise is decided over all rows together (Benjamini and Hochberg): two rows of 100
+// whose 5 runs per side separate completely (p = 1/252 each) are what alike sets of runs show by
+// chance, not a change; the same separation in every row is a change in every row.
+TEST(ReportCompare, ChangesBeyondTheNoiseAreFoundOverAllRowsTogether) {
+  // Run i's time of row k: 10 + i, or 20 + i in the rows listed as shifted on side B.
+  auto runs = [](int first_id, std::size_t rows, const std::vector<std::size_t>& shifted) {
+    std::vector<db::StoredRun> out;
+    for (int i = 0; i < 5; ++i) {
+      std::vector<core::Measurement> ms;
+      for (std::size_t k = 0; k < rows; ++k) {
+        const bool shift = std::find(shifted.begin(), shifted.end(), k) != shifted.end();
+        // Interleaved on both sides where not shifted: no change.
+        const double t = shift ? 20 + i : 10 + i + (first_id > 1 ? 0.5 : 0);
+        ms.push_back(row(k + 1, t, t, t));
+      }
+      out.push_back(run_with(first_id + i, ms));
+    }
+    return out;
+  };
+  const auto a = runs(1, 100, {});
+  const auto two = report::compare_runs(a, runs(10, 100, {3, 70}), {});
+  ASSERT_EQ(two.rows.size(), 100u);
+  EXPECT_NEAR(two.rows[3].p_value, 1.0 / 252, 1e-12);
+  for (const auto& r : two.rows) EXPECT_FALSE(r.beyond) << r.bytes;
+  EXPECT_NE(two.rows[3].why_not_conclusive.find("alone is not beyond the noise of the 100 rows"),
+            std::string::npos)
+      << two.rows[3].why_not_conclusive;
+  std::vector<std::size_t> all(100);
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+  const auto every = report::compare_runs(a, runs(10, 100, all), {});
+  for (const auto& r : every.rows) {
+    EXPECT_TRUE(r.beyond) << r.bytes;
+    EXPECT_TRUE(r.conclusive) << r.bytes;
+    EXPECT_EQ(report::verdict_text(r), "slower");
+  }
+  // One row of one: its own level.
+  const auto one = report::compare_runs(runs(1, 1, {}), runs(10, 1, {0}), {});
+  EXPECT_TRUE(one.rows[0].beyond);
 }
 
 // One run per side shows no run-to-run spread: a change within the single-run bound (10x) cannot

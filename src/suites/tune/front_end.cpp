@@ -240,9 +240,14 @@ std::vector<TunedCollective> choices(const Options& o, const AlgorithmTables& ta
       const auto c = choose(v.algorithms, rows, o.tolerance_percent / 100);
       ++points;
       changed += c.changed;
-      std::printf("%12zu %12.3f  %-24s %12.3f %8.2f  %s\n", c.bytes, c.default_us,
-                  c.fastest.name.c_str(), c.fastest_us,
-                  c.fastest_us > 0 ? c.default_us / c.fastest_us : 0,
+      // A figure not measured (a failed or missing table) is "-", never a number.
+      const auto us = [](double median) {
+        return median > 0 ? fmt::format("{:.3f}", median) : "-";
+      };
+      const bool both = c.default_us > 0 && c.fastest_us > 0;
+      std::printf("%12zu %12s  %-24s %12s %8s  %s\n", c.bytes, us(c.default_us).c_str(),
+                  c.fastest.name.empty() ? "-" : c.fastest.name.c_str(), us(c.fastest_us).c_str(),
+                  both ? fmt::format("{:.2f}", c.default_us / c.fastest_us).c_str() : "-",
                   c.changed ? c.fastest.name.c_str() : ("library's own: " + c.why).c_str());
       if (c.changed)
         out.note(fmt::format(
