@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,18 +16,40 @@
 namespace mpiscope::core {
 
 enum class Family { SingleTransfer, ParallelTransfer, Collective };
-// The element a kernel moves or reduces: MPI_BYTE moves; MPI_FLOAT with MPI_SUM (IMB's
-// reductions); MPI_CHAR with MPI_SUM (OSU 7.4's reductions, on its default datatype). The
-// engine hands it to the kernel in PointContext::datatype, so one kernel serves every element.
-enum class Datatype { Byte, FloatSum, CharSum };
+// The element a kernel moves or reduces: MPI_BYTE moves (IMB); MPI_CHAR, MPI_INT or MPI_FLOAT
+// moves (OSU 7.4's -T); MPI_FLOAT with MPI_SUM (IMB's reductions); MPI_CHAR, MPI_INT or MPI_FLOAT
+// with MPI_SUM (OSU 7.4's reductions on its -T type). The engine hands it to the kernel in
+// PointContext::datatype, so one kernel serves every element.
+enum class Datatype { Byte, Char, Int, Float, FloatSum, CharSum, IntSum };
 inline bool is_sum(Datatype d) {
-  return d != Datatype::Byte;
+  return d == Datatype::FloatSum || d == Datatype::CharSum || d == Datatype::IntSum;
 }
 inline std::size_t element_bytes(Datatype d) {
-  return d == Datatype::FloatSum ? sizeof(float) : 1;
+  switch (d) {
+    case Datatype::Int:
+    case Datatype::IntSum:
+      return sizeof(int);
+    case Datatype::Float:
+    case Datatype::FloatSum:
+      return sizeof(float);
+    default:
+      return 1;
+  }
 }
 inline MPI_Datatype mpi_datatype(Datatype d) {
-  return d == Datatype::FloatSum ? MPI_FLOAT : d == Datatype::CharSum ? MPI_CHAR : MPI_BYTE;
+  switch (d) {
+    case Datatype::Char:
+    case Datatype::CharSum:
+      return MPI_CHAR;
+    case Datatype::Int:
+    case Datatype::IntSum:
+      return MPI_INT;
+    case Datatype::Float:
+    case Datatype::FloatSum:
+      return MPI_FLOAT;
+    default:
+      return MPI_BYTE;
+  }
 }
 
 const char* family_name(Family f);
@@ -308,6 +331,9 @@ struct Benchmark {
   // Overlap tables print t_pure and t_ovrl only (IMB-RMA's Truly_passive_put, where the target
   // computes while the origin puts).
   bool pure_and_ovrl_only = false;
+  // The table's parameters as its suite names them, copied into every BenchmarkRun (OSU's
+  // datatype, which two tables of one benchmark differ by under -T all).
+  std::map<std::string, std::string> parameters = {};
 };
 
 }  // namespace mpiscope::core

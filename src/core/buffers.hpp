@@ -115,6 +115,8 @@ inline char char_sum_of_ranks(std::size_t i) {
 // Writes elements [offset, offset+n) of rank's char-sum pattern.
 void fill_char_sum_pattern(std::byte* dst, std::size_t n, int rank, int nprocs,
                            std::size_t offset = 0);
+// Writes the first `elements` ints of rank's int-sum pattern: char_sum_value as an int each.
+void fill_int_sum_pattern(std::byte* dst, std::size_t elements, int rank, int nprocs);
 // Number of bytes in [0, n) that differ from rank's pattern starting at `offset`.
 std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
                                      std::size_t offset);

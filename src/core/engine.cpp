@@ -111,6 +111,18 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
       }
       continue;
     }
+    if (b.datatype == Datatype::IntSum) {  // the char-sum pattern as ints: exact
+      for (std::size_t e = 0; e < blk.length / sizeof(int); ++e) {
+        const std::size_t element = blk.source_offset / sizeof(int) + e;
+        const int expected = blk.source == ExpectedBlock::kOwnFloats
+                                 ? char_sum_value(ctx.rank, ctx.nprocs, element)
+                                 : char_sum_of_ranks(element);
+        int got = 0;
+        std::memcpy(&got, recv + blk.recv_offset + e * sizeof got, sizeof got);
+        if (got != expected) defects += 1;
+      }
+      continue;
+    }
     const std::size_t first = blk.source_offset / sizeof(float);
     for (std::size_t e = 0; e < blk.length / sizeof(float); ++e) {
       double expected = 0;
@@ -390,6 +402,7 @@ class SuiteRunner {
     run.groups = layout.groups;
     run.inactive = layout.inactive;
     run.check = settings_.check;
+    run.parameters = b.parameters;
     if (settings_.map_rows > 0) {
       run.map_order = order_;
       run.map_rows = settings_.map_rows;
@@ -449,6 +462,10 @@ class SuiteRunner {
     if (buffers && b.datatype == Datatype::CharSum)
       for (int slot = 0; slot < buffers->slots(); ++slot)
         fill_char_sum_pattern(buffers->send(slot), shape.send, ps.group.rank(), q);
+    // An int sum the same pattern as ints (an int sum of the float pattern's bits overflows).
+    if (buffers && b.datatype == Datatype::IntSum)
+      for (int slot = 0; slot < buffers->slots(); ++slot)
+        fill_int_sum_pattern(buffers->send(slot), shape.send / sizeof(int), ps.group.rank(), q);
     // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
     int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
     MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);

@@ -634,6 +634,13 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         // "# Datatype: MPI_CHAR.", "# Window creation: MPI_Win_allocate", …
         std::string v = trim(body.substr(colon + 1));
         if (!v.empty() && v.back() == '.') v.pop_back();
+        if (key == "datatype" && !current->rows.empty()) {
+          // -T all (or -T given twice): the next type's table under the same title.
+          core::BenchmarkRun next = *current;
+          next.rows.clear();
+          finish_table();
+          current = std::move(next);
+        }
         current->parameters[key] = v;
       }
       continue;

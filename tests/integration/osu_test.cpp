@@ -376,6 +376,66 @@ TEST(OsuReductions, ValidationOfTheCharSumsCatchesAPlantedCorruption) {
   }
 }
 
+// -T (issue 34): OSU 7.4's own osu_latency -T all -m 64 and osu_allreduce -T mpi_int -m 64
+// (tests/data/import/osu_types_7.4.txt) print the title once, then a "# Datatype:" line and a
+// table per type, from the type's size: mpiscope prints the same lines; the int sums of -c are
+// checked (a planted corruption fails them); both import and compare table by table.
+TEST(OsuOptions, TypesGiveATablePerTypeAsOsusOwn) {
+  const auto capture = read_file(std::string(MPISCOPE_TEST_DATA) + "/import/osu_types_7.4.txt");
+  // Each line's first word, figures replaced: the shape of OSU's output.
+  const auto shape = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& line : lines_of(text)) {
+      if (line.empty()) continue;
+      out.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+    }
+    return out;
+  };
+  const auto latency = run_mpi(2, {"-m", "64", "-i", "20", "-x", "2", "-T", "all", "--no-db"}, "",
+                               60, "osu_latency");
+  ASSERT_EQ(latency.exit_code, 0) << latency.err;
+  const auto allreduce = run_mpi(2, {"-m", "64", "-i", "20", "-x", "2", "-T", "MPI_INT", "--no-db"},
+                                 "", 60, "osu_allreduce");
+  ASSERT_EQ(allreduce.exit_code, 0) << allreduce.err;
+  EXPECT_EQ(shape(latency.out + allreduce.out), shape(capture)) << latency.out << allreduce.out;
+
+  // -c on int and float sums and moves: every row passes, and a corrupted int sum fails.
+  for (const std::string name : {"osu_allreduce", "osu_reduce", "osu_iallreduce", "osu_bw"}) {
+    SCOPED_TRACE(name);
+    const std::vector<std::string> args = {"osu", name,        "-m", "4:16",   "-i",
+                                           "2",   "-x",        "1",  "-T",     "mpi_int",
+                                           "-T",  "mpi_float", "-c", "--no-db"};
+    const auto clean = run_mpi(2, args, "", 60);
+    ASSERT_EQ(clean.exit_code, 0) << clean.err;
+    EXPECT_EQ(count_of(clean.out, "Pass"), 6) << clean.out;
+    EXPECT_EQ(count_of(clean.out, "# Datatype: MPI_INT."), 1) << clean.out;
+    EXPECT_EQ(count_of(clean.out, "# Datatype: MPI_FLOAT."), 1) << clean.out;
+  }
+  const std::vector<std::string> int_sum = {
+      "osu", "osu_allreduce", "-m", "4:16", "-i", "2", "-x", "1", "-T", "mpi_int", "-c", "--no-db"};
+  const auto bad = run_mpi(2, int_sum, "MPISCOPE_FAULT=corrupt:0", 60);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_EQ(count_of(bad.out, "Fail"), 3) << bad.out;
+
+  // Recorded and imported, each type is a table of its own that compares with OSU's.
+  const auto dir = temp_dir();
+  const auto db = dir + "/types.db";
+  const auto recorded = run_mpi(2, {"-m", "64", "-i", "20", "-x", "2", "-T", "all", "--db", db}, "",
+                                60, "osu_latency");
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  const auto imported = run_plain(
+      {"import", "--db", db, std::string(MPISCOPE_TEST_DATA) + "/import/osu_types_7.4.txt"});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const auto c = run_plain({"compare", "--db", db, "2", "1"});
+  ASSERT_EQ(c.exit_code, 0) << c.err << c.out;
+  for (const std::string type : {"MPI_CHAR", "MPI_INT", "MPI_FLOAT"})
+    EXPECT_NE(c.out.find("# osu_latency, 2 processes, datatype=" + type), std::string::npos)
+        << type << c.out;
+  EXPECT_NE(c.out.find("17 rows compared"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.find("only in B"), std::string::npos) << c.out;  // the file adds an Allreduce
+  EXPECT_EQ(c.out.find("only in A: osu_latency"), std::string::npos) << c.out;
+}
+
 TEST(OsuValidation, CatchesAPlantedCorruption) {
   const std::vector<std::string> args = {"osu", "osu_bw", "-m", "64:64", "-i", "3", "-c"};
   const auto clean = run_mpi(2, args, "", 60);
@@ -389,10 +449,15 @@ TEST(OsuValidation, CatchesAPlantedCorruption) {
 }
 
 TEST(OsuOptions, BadInputIsOneErrorLineAndExitTwo) {
-  const std::vector<std::vector<std::string>> cases = {
-      {"osu_bw", "-m", "0:8"},       {"osu_bw", "-m", "1:2:3"}, {"osu_bw", "-W", "0"},
-      {"osu_bw", "-x", "-1"},        {"osu_bw", "-q"},          {"osu_nothing"},
-      {"osu_bw", "--method", "fast"}};
+  const std::vector<std::vector<std::string>> cases = {{"osu_bw", "-m", "0:8"},
+                                                       {"osu_bw", "-m", "1:2:3"},
+                                                       {"osu_bw", "-W", "0"},
+                                                       {"osu_bw", "-x", "-1"},
+                                                       {"osu_bw", "-q"},
+                                                       {"osu_nothing"},
+                                                       {"osu_bw", "--method", "fast"},
+                                                       {"osu_latency", "-T", "double"},
+                                                       {"osu_put_latency", "-T", "mpi_int"}};
   for (const auto& c : cases) {
     std::vector<std::string> args = {"osu"};
     args.insert(args.end(), c.begin(), c.end());

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/text.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/osu/osu.hpp"
 
@@ -34,18 +35,31 @@ core::Benchmark collective(const std::string& osu_name) {
   const auto it = std::find_if(imb.begin(), imb.end(),
                                [&](const core::Benchmark& b) { return b.name == name->second; });
   if (it == imb.end()) throw std::logic_error("IMB-MPI1 has no " + name->second);
-  core::Benchmark b = on_osu_datatype(*it);
+  core::Benchmark b = on_osu_datatype(*it, osu_types().front());
   b.name = osu_name;
   b.turnover = 0;  // OSU's collectives print latency only
   b.in_default_list = true;
   return b;
 }
 
-core::Benchmark on_osu_datatype(core::Benchmark b) {
-  if (core::is_sum(b.datatype)) {
-    b.datatype = core::Datatype::CharSum;
-    b.unit = 1;  // every size holds whole chars: OSU's rows from 1 byte
-  }
+const std::vector<OsuType>& osu_types() {
+  static const std::vector<OsuType> types = {
+      {"mpi_char", "MPI_CHAR", core::Datatype::Char, core::Datatype::CharSum},
+      {"mpi_int", "MPI_INT", core::Datatype::Int, core::Datatype::IntSum},
+      {"mpi_float", "MPI_FLOAT", core::Datatype::Float, core::Datatype::FloatSum}};
+  return types;
+}
+
+const OsuType* find_osu_type(const std::string& word) {
+  for (const auto& t : osu_types())
+    if (core::to_lower(word) == t.word) return &t;
+  return nullptr;
+}
+
+core::Benchmark on_osu_datatype(core::Benchmark b, const OsuType& t) {
+  if (!b.sized) return b;
+  b.datatype = core::is_sum(b.datatype) ? t.summed : t.moved;
+  b.unit = core::element_bytes(b.datatype);  // OSU's rows from one whole element
   return b;
 }
 

@@ -22,8 +22,8 @@ namespace {
 // units next to the model's.
 class OsuFigures : public core::ForwardingReporter {
  public:
-  OsuFigures(core::Reporter& inner, const Program& p, const Options& o, std::string datatype)
-      : ForwardingReporter(inner), program_(p), options_(o), datatype_(std::move(datatype)) {}
+  OsuFigures(core::Reporter& inner, const Program& p, const Options& o)
+      : ForwardingReporter(inner), program_(p), options_(o) {}
   void benchmark_started(const core::BenchmarkRun& b) override {
     inner().benchmark_started(with(b));
   }
@@ -62,7 +62,7 @@ class OsuFigures : public core::ForwardingReporter {
   }
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
-    if (program_.prints_datatype) copy.parameters["datatype"] = datatype_;  // as its header says
+    if (!program_.prints_datatype) copy.parameters.erase("datatype");  // as its header says
     if (is_one_sided(program_.figure)) {  // as an imported file's header lines give them
       copy.parameters["window creation"] = window_creation_name(window_creation_of(options_));
       copy.parameters["synchronization"] = sync_name(sync_of(options_));
@@ -71,13 +71,11 @@ class OsuFigures : public core::ForwardingReporter {
   }
   const Program& program_;
   const Options& options_;
-  std::string datatype_;
 };
 
-// OSU's sizes: min, doubling up to max (from 0 the next is 1), in whole elements (every program
-// runs on 1-byte MPI_CHAR, the reductions too). Sizes of no element are left out, as OSU's loops
-// skip them (osu_latency's and osu_multi_lat's default minimum is 0, and OSU prints no 0-byte
-// row).
+// OSU's sizes: min, doubling up to max (from 0 the next is 1), in whole elements of the -T type.
+// Sizes of no element are left out, as OSU's loops skip them (osu_latency's and osu_multi_lat's
+// default minimum is 0, and OSU prints no 0-byte row; under -T mpi_int none below 4 bytes).
 std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
   if (b.only_length > 0) return {b.only_length};  // osu_fop_latency, osu_cas_latency: one element
   if (!b.sized) return {0};                       // osu_barrier, osu_ibarrier
@@ -90,10 +88,11 @@ std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
   return out;
 }
 
-// The datatype OSU 7.4's header names: MPI_CHAR, its default (-T mpi_char), for every program
-// (the reductions reduce it; the other kernels move the same bytes as MPI_BYTE).
+// The datatype OSU 7.4's header names: the -T type (MPI_CHAR by default) the benchmark moves or
+// reduces; a one-sided program's IMB-RMA kernel moves bytes (MPI_CHAR) or sums floats.
 std::string osu_datatype(const core::Benchmark& b) {
-  return b.datatype == core::Datatype::FloatSum ? "MPI_FLOAT" : "MPI_CHAR";
+  const MPI_Datatype d = core::mpi_datatype(b.datatype);
+  return d == MPI_INT ? "MPI_INT" : d == MPI_FLOAT ? "MPI_FLOAT" : "MPI_CHAR";
 }
 
 // How the classic loop read the timer, as OSU 7.4's program does (recorded for compare).
@@ -137,24 +136,35 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   const bool root = mpi::world_rank() == 0;
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
-  const core::Benchmark b =
-      benchmark_for(p, o.window, world_size, window_creation_of(o), sync_of(o));
+  // A table per -T type, each naming its datatype.
+  std::vector<core::Benchmark> benchmarks;
+  for (const auto& word : o.types) {
+    benchmarks.push_back(benchmark_for(p, o.window, world_size, window_creation_of(o), sync_of(o),
+                                       *find_osu_type(word)));
+    benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
+  }
   const auto settings = engine_settings(o, p, world_size);
   core::SuitePlan plan;
   plan.suite = "osu";
-  plan.benchmarks = {&b};
+  for (const auto& b : benchmarks) plan.benchmarks.push_back(&b);
   plan.lengths = [&](const core::Benchmark& bench) { return sizes(o, bench); };
 
   core::RunInfo info = core::collect_run_info("osu", command_line, thread_level);
   info.suite_title = "OSU Micro-Benchmarks 7.4 (mpiscope)";
   const int pairs = world_size / 2;
   info.settings["osu_program"] = p.name;
-  // The datatype its header names (the tables' parameter), and the reductions' operation.
-  const std::string datatype = osu_datatype(b);
-  if (p.prints_datatype && p.sized) info.settings["datatype"] = datatype;
-  if (core::is_sum(b.datatype))
-    info.settings["reduction"] = fmt::format("MPI_SUM on size / {} elements of {}",
-                                             core::element_bytes(b.datatype), datatype);
+  // The datatypes its headers name (the tables' parameter), and the reductions' operation.
+  std::string datatypes, reductions;
+  for (const auto& b : benchmarks) {
+    const std::string datatype = osu_datatype(b);
+    datatypes += (datatypes.empty() ? "" : ", ") + datatype;
+    if (core::is_sum(b.datatype))
+      reductions +=
+          fmt::format("{}MPI_SUM on size / {} elements of {}", reductions.empty() ? "" : "; ",
+                      core::element_bytes(b.datatype), datatype);
+  }
+  if (p.prints_datatype && p.sized) info.settings["datatype"] = datatypes;
+  if (!reductions.empty()) info.settings["reduction"] = reductions;
   info.settings["iterations"] =
       fmt::format("{} (larger than {} bytes: {})", o.iterations, kLargeMessage, o.iterations_large);
   info.settings["warm_up_iterations"] =
@@ -185,7 +195,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
 
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, p, o, pairs); },
                               o.output, info);
-  OsuFigures figures(reporters.out(), p, o, datatype);
+  OsuFigures figures(reporters.out(), p, o);
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, figures);
   reporters.measured(info);
   reporters.finish(info, outcome.all_ran);

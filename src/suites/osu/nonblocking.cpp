@@ -1,6 +1,6 @@
 // OSU's non-blocking collectives with overlap (c/mpi/collective/non_blocking in OSU 7.4). Each is
 // an IMB-NBC benchmark (the same MPI call: its overlapped kernel and its _pure twin, which gives
-// t_pure) under OSU's name, the reductions on OSU's MPI_CHAR (on_osu_datatype); what OSU does
+// t_pure) under OSU's name, on OSU's -T type (on_osu_datatype); what OSU does
 // differently is a parameter: the overlap rule
 // (core::OverlapMethod::WorkTimedToPure: CPU work that computes for each rank's own t_pure, with
 // -t MPI_Test calls inside, and means over the ranks) and its output (text_output.cpp). OSU's
@@ -38,35 +38,44 @@ constexpr Source kSources[] = {
     {"osu_iallreduce", "Iallreduce"},
     {"osu_ibarrier", "Ibarrier"}};
 
-// Every program's benchmark followed by its _pure twin, built once: the twins are pointed at.
-const std::vector<core::Benchmark>& pairs() {
-  static const std::vector<core::Benchmark> list = [] {
-    std::vector<core::Benchmark> all;
-    for (const Source& s : kSources) {
-      auto [imb_overlapped, imb_pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
-      // The reductions on OSU's MPI_CHAR, both loops.
-      core::Benchmark overlapped = on_osu_datatype(std::move(imb_overlapped));
-      core::Benchmark pure = on_osu_datatype(std::move(imb_pure));
-      overlapped.name = s.osu;
-      pure.name = std::string(s.osu) + "_pure";
-      overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
-      overlapped.turnover = pure.turnover = 0;  // OSU prints times only
-      // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
-      // after each iteration (the sized programs have the barrier in both: -sync).
-      if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
-      all.push_back(std::move(overlapped));
-      all.push_back(std::move(pure));
+// Every program's benchmark followed by its _pure twin, on each of OSU's types, built once: the
+// twins are pointed at.
+const std::vector<core::Benchmark>& pairs(const OsuType& type) {
+  static const std::vector<std::vector<core::Benchmark>> lists = [] {
+    std::vector<std::vector<core::Benchmark>> out;
+    for (const OsuType& t : osu_types()) {
+      std::vector<core::Benchmark> all;
+      for (const Source& s : kSources) {
+        auto [imb_overlapped, imb_pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
+        core::Benchmark overlapped = on_osu_datatype(std::move(imb_overlapped), t);
+        core::Benchmark pure = on_osu_datatype(std::move(imb_pure), t);
+        overlapped.name = s.osu;
+        pure.name = std::string(s.osu) + "_pure";
+        overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
+        overlapped.turnover = pure.turnover = 0;  // OSU prints times only
+        // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
+        // after each iteration (the sized programs have the barrier in both: -sync).
+        if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
+        all.push_back(std::move(overlapped));
+        all.push_back(std::move(pure));
+      }
+      out.push_back(std::move(all));
     }
-    for (std::size_t k = 0; k + 1 < all.size(); k += 2) all[k].blocking_twin = &all[k + 1];
-    return all;
+    // Pointed at only once every list has its final place.
+    for (auto& all : out)
+      for (std::size_t k = 0; k + 1 < all.size(); k += 2) all[k].blocking_twin = &all[k + 1];
+    return out;
   }();
-  return list;
+  const auto& types = osu_types();
+  for (std::size_t k = 0; k < types.size(); ++k)
+    if (std::string(types[k].word) == type.word) return lists[k];
+  throw std::logic_error(std::string("no OSU type ") + type.word);
 }
 
 }  // namespace
 
-core::Benchmark nonblocking_collective(const std::string& osu_name) {
-  const auto& all = pairs();
+core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type) {
+  const auto& all = pairs(type);
   const auto it = std::find_if(all.begin(), all.end(),
                                [&](const core::Benchmark& b) { return b.name == osu_name; });
   if (it == all.end()) throw std::logic_error("no IMB-NBC kernel for " + osu_name);

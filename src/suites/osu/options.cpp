@@ -174,6 +174,13 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "print min, max and the iteration count (latency figures); every phase "
                  "(overlap)");
   app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  // OSU 7.4's -T, where its option string has it: every program but the one-sided ones. Given
+  // more than once, each adds its type's table (OSU appends them too); all: char, int, float.
+  std::vector<std::string> type_words;
+  if (!one_sided && p->sized)
+    app.add_option("-T,--type", type_words,
+                   "mpi_char, mpi_int, mpi_float or all: the datatype moved or reduced, a table "
+                   "each (default mpi_char; sizes of no whole element are left out)");
   app.add_option("-M,--mem-limit", mem_limit,
                  "memory per process in bytes, caps the largest collective message "
                  "(default 536870912)")
@@ -200,6 +207,19 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       if (probes < 0)
         throw std::invalid_argument(fmt::format("Invalid Number of Probes [-t {}]", probes));
       o.probes = probes;
+    }
+    if (!type_words.empty()) {
+      o.types.clear();
+      for (const auto& w : type_words) {
+        if (core::to_lower(w) == "all") {
+          for (const auto& t : osu_types()) o.types.push_back(t.word);
+        } else if (const OsuType* t = find_osu_type(w)) {
+          o.types.push_back(t->word);
+        } else {
+          throw std::invalid_argument("Invalid datatype [-T " + w +
+                                      "]: mpi_char, mpi_int, mpi_float or all");
+        }
+      }
     }
     if (o.window < 1)
       throw std::invalid_argument(fmt::format("Invalid Window Size [-W {}]", o.window));

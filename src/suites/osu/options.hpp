@@ -18,25 +18,26 @@ constexpr long long kDefaultMemLimit = 512ll << 20;  // MAX_MEM_LIMIT
 constexpr long long kLowestMemLimit = 1ll << 20;     // MAX_MEM_LOWER_LIMIT
 
 struct Options {
-  std::string program;                       // e.g. "osu_bw"
-  long long min_size = 0, max_size = 0;      // -m [min:]max, the program's defaults filled in
-  int iterations = 0, iterations_large = 0;  // -i sets both
-  int skip = 0, skip_large = 0;              // -x sets both
-  int window = 64;                           // -W
-  int probes = 0;                            // -t: MPI_Test calls in the CPU work (overlap)
-  bool full = false;                         // -f
-  bool validate = false;                     // -c
-  long long mem_limit = kDefaultMemLimit;    // -M, bytes per process
-  std::string window_creation = "allocate";  // -w (one-sided programs)
-  std::string synchronization = "flush";     // -s (one-sided programs; osu_put_bibw: pscw)
-  std::vector<std::string> warnings;         // printed by rank 0 before the run, as OSU does
+  std::string program;                            // e.g. "osu_bw"
+  long long min_size = 0, max_size = 0;           // -m [min:]max, the program's defaults filled in
+  int iterations = 0, iterations_large = 0;       // -i sets both
+  int skip = 0, skip_large = 0;                   // -x sets both
+  int window = 64;                                // -W
+  int probes = 0;                                 // -t: MPI_Test calls in the CPU work (overlap)
+  bool full = false;                              // -f
+  bool validate = false;                          // -c
+  std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
+  long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
+  std::string window_creation = "allocate";       // -w (one-sided programs)
+  std::string synchronization = "flush";          // -s (one-sided programs; osu_put_bibw: pscw)
+  std::vector<std::string> warnings;              // printed by rank 0 before the run, as OSU does
   cli::OutputOptions output;
   cli::MethodOptions method;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, mem_limit, window_creation, synchronization, warnings,
-                                   output, method)
+                                   validate, types, mem_limit, window_creation, synchronization,
+                                   warnings, output, method)
 
 // -w's and -s's words as the enums (validated by parse).
 WindowCreation window_creation_of(const Options& o);

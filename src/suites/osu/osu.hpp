@@ -69,12 +69,23 @@ struct TableKind {
 };
 TableKind table_kind(const Program& p);
 
-// The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks.
-// Bandwidth benchmarks report the time per message (the window's time divided by the messages
-// it moves), so that the engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.
+// OSU 7.4's -T types (osu_util.c): the word, the name its header prints, the element a
+// transfer moves and the one a reduction sums.
+struct OsuType {
+  const char* word;  // "mpi_int"
+  const char* name;  // "MPI_INT"
+  core::Datatype moved, summed;
+};
+const std::vector<OsuType>& osu_types();  // mpi_char (the default), mpi_int, mpi_float
+const OsuType* find_osu_type(const std::string& word);  // case-insensitive; nullptr if none
+
+// The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks, on
+// OSU's -T type (the one-sided programs move bytes whatever it is). Bandwidth benchmarks report
+// the time per message (the window's time divided by the messages it moves), so that the
+// engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.
 core::Benchmark benchmark_for(const Program& p, int window, int world_size,
                               WindowCreation creation = WindowCreation::Allocate,
-                              Sync sync = Sync::Flush);
+                              Sync sync = Sync::Flush, const OsuType& type = osu_types().front());
 
 // point_to_point.cpp
 core::Benchmark windowed_bandwidth();    // osu_bw
@@ -87,12 +98,12 @@ core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
 // calls.
 core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s);
 core::Benchmark collective(const std::string& osu_name);
-// OSU 7.4's reductions run on its default datatype, MPI_CHAR (-T mpi_char), with MPI_SUM on
-// size / sizeof(char) elements from 1 byte: an IMB reduction (MPI_FLOAT in 4-byte units) becomes
-// the same kernel on MPI_CHAR in 1-byte units; any other benchmark is returned unchanged.
-core::Benchmark on_osu_datatype(core::Benchmark b);
+// `b` on OSU's type `t`, size / sizeof(element) elements at each size, sizes of no whole element
+// left out: a reduction (IMB's MPI_FLOAT sum) sums t's element, a transfer moves it; a benchmark
+// of no length is returned unchanged.
+core::Benchmark on_osu_datatype(core::Benchmark b, const OsuType& t);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.
-core::Benchmark nonblocking_collective(const std::string& osu_name);
+core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type);
 
 }  // namespace mpiscope::osu

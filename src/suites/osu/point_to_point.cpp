@@ -39,11 +39,11 @@ int partner(const PointContext& c) {
 void pair_ping_pong(PointContext& c, int i) {
   const int other = partner(c);
   if (imb::mpi1::in_first_half(c)) {
-    MPI_Send(c.send(i), c.count, MPI_BYTE, other, 1, c.comm);
-    MPI_Recv(c.recv(i), c.count, MPI_BYTE, other, 1, c.comm, MPI_STATUS_IGNORE);
+    MPI_Send(c.send(i), c.count, c.datatype, other, 1, c.comm);
+    MPI_Recv(c.recv(i), c.count, c.datatype, other, 1, c.comm, MPI_STATUS_IGNORE);
   } else {
-    MPI_Recv(c.recv(i), c.count, MPI_BYTE, other, 1, c.comm, MPI_STATUS_IGNORE);
-    MPI_Send(c.send(i), c.count, MPI_BYTE, other, 1, c.comm);
+    MPI_Recv(c.recv(i), c.count, c.datatype, other, 1, c.comm, MPI_STATUS_IGNORE);
+    MPI_Send(c.send(i), c.count, c.datatype, other, 1, c.comm);
   }
 }
 

@@ -117,7 +117,7 @@ std::string sync_name(Sync s) {
 }
 
 core::Benchmark benchmark_for(const Program& p, int window, int world_size, WindowCreation creation,
-                              Sync sync) {
+                              Sync sync, const OsuType& type) {
   core::Benchmark b;
   if (is_one_sided(p.figure)) {
     b = one_sided(p, creation, sync);
@@ -140,13 +140,13 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size, Wind
     b.turnover = 1;
     b.time_factor = 1.0 / messages;
   } else if (p.figure == Figure::kOverlap) {
-    return nonblocking_collective(p.name);
+    return nonblocking_collective(p.name, type);
   } else {
-    return collective(p.name);
+    return on_osu_datatype(collective(p.name), type);
   }
   // Pairs: every rank of an even count, all but the last of an odd one (OSU leaves it idle).
   b.fixed_processes = p.exactly_two ? 2 : world_size / 2 * 2;
-  return b;
+  return on_osu_datatype(std::move(b), type);
 }
 
 }  // namespace mpiscope::osu

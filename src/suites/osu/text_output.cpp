@@ -49,22 +49,24 @@ double osu_latency_us(const core::Measurement& m) {
   return m.accurate ? m.accurate->summary_us.median : m.t_avg_us;
 }
 
+std::string TextReporter::title() const {
+  if (program_.figure == Figure::kOverlap)  // print_preamble_nbc
+    return fmt::format("\n# {} v7.4\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n",
+                       program_.title);
+  if (program_.figure == Figure::kRate)  // osu_mbw_mr prints its header without a blank line
+    return fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
+                       options_.window);
+  if (is_one_sided(program_.figure))  // print_header_one_sided: no blank line
+    return fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
+                       window_creation_name(window_creation_of(options_)),
+                       sync_name(sync_of(options_)));
+  return fmt::format("\n# {} v7.4\n", program_.title);
+}
+
 void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
-  std::string h;
-  if (program_.figure == Figure::kOverlap) {  // print_preamble_nbc
-    h = fmt::format("\n# {} v7.4\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n",
-                    program_.title);
-  } else if (program_.figure ==
-             Figure::kRate) {  // osu_mbw_mr prints its header without a blank line
-    h = fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
-                    options_.window);
-  } else if (is_one_sided(program_.figure)) {  // print_header_one_sided: no blank line
-    h = fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
-                    window_creation_name(window_creation_of(options_)),
-                    sync_name(sync_of(options_)));
-  } else {
-    h = fmt::format("\n# {} v7.4\n", program_.title);
-  }
+  // The title once; each -T type's table then opens with its "# Datatype:" line (as OSU's).
+  std::string h = title_printed_ ? "" : title();
+  title_printed_ = true;
   if (!program_.sized) {  // osu_barrier and osu_ibarrier name no datatype
     h += program_.figure == Figure::kOverlap ? "# Overall(us)" : "# Avg Latency(us)";
   } else {

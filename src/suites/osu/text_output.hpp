@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <string>
 
 #include "core/reporter.hpp"
 #include "suites/osu/options.hpp"
@@ -30,11 +31,13 @@ class TextReporter : public core::Reporter {
   bool latency_figure() const {
     return program_.figure == Figure::kLatency || program_.figure == Figure::kCollective;
   }
-  int field() const;  // FIELD_WIDTH of this program's columns
+  int field() const;          // FIELD_WIDTH of this program's columns
+  std::string title() const;  // the lines before the first table's header
   std::FILE* out_;
   const Program& program_;
   const Options& options_;
   int pairs_;
+  bool title_printed_ = false;
 };
 
 }  // namespace mpiscope::osu

@@ -1,6 +1,7 @@
-// IMB-MPI1 data-movement collectives (guide 3.3.4.4–3.3.4.13). MPI_BYTE; rooted ones keep their
-// root at 0 (current IMB's default) or, under -root_shift on, move it round robin as IMB 3.1 did
-// (root = i % nprocs in repetition i). Each kernel is the one MPI call.
+// IMB-MPI1 data-movement collectives (guide 3.3.4.4–3.3.4.13), on the benchmark's datatype
+// (MPI_BYTE; OSU's -T type); rooted ones keep their root at 0 (current IMB's default) or, under
+// -root_shift on, move it round robin as IMB 3.1 did (root = i % nprocs in repetition i). Each
+// kernel is the one MPI call.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
@@ -15,35 +16,36 @@ int root_of(const PointContext& c, int i) {
 
 void bcast(PointContext& c, int i) {
   const int root = root_of(c, i);
-  MPI_Bcast(c.rank == root ? c.send(i) : c.recv(i), c.count, MPI_BYTE, root, c.comm);
+  MPI_Bcast(c.rank == root ? c.send(i) : c.recv(i), c.count, c.datatype, root, c.comm);
 }
 void allgather(PointContext& c, int i) {
-  MPI_Allgather(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.comm);
+  MPI_Allgather(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.comm);
 }
 void allgatherv(PointContext& c, int i) {
-  MPI_Allgatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(),
-                 MPI_BYTE, c.comm);
+  MPI_Allgatherv(c.send(i), c.count, c.datatype, c.recv(i), c.counts.data(), c.displs.data(),
+                 c.datatype, c.comm);
 }
 void scatter(PointContext& c, int i) {
-  MPI_Scatter(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, root_of(c, i), c.comm);
+  MPI_Scatter(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, root_of(c, i),
+              c.comm);
 }
 void scatterv(PointContext& c, int i) {
-  MPI_Scatterv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.count, MPI_BYTE,
-               root_of(c, i), c.comm);
+  MPI_Scatterv(c.send(i), c.counts.data(), c.displs.data(), c.datatype, c.recv(i), c.count,
+               c.datatype, root_of(c, i), c.comm);
 }
 void gather(PointContext& c, int i) {
-  MPI_Gather(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, root_of(c, i), c.comm);
+  MPI_Gather(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, root_of(c, i), c.comm);
 }
 void gatherv(PointContext& c, int i) {
-  MPI_Gatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(), MPI_BYTE,
-              root_of(c, i), c.comm);
+  MPI_Gatherv(c.send(i), c.count, c.datatype, c.recv(i), c.counts.data(), c.displs.data(),
+              c.datatype, root_of(c, i), c.comm);
 }
 void alltoall(PointContext& c, int i) {
-  MPI_Alltoall(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.comm);
+  MPI_Alltoall(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.comm);
 }
 void alltoallv(PointContext& c, int i) {
-  MPI_Alltoallv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.counts.data(),
-                c.displs.data(), MPI_BYTE, c.comm);
+  MPI_Alltoallv(c.send(i), c.counts.data(), c.displs.data(), c.datatype, c.recv(i), c.counts.data(),
+                c.displs.data(), c.datatype, c.comm);
 }
 void barrier(PointContext& c, int) {
   MPI_Barrier(c.comm);

@@ -8,18 +8,18 @@ using core::PointContext;
 
 // Send to the right, receive from the left: 2 messages per process (nmsg = 2).
 void sendrecv(PointContext& c, int i) {
-  MPI_Sendrecv(c.send(i), c.count, MPI_BYTE, c.right(), 0, c.recv(i), c.count, MPI_BYTE, c.left(),
-               0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(c.send(i), c.count, c.datatype, c.right(), 0, c.recv(i), c.count, c.datatype,
+               c.left(), 0, c.comm, MPI_STATUS_IGNORE);
 }
 
 // Both neighbours, from two separate send buffers (IMB 3.1); both receives land in one buffer,
 // as in IMB (memory table 7.1: 3X per process). nmsg = 4.
 void exchange(PointContext& c, int i) {
   MPI_Request requests[2];
-  MPI_Isend(c.send(i), c.count, MPI_BYTE, c.right(), 0, c.comm, &requests[0]);
-  MPI_Isend(c.send(i) + c.bytes, c.count, MPI_BYTE, c.left(), 0, c.comm, &requests[1]);
-  MPI_Recv(c.recv(i), c.count, MPI_BYTE, c.left(), 0, c.comm, MPI_STATUS_IGNORE);
-  MPI_Recv(c.recv(i), c.count, MPI_BYTE, c.right(), 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Isend(c.send(i), c.count, c.datatype, c.right(), 0, c.comm, &requests[0]);
+  MPI_Isend(c.send(i) + c.bytes, c.count, c.datatype, c.left(), 0, c.comm, &requests[1]);
+  MPI_Recv(c.recv(i), c.count, c.datatype, c.left(), 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Recv(c.recv(i), c.count, c.datatype, c.right(), 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
 }
 

@@ -8,11 +8,11 @@ using core::PointContext;
 // Rank 0 sends X bytes and waits for them to come back; time = Δt/2.
 void pingpong(PointContext& c, int i) {
   if (c.rank == 0) {
-    MPI_Send(c.send(i), c.count, MPI_BYTE, 1, 0, c.comm);
-    MPI_Recv(c.recv(i), c.count, MPI_BYTE, 1, 0, c.comm, MPI_STATUS_IGNORE);
+    MPI_Send(c.send(i), c.count, c.datatype, 1, 0, c.comm);
+    MPI_Recv(c.recv(i), c.count, c.datatype, 1, 0, c.comm, MPI_STATUS_IGNORE);
   } else {
-    MPI_Recv(c.recv(i), c.count, MPI_BYTE, 0, 0, c.comm, MPI_STATUS_IGNORE);
-    MPI_Send(c.send(i), c.count, MPI_BYTE, 0, 0, c.comm);
+    MPI_Recv(c.recv(i), c.count, c.datatype, 0, 0, c.comm, MPI_STATUS_IGNORE);
+    MPI_Send(c.send(i), c.count, c.datatype, 0, 0, c.comm);
   }
 }
 
@@ -20,8 +20,8 @@ void pingpong(PointContext& c, int i) {
 void pingping(PointContext& c, int i) {
   const int other = 1 - c.rank;
   MPI_Request request;
-  MPI_Isend(c.send(i), c.count, MPI_BYTE, other, 0, c.comm, &request);
-  MPI_Recv(c.recv(i), c.count, MPI_BYTE, other, 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Isend(c.send(i), c.count, c.datatype, other, 0, c.comm, &request);
+  MPI_Recv(c.recv(i), c.count, c.datatype, other, 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 

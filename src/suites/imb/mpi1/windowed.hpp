@@ -60,9 +60,9 @@ void windowed_transfer(core::PointContext& c, int i) {
     MPI_Request* receives = requests + (W.sends_completed_first ? window : 0);
     MPI_Request* sends = requests + (W.sends_completed_first ? 0 : window);
     for (int k = 0; k < window; ++k)
-      MPI_Irecv(c.recv(i), c.count, MPI_BYTE, other, W.data_tag, c.comm, &receives[k]);
+      MPI_Irecv(c.recv(i), c.count, c.datatype, other, W.data_tag, c.comm, &receives[k]);
     for (int k = 0; k < window; ++k)
-      MPI_Isend(c.send(i), c.count, MPI_BYTE, other, W.data_tag, c.comm, &sends[k]);
+      MPI_Isend(c.send(i), c.count, c.datatype, other, W.data_tag, c.comm, &sends[k]);
     if constexpr (W.sends_completed_first) {
       MPI_Waitall(window, sends, MPI_STATUSES_IGNORE);
       MPI_Waitall(window, receives, MPI_STATUSES_IGNORE);
@@ -72,9 +72,9 @@ void windowed_transfer(core::PointContext& c, int i) {
   } else {
     for (int k = 0; k < window; ++k) {
       if (first_half)
-        MPI_Isend(c.send(i), c.count, MPI_BYTE, other, W.data_tag, c.comm, &requests[k]);
+        MPI_Isend(c.send(i), c.count, c.datatype, other, W.data_tag, c.comm, &requests[k]);
       else
-        MPI_Irecv(c.recv(i), c.count, MPI_BYTE, other, W.data_tag, c.comm, &requests[k]);
+        MPI_Irecv(c.recv(i), c.count, c.datatype, other, W.data_tag, c.comm, &requests[k]);
     }
     MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
   }

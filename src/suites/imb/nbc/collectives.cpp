@@ -23,35 +23,36 @@ using StartFn = void (*)(PointContext&, int, MPI_Request*);
 
 void ibcast(PointContext& c, int i, MPI_Request* r) {
   const int root = c.root(i);
-  MPI_Ibcast(c.rank == root ? c.send(i) : c.recv(i), c.count, MPI_BYTE, root, c.comm, r);
+  MPI_Ibcast(c.rank == root ? c.send(i) : c.recv(i), c.count, c.datatype, root, c.comm, r);
 }
 void iallgather(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iallgather(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.comm, r);
+  MPI_Iallgather(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.comm, r);
 }
 void iallgatherv(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iallgatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(),
-                  MPI_BYTE, c.comm, r);
+  MPI_Iallgatherv(c.send(i), c.count, c.datatype, c.recv(i), c.counts.data(), c.displs.data(),
+                  c.datatype, c.comm, r);
 }
 void igather(PointContext& c, int i, MPI_Request* r) {
-  MPI_Igather(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.root(i), c.comm, r);
+  MPI_Igather(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.root(i), c.comm, r);
 }
 void igatherv(PointContext& c, int i, MPI_Request* r) {
-  MPI_Igatherv(c.send(i), c.count, MPI_BYTE, c.recv(i), c.counts.data(), c.displs.data(), MPI_BYTE,
-               c.root(i), c.comm, r);
+  MPI_Igatherv(c.send(i), c.count, c.datatype, c.recv(i), c.counts.data(), c.displs.data(),
+               c.datatype, c.root(i), c.comm, r);
 }
 void iscatter(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iscatter(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.root(i), c.comm, r);
+  MPI_Iscatter(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.root(i), c.comm,
+               r);
 }
 void iscatterv(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iscatterv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.count, MPI_BYTE,
-                c.root(i), c.comm, r);
+  MPI_Iscatterv(c.send(i), c.counts.data(), c.displs.data(), c.datatype, c.recv(i), c.count,
+                c.datatype, c.root(i), c.comm, r);
 }
 void ialltoall(PointContext& c, int i, MPI_Request* r) {
-  MPI_Ialltoall(c.send(i), c.count, MPI_BYTE, c.recv(i), c.count, MPI_BYTE, c.comm, r);
+  MPI_Ialltoall(c.send(i), c.count, c.datatype, c.recv(i), c.count, c.datatype, c.comm, r);
 }
 void ialltoallv(PointContext& c, int i, MPI_Request* r) {
-  MPI_Ialltoallv(c.send(i), c.counts.data(), c.displs.data(), MPI_BYTE, c.recv(i), c.counts.data(),
-                 c.displs.data(), MPI_BYTE, c.comm, r);
+  MPI_Ialltoallv(c.send(i), c.counts.data(), c.displs.data(), c.datatype, c.recv(i),
+                 c.counts.data(), c.displs.data(), c.datatype, c.comm, r);
 }
 void ireduce(PointContext& c, int i, MPI_Request* r) {
   MPI_Ireduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i), c.comm, r);
