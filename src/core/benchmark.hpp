@@ -16,13 +16,14 @@
 namespace mpiscope::core {
 
 enum class Family { SingleTransfer, ParallelTransfer, Collective };
-// The element a kernel moves or reduces: MPI_BYTE moves (IMB); MPI_CHAR, MPI_INT or MPI_FLOAT
-// moves (OSU 7.4's -T); MPI_FLOAT with MPI_SUM (IMB's reductions); MPI_CHAR, MPI_INT or MPI_FLOAT
-// with MPI_SUM (OSU 7.4's reductions on its -T type). The engine hands it to the kernel in
-// PointContext::datatype, so one kernel serves every element.
-enum class Datatype { Byte, Char, Int, Float, FloatSum, CharSum, IntSum };
+// The element a kernel moves or reduces: MPI_BYTE, MPI_CHAR, MPI_INT, MPI_FLOAT or MPI_DOUBLE
+// moves (IMB-MPI1's -data_type, OSU 7.4's -T); the same but MPI_BYTE with MPI_SUM (IMB's
+// reductions: MPI_FLOAT unless -red_data_type; OSU's on its -T type). The engine hands it to the
+// kernel in PointContext::datatype, so one kernel serves every element.
+enum class Datatype { Byte, Char, Int, Float, Double, FloatSum, CharSum, IntSum, DoubleSum };
 inline bool is_sum(Datatype d) {
-  return d == Datatype::FloatSum || d == Datatype::CharSum || d == Datatype::IntSum;
+  return d == Datatype::FloatSum || d == Datatype::CharSum || d == Datatype::IntSum ||
+         d == Datatype::DoubleSum;
 }
 inline std::size_t element_bytes(Datatype d) {
   switch (d) {
@@ -32,6 +33,9 @@ inline std::size_t element_bytes(Datatype d) {
     case Datatype::Float:
     case Datatype::FloatSum:
       return sizeof(float);
+    case Datatype::Double:
+    case Datatype::DoubleSum:
+      return sizeof(double);
     default:
       return 1;
   }
@@ -47,6 +51,9 @@ inline MPI_Datatype mpi_datatype(Datatype d) {
     case Datatype::Float:
     case Datatype::FloatSum:
       return MPI_FLOAT;
+    case Datatype::Double:
+    case Datatype::DoubleSum:
+      return MPI_DOUBLE;
     default:
       return MPI_BYTE;
   }

@@ -227,13 +227,6 @@ void fill_char_sum_pattern(std::byte* dst, std::size_t n, int rank, int nprocs,
     dst[k] = static_cast<std::byte>(char_sum_value(rank, nprocs, offset + k));
 }
 
-void fill_int_sum_pattern(std::byte* dst, std::size_t elements, int rank, int nprocs) {
-  for (std::size_t k = 0; k < elements; ++k) {
-    const int v = char_sum_value(rank, nprocs, k);
-    std::memcpy(dst + k * sizeof v, &v, sizeof v);
-  }
-}
-
 std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
                                      std::size_t offset) {
   std::size_t wrong = 0;

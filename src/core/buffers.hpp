@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -115,8 +116,15 @@ inline char char_sum_of_ranks(std::size_t i) {
 // Writes elements [offset, offset+n) of rank's char-sum pattern.
 void fill_char_sum_pattern(std::byte* dst, std::size_t n, int rank, int nprocs,
                            std::size_t offset = 0);
-// Writes the first `elements` ints of rank's int-sum pattern: char_sum_value as an int each.
-void fill_int_sum_pattern(std::byte* dst, std::size_t elements, int rank, int nprocs);
+// Writes the first `elements` values of rank's char-sum pattern as T (int, double), whose sums
+// over the ranks are exact.
+template <typename T>
+void fill_sum_pattern_as(std::byte* dst, std::size_t elements, int rank, int nprocs) {
+  for (std::size_t k = 0; k < elements; ++k) {
+    const T v = static_cast<T>(char_sum_value(rank, nprocs, k));
+    std::memcpy(dst + k * sizeof v, &v, sizeof v);
+  }
+}
 // Number of bytes in [0, n) that differ from rank's pattern starting at `offset`.
 std::size_t count_pattern_mismatches(const std::byte* got, std::size_t n, int rank,
                                      std::size_t offset);

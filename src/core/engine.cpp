@@ -111,15 +111,23 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
       }
       continue;
     }
-    if (b.datatype == Datatype::IntSum) {  // the char-sum pattern as ints: exact
-      for (std::size_t e = 0; e < blk.length / sizeof(int); ++e) {
-        const std::size_t element = blk.source_offset / sizeof(int) + e;
+    if (b.datatype == Datatype::IntSum || b.datatype == Datatype::DoubleSum) {
+      // The char-sum pattern as ints or doubles: exact.
+      const bool ints = b.datatype == Datatype::IntSum;
+      const std::size_t size = ints ? sizeof(int) : sizeof(double);
+      for (std::size_t e = 0; e < blk.length / size; ++e) {
+        const std::size_t element = blk.source_offset / size + e;
         const int expected = blk.source == ExpectedBlock::kOwnFloats
                                  ? char_sum_value(ctx.rank, ctx.nprocs, element)
                                  : char_sum_of_ranks(element);
-        int got = 0;
-        std::memcpy(&got, recv + blk.recv_offset + e * sizeof got, sizeof got);
-        if (got != expected) defects += 1;
+        const std::byte* at = recv + blk.recv_offset + e * size;
+        int as_int = 0;
+        double as_double = 0;
+        if (ints)
+          std::memcpy(&as_int, at, sizeof as_int);
+        else
+          std::memcpy(&as_double, at, sizeof as_double);
+        if ((ints ? static_cast<double>(as_int) : as_double) != expected) defects += 1;
       }
       continue;
     }
@@ -462,10 +470,15 @@ class SuiteRunner {
     if (buffers && b.datatype == Datatype::CharSum)
       for (int slot = 0; slot < buffers->slots(); ++slot)
         fill_char_sum_pattern(buffers->send(slot), shape.send, ps.group.rank(), q);
-    // An int sum the same pattern as ints (an int sum of the float pattern's bits overflows).
+    // Int and double sums the same pattern as ints or doubles (an int sum of the float pattern's
+    // bits overflows).
     if (buffers && b.datatype == Datatype::IntSum)
       for (int slot = 0; slot < buffers->slots(); ++slot)
-        fill_int_sum_pattern(buffers->send(slot), shape.send / sizeof(int), ps.group.rank(), q);
+        fill_sum_pattern_as<int>(buffers->send(slot), shape.send / sizeof(int), ps.group.rank(), q);
+    if (buffers && b.datatype == Datatype::DoubleSum)
+      for (int slot = 0; slot < buffers->slots(); ++slot)
+        fill_sum_pattern_as<double>(buffers->send(slot), shape.send / sizeof(double),
+                                    ps.group.rank(), q);
     // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
     int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
     MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);

@@ -128,8 +128,14 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
     fmt::print(out_, "# Maximum message length in bytes:   {}\n", info.max_length);
   }
   fmt::print(out_, "#\n");
-  fmt::print(out_, "# MPI_Datatype                   :   MPI_BYTE \n");
-  fmt::print(out_, "# MPI_Datatype for reductions    :   MPI_FLOAT\n");
+  // IMB-MPI1's -data_type and -red_data_type, as current IMB prints them.
+  const auto setting = [&](const char* name, const char* otherwise) {
+    const auto it = info.settings.find(name);
+    return it == info.settings.end() ? std::string(otherwise) : it->second;
+  };
+  fmt::print(out_, "# MPI_Datatype                   :   {} \n", setting("datatype", "MPI_BYTE"));
+  fmt::print(out_, "# MPI_Datatype for reductions    :   {}\n",
+             setting("reduction_datatype", "MPI_FLOAT"));
   fmt::print(out_, "# MPI_Op                         :   MPI_SUM  \n");
   fmt::print(out_, "#\n");
   fmt::print(out_, "# Units: t[usec] in microseconds; Mbytes/sec = {}\n",

@@ -353,6 +353,35 @@ TEST(ImbMpi1, CheckReportsAPlantedCorruptByte) {
   EXPECT_NE(r.out.find("!!!!  2  BENCHMARKS FAILED"), std::string::npos);
 }
 
+// -data_type and -red_data_type (issue 34 item 4): -check holds with every type, moves byte by
+// byte and sums exactly (char, int and double sums of a pattern that cannot overflow, float within
+// rounding), and a planted corrupt byte fails each reduction.
+TEST(ImbMpi1, CheckHoldsWithEveryDataType) {
+  for (const std::string type : {"char", "int", "float", "double"}) {
+    SCOPED_TRACE(type);
+    const std::vector<std::string> args = {
+        "imb-mpi1",   "-check", "-npmin",         "3",     "-iter",     "5",
+        "-msglog",    "2:6",    "Sendrecv",       "Bcast", "Allreduce", "Reduce_scatter",
+        "-data_type", type,     "-red_data_type", type,    "--no-db"};
+    const auto clean = run_mpi(3, args, "", 60);
+    ASSERT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+    const auto tables = parse_imb(clean.out);
+    ASSERT_EQ(tables.size(), 4u) << clean.out;
+    for (const auto& t : tables)
+      for (const auto& row : t.cells) EXPECT_EQ(row.back(), "0.00") << t.name << " " << row[0];
+    const auto bad = run_mpi(3, args, "MPISCOPE_FAULT=corrupt:0", 60);
+    EXPECT_EQ(bad.exit_code, 3) << bad.err;
+    const auto failed = parse_imb(bad.out);
+    ASSERT_EQ(failed.size(), 4u) << bad.out;
+    // Rank 0 receives in Sendrecv and Allreduce; the largest length of each shows the defect.
+    EXPECT_NE(failed[0].cells.back().back(), "0.00") << bad.out;
+    EXPECT_NE(failed[2].cells.back().back(), "0.00") << bad.out;
+  }
+  const auto wrong = run_mpi(2, {"imb-mpi1", "-red_data_type", "byte", "--no-db"}, "", 30);
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
+  EXPECT_EQ(count_of(wrong.err, "error"), 1) << wrong.err;
+}
+
 TEST(ImbMpi1, AllocationFailureOnOneRankSkipsWithoutHanging) {
   const auto lengths = write_file(temp_dir(), "l", "1024\n");
   const auto r = run_mpi(3, {"imb-mpi1", "Allreduce", "Bcast", "-iter", "5", "-msglen", lengths},

@@ -55,6 +55,17 @@ std::vector<std::string> shape(const std::string& out) {
   return lines;
 }
 
+// IMB-MPI1's "# MPI_Datatype" header lines (-data_type, -red_data_type), trailing blanks left out
+// (they differ between IMB's own two lines).
+std::vector<std::string> datatype_lines(const std::string& out) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("# MPI_Datatype", 0) == 0)
+      lines.push_back(line.substr(0, line.find_last_not_of(' ') + 1));
+  return lines;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string s;
   for (const auto& l : lines) s += l + "\n";
@@ -89,6 +100,9 @@ TEST_P(AsIntelsImb, SameTablesLengthsRepetitionsAndMessages) {
   const auto intel = shape(intel_capture(c.name));
   ASSERT_FALSE(intel.empty()) << c.name;
   EXPECT_EQ(joined(shape(r.out)), joined(intel)) << r.out;
+  if (c.program == "IMB-MPI1") {
+    EXPECT_EQ(datatype_lines(r.out), datatype_lines(intel_capture(c.name))) << r.out;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -127,6 +141,14 @@ INSTANTIATE_TEST_SUITE_P(
         Capture{"io_swrite_siwrite_pread_iter5",
                 "IMB-IO",
                 {"S_Write_indv", "S_IWrite_indv", "P_Read_shared", "-msglog", "0:4", "-iter", "5"}},
+        Capture{"mpi1_data_types",
+                "IMB-MPI1",
+                {"PingPong", "Allreduce", "Bcast", "Reduce_scatter", "Allgatherv", "-msglog", "0:4",
+                 "-data_type", "int", "-red_data_type", "double"}},
+        Capture{"mpi1_data_types_char",
+                "IMB-MPI1",
+                {"Sendrecv", "Reduce", "-msglog", "0:3", "-data_type", "double", "-red_data_type",
+                 "char"}},
         Capture{"nbc_iallreduce", "IMB-NBC", {"Iallreduce", "-msglog", "0:4"}},
         Capture{"rma_unidirput", "IMB-RMA", {"Unidir_put", "-msglog", "0:4"}}),
     [](const ::testing::TestParamInfo<Capture>& param) { return param.param.name; });

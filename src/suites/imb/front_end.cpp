@@ -240,6 +240,17 @@ core::Benchmark as_run(const core::Benchmark& b, const ImbSuite& suite, const Op
       run.nonaggregate_repetitions = false;
     }
   }
+  // -data_type and -red_data_type (IMB-MPI1): a transfer moves, a reduction sums, whole
+  // elements of the type.
+  if (suite.options.data_types && run.sized) {
+    const bool sums = core::is_sum(run.datatype);
+    const auto* w = find_data_type(sums ? o.red_data_type : o.data_type);
+    if (w && (sums || run.datatype == core::Datatype::Byte)) {
+      run.datatype = sums ? w->summed : w->moved;
+      run.unit = core::element_bytes(run.datatype);
+      if (o.rules != kImb31Rules) run.unit = std::max(run.unit, suite.current_length_unit);
+    }
+  }
   if (o.aggregate_mode != "multi" && run.modes.size() == 2)
     run.modes = {o.aggregate_mode == "aggregate" ? Aggregation::Aggregate
                                                  : Aggregation::NonAggregate};
@@ -319,6 +330,10 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
   if (suite.options.collective_options)
     info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
+  if (suite.options.data_types) {  // the header's MPI_Datatype lines
+    info.settings["datatype"] = find_data_type(o.data_type)->name;
+    info.settings["reduction_datatype"] = find_data_type(o.red_data_type)->name;
+  }
   info.settings["imb_rules"] = o.rules;
   info.settings["imb_rules_text"] = rules_text(suite, o);
   info.settings["megabyte"] = imb31

@@ -13,6 +13,7 @@
 
 #include "cli/method_options.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/benchmark.hpp"
 
 namespace mpiscope::imb {
 
@@ -46,6 +47,8 @@ struct Options {
   bool imb_barrier = false;              // -imb_barrier: collectives sync with our own barrier
   std::string thread_level = "single";   // -thread_level: single, funneled, serialized, multiple
   int window_size = 256;                 // -window_size: Uniband/Biband messages per window
+  std::string data_type = "byte";        // -data_type: what IMB-MPI1's transfers move
+  std::string red_data_type = "float";   // -red_data_type: what its reductions sum
   double mem_gb = 1.0;                   // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;      // -msglen; empty = defaults
   int msglog_min = 0, msglog_max = -1;   // -msglog [min:]max; max -1: max_msg_log
@@ -66,9 +69,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, rules, benchmarks, unknown_ben
                                    multi, off_cache_mb, off_cache_line, msgs_per_sample,
                                    msgs_nonaggr, overall_vol_mb, time_s, warm_up, root_shift, sync,
                                    iter_policy, imb_barrier, max_msg_log, thread_level, window_size,
-                                   mem_gb, lengths, msglog_min, msglog_max, zero_size,
-                                   aggregate_mode, map_rows, map_cols, check, samples, output,
-                                   io_dir, run_tag, cpu_target_s, method)
+                                   data_type, red_data_type, mem_gb, lengths, msglog_min,
+                                   msglog_max, zero_size, aggregate_mode, map_rows, map_cols, check,
+                                   samples, output, io_dir, run_tag, cpu_target_s, method)
 
 // IMB 3.1's rules over `current`: its repetition rule (-iter_policy imb3.1), warm-up, rooted
 // collectives (-root_shift on -sync off) and megabyte (2^20 bytes).
@@ -83,6 +86,7 @@ struct SuiteOptions {
   bool collective_options = true;   // -root_shift, -sync (IMB-MPI1, IMB-NBC)
   bool aggregate_modes = true;      // -aggregate_mode (IMB-EXT, IMB-IO, IMB-RMA)
   bool files = true;                // --io-dir, --cpu-target (IMB-IO)
+  bool data_types = false;          // -data_type, -red_data_type (IMB-MPI1)
   const Options& defaults(const std::string& rules) const {
     return rules == kImb31Rules ? imb31 : current;
   }
@@ -104,6 +108,17 @@ Options parse_options(const std::vector<std::string>& args,
 std::vector<std::size_t> read_lengths_file(const std::string& path);
 // -input file: one benchmark name per line, '#' comments.
 std::vector<std::string> read_selection_file(const std::string& path);
+
+// -data_type's and -red_data_type's words (current IMB-MPI1's, but its float16 and bfloat16,
+// which neither Open MPI 4.1 nor MPICH 4.0 has) and what each moves or sums.
+struct DataTypeWord {
+  const char* word;  // "int"
+  const char* name;  // "MPI_INT", as the header prints it
+  core::Datatype moved, summed;
+  bool reduces = true;  // false: byte, which -red_data_type does not take
+};
+const std::vector<DataTypeWord>& data_type_words();
+const DataTypeWord* find_data_type(const std::string& word);  // nullptr if none
 
 // -thread_level's value as an MPI thread level; nullopt for a word that is none.
 std::optional<int> thread_level_of(const std::string& name);

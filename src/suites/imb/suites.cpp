@@ -12,11 +12,12 @@ namespace mpiscope::imb {
 // The Options members' defaults are current IMB-MPI1's; imb31_rules() gives IMB 3.1's
 // repetition rule, warm-up, collectives and megabyte.
 const ImbSuite& imb_mpi1_suite() {
-  static const ImbSuite suite{.id = "imb-mpi1",
-                              .alias = "IMB-MPI1",
-                              .part = "MPI-1",
-                              .benchmarks = &mpi1::all_benchmarks,
-                              .options = {.aggregate_modes = false, .files = false}};
+  static const ImbSuite suite{
+      .id = "imb-mpi1",
+      .alias = "IMB-MPI1",
+      .part = "MPI-1",
+      .benchmarks = &mpi1::all_benchmarks,
+      .options = {.aggregate_modes = false, .files = false, .data_types = true}};
   return suite;
 }
 
