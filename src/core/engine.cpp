@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "core/cpu_exploit.hpp"
 #include "core/curve_model.hpp"
@@ -370,7 +372,11 @@ class SuiteRunner {
           }
           break;
         }
+        const double started = MPI_Wtime();
         Measurement m = measure_point(b, ps, mode, bytes, first);
+        if (settings_.pause_after_length)
+          std::this_thread::sleep_for(
+              std::chrono::duration<double>(std::max(0.1, (MPI_Wtime() - started) / 10)));
         progress_.point_finished();
         if (world_rank_ == 0) {
           run.rows.push_back(m);

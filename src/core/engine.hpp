@@ -52,8 +52,12 @@ struct EngineSettings {
   bool root_shift = true;          // collectives: -root_shift (IMB 3.1: on; current IMB: off)
   bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
-  int window_size = 1;   // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
-  double timeout_s = 0;  // --timeout; 0 = none
+  int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
+  // Current IMB's -msg_pause: after each length every rank sleeps a tenth of the time it took to
+  // measure it, at least 0.1 s (IMB's SLEEP), so that one length's traffic has drained before the
+  // next starts.
+  bool pause_after_length = false;
+  double timeout_s = 0;        // --timeout; 0 = none
   std::string scratch_prefix;  // I/O: path prefix of the run's files (directory + name)
   double cpu_target_s = 0.1;   // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration
   int overlap_probes = 0;      // OverlapMethod::WorkTimedToPure: OSU's -t, MPI_Test calls per work

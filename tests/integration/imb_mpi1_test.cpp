@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -380,6 +382,30 @@ TEST(ImbMpi1, CheckHoldsWithEveryDataType) {
   const auto wrong = run_mpi(2, {"imb-mpi1", "-red_data_type", "byte", "--no-db"}, "", 30);
   EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
   EXPECT_EQ(count_of(wrong.err, "error"), 1) << wrong.err;
+}
+
+// -msg_pause on (current IMB's): after each of the 6 lengths every rank sleeps at least 0.1 s, so
+// the run takes at least 0.6 s longer than without; the settings record it; a bad value is one
+// error.
+TEST(ImbMpi1, MsgPauseSleepsAfterEachLength) {
+  const auto timed = [](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"imb-mpi1", "PingPong", "-msglog", "0:4", "-iter", "10"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_mpi(2, args, "", 60);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return std::pair{s, r};
+  };
+  const auto json_path = temp_dir() + "/pause.json";
+  const auto [paused, paused_run] = timed({"-msg_pause", "on", "--json", json_path, "--no-db"});
+  const auto [plain, plain_run] = timed({"--no-db"});
+  EXPECT_GE(paused - plain, 0.55) << paused << " s against " << plain << " s";
+  EXPECT_EQ(nlohmann::json::parse(read_file(json_path))["run"]["settings"]["msg_pause"], "on");
+  const auto bad = run_mpi(2, {"imb-mpi1", "-msg_pause", "maybe", "--no-db"}, "", 30);
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(count_of(bad.err, "error"), 1) << bad.err;
 }
 
 TEST(ImbMpi1, AllocationFailureOnOneRankSkipsWithoutHanging) {

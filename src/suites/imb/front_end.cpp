@@ -115,6 +115,7 @@ core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
   s.sync_collectives = suite.options.collective_options && o.sync;
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
+  s.pause_after_length = o.msg_pause;
   s.timeout_s = o.output.timeout_s;
   s.cpu_target_s = o.cpu_target_s;
   s.accurate = o.method.accurate();
@@ -143,6 +144,7 @@ std::map<std::string, std::string> settings_record(const core::EngineSettings& s
       {"scratch_prefix", s.scratch_prefix},
       {"cpu_target_s", num(s.cpu_target_s)},
       {"window_size", std::to_string(s.window_size)},
+      {"msg_pause", s.pause_after_length ? "on" : "off"},
       {"synchronisation",
        s.own_barrier_collectives
            ? "MPI_Barrier x n_barr before each timed loop (IMB); collectives: mpiscope's own "

@@ -359,6 +359,12 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                  },
                  [](const Options& o) { return o.red_data_type; }});
   }
+  if (suite.msg_pause)
+    t.push_back({"-msg_pause", "on|off",
+                 "on (current IMB's): after each length, every process sleeps a tenth of the "
+                 "time it took to measure it, at least 0.1 s",
+                 [](Options& o, const std::string& v) { o.msg_pause = on_or_off(v, "-msg_pause"); },
+                 [](const Options& o) { return on_off(o.msg_pause); }});
   if (suite.aggregate_modes)
     t.push_back({"-aggregate_mode", "M",
                  "which of a benchmark's two modes run: aggregate (M transfers, then one "

@@ -49,6 +49,7 @@ struct Options {
   int window_size = 256;                 // -window_size: Uniband/Biband messages per window
   std::string data_type = "byte";        // -data_type: what IMB-MPI1's transfers move
   std::string red_data_type = "float";   // -red_data_type: what its reductions sum
+  bool msg_pause = false;                // -msg_pause: a pause after each length
   double mem_gb = 1.0;                   // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;      // -msglen; empty = defaults
   int msglog_min = 0, msglog_max = -1;   // -msglog [min:]max; max -1: max_msg_log
@@ -69,7 +70,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, rules, benchmarks, unknown_ben
                                    multi, off_cache_mb, off_cache_line, msgs_per_sample,
                                    msgs_nonaggr, overall_vol_mb, time_s, warm_up, root_shift, sync,
                                    iter_policy, imb_barrier, max_msg_log, thread_level, window_size,
-                                   data_type, red_data_type, mem_gb, lengths, msglog_min,
+                                   data_type, red_data_type, msg_pause, mem_gb, lengths, msglog_min,
                                    msglog_max, zero_size, aggregate_mode, map_rows, map_cols, check,
                                    samples, output, io_dir, run_tag, cpu_target_s, method)
 
@@ -87,6 +88,7 @@ struct SuiteOptions {
   bool aggregate_modes = true;      // -aggregate_mode (IMB-EXT, IMB-IO, IMB-RMA)
   bool files = true;                // --io-dir, --cpu-target (IMB-IO)
   bool data_types = false;          // -data_type, -red_data_type (IMB-MPI1)
+  bool msg_pause = false;           // -msg_pause (IMB-MPI1, IMB-EXT, IMB-RMA)
   const Options& defaults(const std::string& rules) const {
     return rules == kImb31Rules ? imb31 : current;
   }

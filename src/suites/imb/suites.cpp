@@ -17,18 +17,19 @@ const ImbSuite& imb_mpi1_suite() {
       .alias = "IMB-MPI1",
       .part = "MPI-1",
       .benchmarks = &mpi1::all_benchmarks,
-      .options = {.aggregate_modes = false, .files = false, .data_types = true}};
+      .options = {.aggregate_modes = false, .files = false, .data_types = true, .msg_pause = true}};
   return suite;
 }
 
 const ImbSuite& imb_ext_suite() {
-  static const ImbSuite suite{.id = "imb-ext",
-                              .alias = "IMB-EXT",
-                              .part = "MPI-2",
-                              .benchmarks = &ext::all_benchmarks,
-                              .options = {.collective_options = false, .files = false},
-                              .current_length_unit = sizeof(float),
-                              .current_aggregate_first = true};
+  static const ImbSuite suite{
+      .id = "imb-ext",
+      .alias = "IMB-EXT",
+      .part = "MPI-2",
+      .benchmarks = &ext::all_benchmarks,
+      .options = {.collective_options = false, .files = false, .msg_pause = true},
+      .current_length_unit = sizeof(float),
+      .current_aggregate_first = true};
   return suite;
 }
 
@@ -69,12 +70,13 @@ const ImbSuite& imb_nbc_suite() {
 }
 
 const ImbSuite& imb_rma_suite() {
-  static const ImbSuite suite{.id = "imb-rma",
-                              .alias = "IMB-RMA",
-                              .part = "MPI-RMA",
-                              .benchmarks = &rma::all_benchmarks,
-                              .options = {.collective_options = false, .files = false},
-                              .in_imb31 = false};
+  static const ImbSuite suite{
+      .id = "imb-rma",
+      .alias = "IMB-RMA",
+      .part = "MPI-RMA",
+      .benchmarks = &rma::all_benchmarks,
+      .options = {.collective_options = false, .files = false, .msg_pause = true},
+      .in_imb31 = false};
   return suite;
 }
 
