@@ -549,8 +549,10 @@ std::string osu_program(const std::string& title) {
 // Column headings are separated by two or more blanks ("Avg Latency(us)" has one inside).
 std::vector<std::string> osu_columns(const std::string& heading) {
   std::vector<std::string> cols;
-  std::string body = trim(heading.substr(1));
-  std::regex sep(R"(\s{2,}|\t+)");
+  // -z's bandwidth headings run into each other: "P5 Tail BW(MB/s) P50 Tail BW(MB/s)".
+  static const std::regex joined(R"(\)\s(P\d))");
+  std::string body = std::regex_replace(trim(heading.substr(1)), joined, ")  $1");
+  static const std::regex sep(R"(\s{2,}|\t+)");
   for (std::sregex_token_iterator it(body.begin(), body.end(), sep, -1), end; it != end; ++it)
     if (!trim(it->str()).empty()) cols.push_back(trim(it->str()));
   return cols;
@@ -654,6 +656,10 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
     bool numeric = true;
     for (std::size_t c = 0; c < cells.size() && numeric; ++c) {
       double v = 0;
+      if (columns[c] == "Validation" && (cells[c] == "Pass" || cells[c] == "Fail")) {  // -c
+        m.defects = cells[c] == "Fail" ? 1 : 0;
+        continue;
+      }
       if (!to_number(cells[c], v)) {
         numeric = false;
         break;

@@ -436,6 +436,62 @@ TEST(OsuOptions, TypesGiveATablePerTypeAsOsusOwn) {
   EXPECT_EQ(c.out.find("only in A: osu_latency"), std::string::npos) << c.out;
 }
 
+// -z (issue 34): the percentiles of rank 0's iterations, columns headed as OSU 7.4's own binaries
+// head them (tests/data/import/osu_tail_7.4.txt: osu_latency -m 8 -i 1000 -z, osu_bw -m 16 -i 20
+// -z5,50,100 -c, whose run-together BW headings import too). The last 10 of 200 iterations slowed
+// by 100 us a send (the project's PMPI library) move P99 alone, and the average by a twentieth.
+TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
+  const auto capture = read_file(sample("osu_tail_7.4.txt"));
+  const auto headings = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& line : lines_of(text))
+      if (line.rfind("# Size", 0) == 0) out.push_back(line);
+    return out;
+  };
+  const auto latency =
+      run_mpi(2, {"-m", "8", "-i", "1000", "-z", "--no-db"}, "", 60, "osu_latency");
+  ASSERT_EQ(latency.exit_code, 0) << latency.err;
+  const auto bandwidth =
+      run_mpi(2, {"-m", "16", "-i", "20", "-z5,50,100", "-c", "--no-db"}, "", 60, "osu_bw");
+  ASSERT_EQ(bandwidth.exit_code, 0) << bandwidth.err;
+  EXPECT_EQ(headings(latency.out + bandwidth.out), headings(capture));
+  // Size, bandwidth, Validation, then the three percentiles, 18 wide each as OSU's rows.
+  const std::regex row(R"(\d+ +\d+\.\d\d {14}Pass( +\d+\.\d\d){3})");
+  for (const auto& line : osu_lines(bandwidth.out)) {
+    if (line[0] == '#') continue;
+    EXPECT_TRUE(std::regex_match(line, row)) << line;
+    EXPECT_EQ(line.size(), 10u + 5 * 18) << line;
+  }
+
+  const auto dir = temp_dir();
+  const auto slowed =
+      run_mpi(2, {"osu", "osu_latency", "-m", "1:1", "-x", "10", "-i", "200", "-z", "--no-db"},
+              "MPISCOPE_DELAY=MPI_Send=100 MPISCOPE_DELAY_AFTER=200", 60, with_pmpi_library(dir));
+  ASSERT_EQ(slowed.exit_code, 0) << slowed.err;
+  const auto l = osu_lines(slowed.out);
+  ASSERT_EQ(l.size(), 4u) << slowed.out;
+  EXPECT_GT(figure(l[3], 0), 3.0) << l[3];   // the mean: 10 of 200 iterations 100 us slower
+  EXPECT_LT(figure(l[3], 1), 20.0) << l[3];  // P50
+  EXPECT_LT(figure(l[3], 2), 20.0) << l[3];  // P90
+  EXPECT_GT(figure(l[3], 3), 90.0) << l[3];  // P99
+
+  const auto db = dir + "/tail.db";
+  const auto imported = run_plain({"import", "--db", db, sample("osu_tail_7.4.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("2 tables, 9 rows"), std::string::npos) << imported.out;
+  const auto tidy = run_plain({"export", "--db", db});
+  EXPECT_EQ(count_of(tidy.out, "\"P100 Tail BW(MB/s)\""), 5) << tidy.out;
+
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"osu_allreduce", "-z"}, {"osu_latency", "-z0"}, {"osu_latency", "-z1,2,3,4,5,6"}}) {
+    std::vector<std::string> args = {"osu"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto r = run_mpi(2, args, "", 30);
+    EXPECT_EQ(r.exit_code, 2) << bad[0] << " " << bad[1] << r.err;
+    EXPECT_EQ(count_of(r.err, "error:"), 1) << r.err;
+  }
+}
+
 TEST(OsuValidation, CatchesAPlantedCorruption) {
   const std::vector<std::string> args = {"osu", "osu_bw", "-m", "64:64", "-i", "3", "-c"};
   const auto clean = run_mpi(2, args, "", 60);

@@ -52,6 +52,12 @@ class OsuFigures : public core::ForwardingReporter {
           m.mbytes_per_sec ? (mb > 0 ? static_cast<double>(m.bytes) / mb : 0) : osu_latency_us(m);
       r.values.push_back({"headline_us", t, "microseconds: the time OSU's figure stands for"});
     }
+    // -z: the percentiles of rank 0's iterations, as OSU takes them.
+    const bool bandwidth = program_.figure == Figure::kBandwidth;
+    if (m.measured)
+      for (int p : options_.tail_percentiles)
+        r.values.push_back({tail_heading(p, bandwidth), tail_figure(m, p, bandwidth),
+                            bandwidth ? "MB/s" : "microseconds"});
     if (m.measured && m.mbytes_per_sec) {
       const double mb = osu_megabytes_per_second(m);
       r.values.push_back({"osu_bandwidth", mb, "MB/s (10^6 bytes per second, as printed)"});
@@ -119,9 +125,10 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   s.repetitions.n_barr = 1;        // OSU: one MPI_Barrier before each size's loop
   s.warm_up_in_timed_loop = true;  // its skip iterations, then the timed ones, in one loop
   s.check = o.validate;
-  s.npmin = world_size;         // collectives on every rank only
-  s.root_shift = false;         // root 0
-  s.sync_collectives = true;    // each iteration timed alone, a barrier after it
+  s.keep_samples = !o.tail_percentiles.empty();  // -z: each iteration's time on rank 0
+  s.npmin = world_size;                          // collectives on every rank only
+  s.root_shift = false;                          // root 0
+  s.sync_collectives = true;                     // each iteration timed alone, a barrier after it
   s.window_size = o.window;     // -W: messages in flight per iteration of bw, bibw and mbw_mr
   s.overlap_probes = o.probes;  // -t: MPI_Test calls in the CPU work of the overlap programs
   s.timeout_s = o.output.timeout_s;

@@ -177,6 +177,15 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   // OSU 7.4's -T, where its option string has it: every program but the one-sided ones. Given
   // more than once, each adds its type's table (OSU appends them too); all: char, int, float.
   std::vector<std::string> type_words;
+  // OSU 7.4's -z[P,P,...] (optional argument): percentiles of the iterations' figures.
+  std::string tail;
+  const bool tail_offered = !one_sided && p->sized && p->figure != Figure::kOverlap;
+  if (tail_offered)
+    app.add_option("-z,--tail-lat", tail,
+                   "[P,P,...] also print the P-th percentiles of the iterations' latency or "
+                   "bandwidth (default 50,90,99; at most 5, each 1 to 100): osu_latency, osu_bw "
+                   "and osu_bibw")
+        ->expected(0, 1);
   if (!one_sided && p->sized)
     app.add_option("-T,--type", type_words,
                    "mpi_char, mpi_int, mpi_float or all: the datatype moved or reduced, a table "
@@ -220,6 +229,33 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                                       "]: mpi_char, mpi_int, mpi_float or all");
         }
       }
+    }
+    if (tail_offered && app.count("-z") > 0) {
+      if (!has_tail_figures(p->name))
+        throw std::invalid_argument(
+            "-z: mpiscope prints tail figures for osu_latency, osu_bw and osu_bibw, which OSU "
+            "takes from rank 0's iterations; for " +
+            p->name + " OSU averages each iteration over the ranks, which mpiscope does not keep");
+      if (o.method.accurate())
+        throw std::invalid_argument(
+            "-z with --method accurate: the accurate meter's own percentiles are in the JSON and "
+            "the database");
+      for (const auto& word : core::split(tail.empty() ? "50,90,99" : tail, ',')) {
+        int percent = 0;
+        try {
+          std::size_t used = 0;
+          percent = std::stoi(word, &used);
+          if (used != word.size()) percent = -1;
+        } catch (const std::exception&) {
+          percent = -1;
+        }
+        if (percent < 1 || percent > 100)
+          throw std::invalid_argument("Percentile range must be in between 1 and 100 [-z " + tail +
+                                      "]");
+        o.tail_percentiles.push_back(percent);
+      }
+      if (o.tail_percentiles.size() > 5)
+        throw std::invalid_argument("-z takes at most 5 percentiles [-z " + tail + "]");
     }
     if (o.window < 1)
       throw std::invalid_argument(fmt::format("Invalid Window Size [-W {}]", o.window));

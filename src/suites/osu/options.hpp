@@ -27,6 +27,7 @@ struct Options {
   bool full = false;                              // -f
   bool validate = false;                          // -c
   std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
+  std::vector<int> tail_percentiles;              // -z: percentiles of the iterations; empty: off
   long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
   std::string window_creation = "allocate";       // -w (one-sided programs)
   std::string synchronization = "flush";          // -s (one-sided programs; osu_put_bibw: pscw)
@@ -36,8 +37,14 @@ struct Options {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, types, mem_limit, window_creation, synchronization,
-                                   warnings, output, method)
+                                   validate, types, tail_percentiles, mem_limit, window_creation,
+                                   synchronization, warnings, output, method)
+
+// The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
+// alone (it averages the other programs' iterations over the ranks).
+inline bool has_tail_figures(const std::string& program) {
+  return program == "osu_latency" || program == "osu_bw" || program == "osu_bibw";
+}
 
 // -w's and -s's words as the enums (validated by parse).
 WindowCreation window_creation_of(const Options& o);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "core/convergence.hpp"
@@ -36,6 +38,21 @@ std::vector<double> overlap_figures(const core::Measurement& m, bool full) {
           o.t_pure_us, value("t_pure_min_us"), value("t_pure_max_us"), o.overlap_percent};
 }
 }  // namespace
+
+std::string tail_heading(int p, bool bandwidth) {
+  return fmt::format("P{} Tail {}", p, bandwidth ? "BW(MB/s)" : "Lat(us)");
+}
+
+double tail_figure(const core::Measurement& m, int p, bool bandwidth) {
+  std::vector<double> figures;
+  for (double us : m.raw_samples_us)
+    figures.push_back(bandwidth ? (us > 0 ? static_cast<double>(m.bytes) / us : 0) : us);
+  if (figures.empty()) return std::nan("");
+  std::sort(figures.begin(), figures.end());
+  const auto n = static_cast<long>(figures.size());
+  const long at = std::clamp(n * p / 100 - 1, 0L, n - 1);
+  return figures[static_cast<std::size_t>(at)];
+}
 
 int TextReporter::field() const {
   return kField;
@@ -100,6 +117,14 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
     for (const char* column : overlap_columns(options_.full))
       h += fmt::format("{:>{}}", column, kField);
   if (options_.validate) h += fmt::format("{:>{}}", "Validation", field());
+  // OSU's padding: the heading's length as if P were one digit, one less for two (P100 runs over).
+  const bool bandwidth = program_.figure == Figure::kBandwidth;
+  for (int p : options_.tail_percentiles)
+    h +=
+        std::string(
+            static_cast<std::size_t>(std::max(0, kField - (bandwidth ? 16 : 15) - (p > 9 ? 1 : 0))),
+            ' ') +
+        tail_heading(p, bandwidth);
   std::fputs((h + "\n").c_str(), out_);
   std::fflush(out_);
 }
@@ -137,6 +162,10 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
                      m.repetitions);
   if (options_.validate)
     r += fmt::format("{:>{}}", m.defects.value_or(0) > 0 ? "Fail" : "Pass", field());
+  for (int p : options_.tail_percentiles) {
+    const auto* v = m.value(tail_heading(p, program_.figure == Figure::kBandwidth));
+    r += fmt::format("{:>{}.2f}", v ? v->value : std::nan(""), kField);
+  }
   std::fputs((r + "\n").c_str(), out_);
   // A comment line, as for a row not measured: OSU's table stays rows of numbers.
   if (core::not_converged_reason(m))
