@@ -70,6 +70,7 @@ void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const 
   ctx.element_bytes = element_bytes(b.datatype);
   ctx.count = static_cast<int>(bytes / ctx.element_bytes);
   ctx.counts.clear();
+  ctx.types.clear();
   ctx.displs.clear();
   if (!b.setup) return;
   // Groups set up one after another: Open MPI 4.1 fails to create windows in two disjoint

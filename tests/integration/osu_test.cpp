@@ -492,6 +492,38 @@ TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
   }
 }
 
+// osu_reduce_scatter_block and osu_alltoallw (issue 34): the tables of OSU 7.4's own binaries
+// (tests/data/import/osu_block_and_w_7.4.txt: -m 16 -i 10, osu_alltoallw with -T mpi_int), and
+// -c on 3 ranks: OSU's blocks of n / 3 elements of the sum, each peer's block through
+// MPI_Alltoallw, a planted corrupt byte failing both.
+TEST(OsuCollectives, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
+  const auto shape = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const auto& line : lines_of(text))
+      if (!line.empty()) out.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+    return out;
+  };
+  const auto block =
+      run_mpi(2, {"-m", "16", "-i", "10", "--no-db"}, "", 60, "osu_reduce_scatter_block");
+  const auto w =
+      run_mpi(2, {"-m", "16", "-i", "10", "-T", "mpi_int", "--no-db"}, "", 60, "osu_alltoallw");
+  ASSERT_EQ(block.exit_code, 0) << block.err;
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_EQ(shape(block.out + w.out), shape(read_file(sample("osu_block_and_w_7.4.txt"))))
+      << block.out << w.out;
+  for (const std::string name : {"osu_reduce_scatter_block", "osu_alltoallw"}) {
+    SCOPED_TRACE(name);
+    const std::vector<std::string> args = {"osu", name, "-m", "1:64", "-i",  "2",
+                                           "-x",  "1",  "-c", "-T",   "all", "--no-db"};
+    const auto clean = run_mpi(3, args, "", 60);
+    ASSERT_EQ(clean.exit_code, 0) << clean.err;
+    EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;
+    const auto bad = run_mpi(3, args, "MPISCOPE_FAULT=corrupt:0", 60);
+    EXPECT_EQ(bad.exit_code, 3) << bad.err;
+    EXPECT_GE(count_of(bad.out, "Fail"), 3) << bad.out;
+  }
+}
+
 TEST(OsuValidation, CatchesAPlantedCorruption) {
   const std::vector<std::string> args = {"osu", "osu_bw", "-m", "64:64", "-i", "3", "-c"};
   const auto clean = run_mpi(2, args, "", 60);

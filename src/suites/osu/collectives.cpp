@@ -13,6 +13,44 @@
 
 namespace mpiscope::osu {
 
+namespace {
+using core::ExpectedBlock;
+using core::PointContext;
+
+// osu_reduce_scatter_block: the size's n elements reduced, a block of n / P to each rank (OSU's
+// portion: the n mod P left over reach nobody, and with n < P every block is empty).
+void reduce_scatter_block(PointContext& c, int i) {
+  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count / c.nprocs, c.datatype, MPI_SUM, c.comm);
+}
+std::vector<ExpectedBlock> block_of_the_sum(const PointContext& c, int) {
+  const std::size_t block = static_cast<std::size_t>(c.count / c.nprocs) * c.element_bytes;
+  return {{0, ExpectedBlock::kAllRanks, static_cast<std::size_t>(c.rank) * block, block}};
+}
+
+// osu_alltoallw: MPI_Alltoall's exchange through MPI_Alltoallw, each peer's count, byte
+// displacement and datatype given, as OSU sets them.
+void alltoallw(PointContext& c, int i) {
+  MPI_Alltoallw(c.send(i), c.counts.data(), c.displs.data(), c.types.data(), c.recv(i),
+                c.counts.data(), c.displs.data(), c.types.data(), c.comm);
+}
+void alltoallw_arguments(PointContext& c) {
+  for (int rank = 0; rank < c.nprocs; ++rank) {
+    c.counts.push_back(c.count);
+    c.displs.push_back(rank * c.count * static_cast<int>(c.element_bytes));
+    c.types.push_back(c.datatype);
+  }
+}
+
+// The IMB-MPI1 benchmark of that name.
+const core::Benchmark& imb_benchmark(const std::string& name) {
+  const auto& imb = imb::mpi1::all_benchmarks();
+  const auto it = std::find_if(imb.begin(), imb.end(),
+                               [&](const core::Benchmark& b) { return b.name == name; });
+  if (it == imb.end()) throw std::logic_error("IMB-MPI1 has no " + name);
+  return *it;
+}
+}  // namespace
+
 core::Benchmark collective(const std::string& osu_name) {
   static const std::vector<std::pair<std::string, std::string>> imb_name_of = {
       {"osu_allreduce", "Allreduce"},
@@ -28,14 +66,22 @@ core::Benchmark collective(const std::string& osu_name) {
       {"osu_alltoallv", "Alltoallv"},
       {"osu_bcast", "Bcast"},
       {"osu_barrier", "Barrier"}};
-  const auto name = std::find_if(imb_name_of.begin(), imb_name_of.end(),
-                                 [&](const auto& n) { return n.first == osu_name; });
-  if (name == imb_name_of.end()) throw std::logic_error("no IMB kernel for " + osu_name);
-  const auto& imb = imb::mpi1::all_benchmarks();
-  const auto it = std::find_if(imb.begin(), imb.end(),
-                               [&](const core::Benchmark& b) { return b.name == name->second; });
-  if (it == imb.end()) throw std::logic_error("IMB-MPI1 has no " + name->second);
-  core::Benchmark b = on_osu_datatype(*it, osu_types().front());
+  core::Benchmark b;
+  if (osu_name == "osu_reduce_scatter_block") {  // Allreduce's buffers, OSU's blocks
+    b = imb_benchmark("Allreduce");
+    b.kernel = core::kernel<reduce_scatter_block>();
+    b.expected = block_of_the_sum;
+  } else if (osu_name == "osu_alltoallw") {  // Alltoall's buffers and -check blocks
+    b = imb_benchmark("Alltoall");
+    b.kernel = core::kernel<alltoallw>();
+    b.setup = alltoallw_arguments;
+  } else {
+    const auto name = std::find_if(imb_name_of.begin(), imb_name_of.end(),
+                                   [&](const auto& n) { return n.first == osu_name; });
+    if (name == imb_name_of.end()) throw std::logic_error("no IMB kernel for " + osu_name);
+    b = imb_benchmark(name->second);
+  }
+  b = on_osu_datatype(std::move(b), osu_types().front());
   b.name = osu_name;
   b.turnover = 0;  // OSU's collectives print latency only
   b.in_default_list = true;
