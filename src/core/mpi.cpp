@@ -26,10 +26,20 @@ bool launched_as_rank_zero() {
   return true;
 }
 
+namespace {
+double init_duration_s = 0;
+}
+
+double init_seconds() {
+  return init_duration_s;
+}
+
 Environment::Environment(int& argc, char**& argv, int required_thread_level) {
   // MPI errors stay fatal (the default): a failing call inside a timed kernel ends the job with
   // the library's own message instead of producing numbers for a broken transfer.
+  const auto start = std::chrono::steady_clock::now();
   check(MPI_Init_thread(&argc, &argv, required_thread_level, &provided_), "MPI_Init_thread");
+  init_duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 Environment::~Environment() {

@@ -25,6 +25,9 @@ std::string error_string(int rc);
 // a singleton, rank 0).
 bool launched_as_rank_zero();
 
+// How long this process's MPI_Init_thread took, in seconds (osu_init); 0 before it ran.
+double init_seconds();
+
 // MPI_Init_thread / MPI_Finalize. Finalizes on destruction unless the process is aborting.
 class Environment {
  public:

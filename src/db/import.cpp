@@ -622,6 +622,26 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       continue;
     }
     if (!current) continue;
+    // osu_init's one line: the ranks' MPI_Init times in whole milliseconds.
+    static const std::regex init_line(
+        R"(^nprocs:\s*(\d+),\s*min:\s*(\d+) ms,\s*max:\s*(\d+) ms,\s*avg:\s*(\d+) ms$)");
+    if (std::smatch init; std::regex_match(line, init, init_line)) {
+      core::Measurement m = blank_row();
+      const double processes = std::stod(init[1]), least = std::stod(init[2]),
+                   most = std::stod(init[3]), mean = std::stod(init[4]);
+      m.t_min_us = 1e3 * least;
+      m.t_max_us = 1e3 * most;
+      m.t_avg_us = 1e3 * mean;
+      const char* printed = "ms (each rank's whole milliseconds, as OSU prints them)";
+      m.values = {{"nprocs", processes, "processes"},
+                  {"osu_min_ms", least, printed},
+                  {"osu_max_ms", most, printed},
+                  {"osu_avg_ms", mean, printed}};
+      current->family = "startup";
+      current->nprocs = static_cast<int>(processes);
+      current->rows.push_back(m);
+      continue;
+    }
     if (line.rfind('#', 0) == 0) {
       const std::string body = trim(line.substr(1));
       const auto colon = body.find(':');

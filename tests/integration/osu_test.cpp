@@ -524,6 +524,43 @@ TEST(OsuCollectives, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
   }
 }
 
+// osu_hello and osu_init (issue 34) print as OSU 7.4's own (tests/data/import/osu_init_7.4.txt);
+// osu_init's times are each rank's MPI_Init_thread: one made 300 ms slower (the project's PMPI
+// library) reads at least 300 ms; they are recorded, and OSU's own line imports and compares.
+TEST(OsuStartup, HelloAndInitAsOsusOwn) {
+  const auto hello = run_mpi(3, {"osu", "osu_hello"}, "", 60);
+  ASSERT_EQ(hello.exit_code, 0) << hello.err;
+  EXPECT_EQ(hello.out, "# OSU MPI Hello World Test v7.4\nThis is a test with 3 processes\n");
+
+  const auto dir = temp_dir();
+  const auto db = dir + "/init.db";
+  const auto init = run_mpi(2, {"osu", "osu_init", "--db", db},
+                            "MPISCOPE_DELAY=MPI_Init_thread=300000", 60, with_pmpi_library(dir));
+  ASSERT_EQ(init.exit_code, 0) << init.err;
+  const std::regex line(R"(nprocs: 2, min: (\d+) ms, max: (\d+) ms, avg: (\d+) ms)");
+  const auto l = lines_of(init.out);
+  ASSERT_GE(l.size(), 2u) << init.out;
+  EXPECT_EQ(l[0], "# OSU MPI Init Test v7.4");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(l[1], m, line)) << l[1];
+  const long least = std::stol(m[1]), most = std::stol(m[2]), mean = std::stol(m[3]);
+  EXPECT_GE(least, 300) << l[1];
+  EXPECT_LE(least, mean);
+  EXPECT_LE(mean, most);
+  EXPECT_LT(most, 60000);
+
+  const auto imported = run_plain({"import", "--db", db, sample("osu_init_7.4.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const auto c = run_plain({"compare", "--db", db, "2", "1"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("# osu_init, 2 processes"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("1 rows compared"), std::string::npos) << c.out;
+
+  const auto bad = run_mpi(2, {"osu", "osu_init", "-m", "8"}, "", 30);
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(count_of(bad.err, "error:"), 1) << bad.err;
+}
+
 TEST(OsuValidation, CatchesAPlantedCorruption) {
   const std::vector<std::string> args = {"osu", "osu_bw", "-m", "64:64", "-i", "3", "-c"};
   const auto clean = run_mpi(2, args, "", 60);

@@ -4,6 +4,7 @@
 //    MPI_File_write_ordered), so that a test can check that accurate mode measures it within its
 //    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
 //    still run their time;
+//    and MPI_Init_thread (osu_init's start-up);
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
 //    a machine that changes speed in the middle of a measurement; MPISCOPE_DELAY_UNTIL=N only to
 //    the first N calls (a measurement slowed at its start, as SKaMPI's empty measurement);
@@ -27,6 +28,7 @@
 //    rank's recvcounts; the count column is the calling rank's own).
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +128,16 @@ extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Dataty
   spin(delay_now(delay, calls));
   trace("MPI_Allreduce", count, -1, nullptr, type_of(type));
   return PMPI_Allreduce(send, recv, count, type, op, comm);
+}
+
+// MPISCOPE_DELAY="MPI_Init_thread=300000": a start-up that takes that much longer (osu_init). The
+// MPI timer cannot run yet: the wait is on the C++ clock.
+extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const double delay = delay_of("MPI_Init_thread");
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(delay);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+  return PMPI_Init_thread(argc, argv, required, provided);
 }
 
 extern "C" int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buffer) {

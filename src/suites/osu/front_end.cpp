@@ -139,6 +139,7 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
 
 int run(const Options& o, int thread_level, const std::vector<std::string>& command_line) {
   const Program& p = *find_program(o.program);
+  if (p.figure == Figure::kStartup) return run_startup(p, o, thread_level, command_line);
   const int world_size = mpi::world_size();
   const bool root = mpi::world_rank() == 0;
   if (root)

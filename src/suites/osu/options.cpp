@@ -61,6 +61,8 @@ void set_defaults(Options& o, const Program& p) {
     case Figure::kOverlap:
       o.iterations = 1000, o.skip = 100, o.iterations_large = 100, o.skip_large = 10;
       break;
+    case Figure::kStartup:
+      break;
   }
   o.window_creation = p.default_window;
   o.synchronization = p.default_sync;
@@ -131,6 +133,22 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   Options o;
   o.program = p->name;
   set_defaults(o, *p);
+  if (p->figure == Figure::kStartup) {  // OSU's startup option string: nothing but help
+    bool version = false;
+    CLI::App app(p->title + " (OSU micro-benchmarks 7.4 on mpiscope)", p->name);
+    app.set_help_flag("-h,--help", "print this help");
+    app.add_flag("-v,--version", version, "print the version");
+    if (p->name == "osu_init") cli::add_output_options(app, o.output);  // its times are results
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    auto result = cli::parse_command_line(app, rest, [&] {
+      o.output.validate();
+      return nlohmann::json(o).dump();
+    });
+    if (result.kind == cli::ParseResult::kRun && version)
+      return {cli::ParseResult::kHelp,
+              "# " + p->title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
+    return result;
+  }
   const bool windowed = p->figure == Figure::kBandwidth || p->figure == Figure::kRate ||
                         p->figure == Figure::kOneSidedBandwidth;
   const bool one_sided = is_one_sided(p->figure);

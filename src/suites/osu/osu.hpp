@@ -19,7 +19,8 @@ enum class Figure {
   kCollective,  // blocking collectives: Avg Latency(us) over ranks, COLL_LOOP_*
   kOverlap,     // non-blocking collectives: Overall, Compute, Pure Comm. and Overlap, COLL_LOOP_*
   kOneSided,    // osu_put_latency, osu_acc_latency, …: Latency (us) of rank 0, LAT_LOOP_*
-  kOneSidedBandwidth  // osu_put_bw, osu_get_bw, osu_put_bibw: Bandwidth (MB/s), BW_LOOP_*
+  kOneSidedBandwidth,  // osu_put_bw, osu_get_bw, osu_put_bibw: Bandwidth (MB/s), BW_LOOP_*
+  kStartup             // osu_hello, osu_init: no loop (startup.cpp)
 };
 
 inline bool is_one_sided(Figure f) {
@@ -105,5 +106,10 @@ core::Benchmark on_osu_datatype(core::Benchmark b, const OsuType& t);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.
 core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type);
+// startup.cpp: osu_hello's line, or osu_init's MPI_Init times over the ranks (a table of one
+// row); returns the exit code.
+struct Options;
+int run_startup(const Program& p, const Options& o, int thread_level,
+                const std::vector<std::string>& command_line);
 
 }  // namespace mpiscope::osu

@@ -57,7 +57,9 @@ const std::vector<Program>& programs() {
       {"osu_cas_latency", "OSU MPI_Compare_and_swap latency Test", F::kOneSided, true},
       // Its main() sets no window or synchronisation: OSU's zero values, create and lock.
       {"osu_get_acc_latency", "OSU MPI_Get_accumulate latency Test", F::kOneSided, true, false,
-       true, false, "create", "lock", false}};
+       true, false, "create", "lock", false},
+      {"osu_hello", "OSU MPI Hello World Test", F::kStartup, false, false, false},
+      {"osu_init", "OSU MPI Init Test", F::kStartup, false, false, false}};
   return list;
 }
 
@@ -122,6 +124,11 @@ std::string sync_name(Sync s) {
 core::Benchmark benchmark_for(const Program& p, int window, int world_size, WindowCreation creation,
                               Sync sync, const OsuType& type) {
   core::Benchmark b;
+  if (p.figure == Figure::kStartup) {  // no kernel: startup.cpp measures MPI_Init itself
+    b.name = p.name;
+    b.sized = false;
+    return b;
+  }
   if (is_one_sided(p.figure)) {
     b = one_sided(p, creation, sync);
     // Bandwidth: the time per message, the window's (both windows' for bibw) share.

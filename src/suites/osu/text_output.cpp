@@ -67,6 +67,7 @@ double osu_latency_us(const core::Measurement& m) {
 }
 
 std::string TextReporter::title() const {
+  if (program_.figure == Figure::kStartup) return fmt::format("# {} v7.4\n", program_.title);
   if (program_.figure == Figure::kOverlap)  // print_preamble_nbc
     return fmt::format("\n# {} v7.4\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n",
                        program_.title);
@@ -84,6 +85,11 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   // The title once; each -T type's table then opens with its "# Datatype:" line (as OSU's).
   std::string h = title_printed_ ? "" : title();
   title_printed_ = true;
+  if (program_.figure == Figure::kStartup) {  // osu_init: the title alone
+    std::fputs(h.c_str(), out_);
+    std::fflush(out_);
+    return;
+  }
   if (!program_.sized) {  // osu_barrier and osu_ibarrier name no datatype
     h += program_.figure == Figure::kOverlap ? "# Overall(us)" : "# Avg Latency(us)";
   } else {
@@ -132,6 +138,16 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
 void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   if (!m.measured) {
     std::fputs(fmt::format("# {}: {}\n", m.bytes, m.note).c_str(), out_);
+    std::fflush(out_);
+    return;
+  }
+  if (program_.figure == Figure::kStartup) {  // osu_init's line, whole milliseconds as OSU's
+    const auto ms = [&](const char* name) {
+      const auto* v = m.value(name);
+      return v ? static_cast<long>(v->value) : 0L;
+    };
+    fmt::print(out_, "nprocs: {}, min: {} ms, max: {} ms, avg: {} ms\n", ms("nprocs"),
+               ms("osu_min_ms"), ms("osu_max_ms"), ms("osu_avg_ms"));
     std::fflush(out_);
     return;
   }
