@@ -54,13 +54,13 @@ int run_startup(const Program& p, const Options& o, int thread_level,
     // OSU's figures: each rank's whole milliseconds, their least, most and integer mean.
     std::vector<long> ms;
     for (double s : seconds) ms.push_back(static_cast<long>(s * 1e3));
+    const long integer_mean = std::accumulate(ms.begin(), ms.end(), 0L) / size;  // as OSU's
     const char* printed = "ms (each rank's whole milliseconds, as OSU prints them)";
     m.values = {
         {"nprocs", static_cast<double>(size), "processes"},
         {"osu_min_ms", static_cast<double>(*std::min_element(ms.begin(), ms.end())), printed},
         {"osu_max_ms", static_cast<double>(*std::max_element(ms.begin(), ms.end())), printed},
-        {"osu_avg_ms", static_cast<double>(std::accumulate(ms.begin(), ms.end(), 0L) / size),
-         printed}};
+        {"osu_avg_ms", static_cast<double>(integer_mean), printed}};
     reporters.out().benchmark_started(b);
     b.rows.push_back(m);
     reporters.out().row(b, b.rows.back());
