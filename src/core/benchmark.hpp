@@ -93,9 +93,10 @@ struct PointContext {
   int repetitions = 1;  // what the buffers were sized for (disjoint targets in aggregate mode)
   Aggregation aggregation = Aggregation::None;
   const MessageBuffers* buffers = nullptr;
-  std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
-  std::vector<MPI_Datatype> types;  // per-rank datatypes (MPI_Alltoallw), displs then in bytes
-  MPI_Win window = MPI_WIN_NULL;    // one-sided benchmarks: created in setup, freed in release
+  std::vector<int> counts, displs;      // per-rank element counts/displacements (v-variants)
+  std::vector<MPI_Datatype> types;      // per-rank datatypes (MPI_Alltoallw), displs then in bytes
+  MPI_Win window = MPI_WIN_NULL;        // one-sided benchmarks: created in setup, freed in release
+  std::vector<MPI_Request> persistent;  // persistent requests: made in setup, freed in release
   // A dynamic window (OSU's -w dynamic): the region attached, and every rank's address of it,
   // which is where a target's displacements start.
   std::byte* window_attached = nullptr;

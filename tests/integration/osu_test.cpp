@@ -161,6 +161,46 @@ TEST(OsuPointToPoint, LatencyTimesEachIterationAsOsusLoop) {
   EXPECT_EQ(partner.substr(0, 7), "BRRRRRB") << partner.substr(0, 40);
 }
 
+// osu_latency_persistent (issue 34): as OSU 7.4's own (tests/data/import/osu_persistent_7.4.txt,
+// -m 8 -i 1000 -z), through requests made once per size and started every iteration: traced, each
+// rank makes one send and one receive request per size and starts 2 x (iterations + warm-up) of
+// them; -c passes, and fails a planted corrupt byte.
+TEST(OsuPointToPoint, PersistentLatencyStartsRequestsMadeOncePerSize) {
+  const auto r =
+      run_mpi(2, {"-m", "8", "-i", "1000", "-z", "--no-db"}, "", 60, "osu_latency_persistent");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> ours, osus;
+  for (const auto& line : lines_of(r.out))
+    if (!line.empty()) ours.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+  for (const auto& line : lines_of(read_file(sample("osu_persistent_7.4.txt"))))
+    if (!line.empty()) osus.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+  EXPECT_EQ(ours, osus) << r.out;
+
+  const auto dir = temp_dir();
+  const std::string trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto traced =
+      run_mpi(2, {"osu", "osu_latency_persistent", "-m", "4:8", "-i", "3", "-x", "2", "--no-db"},
+              "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(traced.exit_code, 0) << traced.err << traced.out;
+  for (const std::string rank : {"0", "1"}) {
+    const auto calls = read_file(trace + "/trace." + rank);
+    for (const std::string size : {"4", "8"}) {
+      EXPECT_EQ(count_of(calls, "MPI_Send_init " + size + " "), 1) << calls;
+      EXPECT_EQ(count_of(calls, "MPI_Recv_init " + size + " "), 1) << calls;
+    }
+    // Per size the warm-up and timed iterations, each a send and a receive started.
+    EXPECT_EQ(count_of(calls, "MPI_Start"), 2 * 2 * (3 + 2)) << calls;
+  }
+  const std::vector<std::string> checked = {
+      "osu", "osu_latency_persistent", "-m", "4:8", "-i", "3", "-c", "--no-db"};
+  const auto clean = run_mpi(2, checked, "", 60);
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(count_of(clean.out, "Pass"), 2) << clean.out;
+  const auto corrupted = run_mpi(2, checked, "MPISCOPE_FAULT=corrupt:1", 60);
+  EXPECT_EQ(corrupted.exit_code, 3) << corrupted.err;
+}
+
 // OSU's option strings have -f for the collectives alone: the others refuse it as an unknown
 // option (exit 2, one line), the collectives take it.
 TEST(OsuOptions, FullStatisticsOnlyWhereOsuTakesThem) {

@@ -45,7 +45,10 @@ void set_sizes(Options& o, const std::string& text) {
 
 // The program's defaults (osu_util.c process_options, osu_util.h).
 void set_defaults(Options& o, const Program& p) {
-  o.min_size = p.name == "osu_latency" || p.name == "osu_multi_lat" ? 0 : 1;
+  o.min_size =
+      p.name == "osu_latency" || p.name == "osu_latency_persistent" || p.name == "osu_multi_lat"
+          ? 0
+          : 1;
   o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
   switch (p.figure) {
     case Figure::kBandwidth:

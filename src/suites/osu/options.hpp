@@ -43,7 +43,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
 // The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
 // alone (it averages the other programs' iterations over the ranks).
 inline bool has_tail_figures(const std::string& program) {
-  return program == "osu_latency" || program == "osu_bw" || program == "osu_bibw";
+  return program == "osu_latency" || program == "osu_latency_persistent" || program == "osu_bw" ||
+         program == "osu_bibw";
 }
 
 // -w's and -s's words as the enums (validated by parse).

@@ -89,11 +89,12 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size,
                               Sync sync = Sync::Flush, const OsuType& type = osu_types().front());
 
 // point_to_point.cpp
-core::Benchmark windowed_bandwidth();    // osu_bw
-core::Benchmark windowed_bibandwidth();  // osu_bibw
-core::Benchmark multi_pair_bandwidth();  // osu_mbw_mr
-core::Benchmark multi_pair_latency();    // osu_multi_lat
-core::Benchmark ping_pong_latency();     // osu_latency (IMB's PingPong kernel)
+core::Benchmark windowed_bandwidth();            // osu_bw
+core::Benchmark windowed_bibandwidth();          // osu_bibw
+core::Benchmark multi_pair_bandwidth();          // osu_mbw_mr
+core::Benchmark multi_pair_latency();            // osu_multi_lat
+core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
+core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
 // one_sided.cpp: the one-sided program `p` with window `w` and synchronisation `s`, on IMB-RMA's
 // calls.

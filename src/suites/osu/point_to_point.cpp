@@ -4,6 +4,7 @@
 // windows of ctx.in_flight messages to and from one buffer each, as OSU's default single-buffer
 // mode does, and OSU's one-byte reply through the message buffers.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "suites/imb/mpi1/benchmarks.hpp"
@@ -45,6 +46,29 @@ void pair_ping_pong(PointContext& c, int i) {
     MPI_Recv(c.recv(i), c.count, c.datatype, other, 1, c.comm, MPI_STATUS_IGNORE);
     MPI_Send(c.send(i), c.count, c.datatype, other, 1, c.comm);
   }
+}
+
+// osu_latency_persistent: the same ping-pong through persistent requests made once per size on
+// the one buffer of each direction (MPI_Send_init, MPI_Recv_init); an iteration starts and
+// completes the send, then the receive (rank 1 the other way round), as OSU 7.4's.
+void persistent_ping_pong(PointContext& c, int) {
+  MPI_Request* send = &c.persistent[0];
+  MPI_Request* recv = &c.persistent[1];
+  for (MPI_Request* r : c.rank == 0 ? std::array{send, recv} : std::array{recv, send}) {
+    MPI_Start(r);
+    MPI_Wait(r, MPI_STATUS_IGNORE);
+  }
+}
+void make_persistent_requests(PointContext& c) {
+  const int other = 1 - c.rank;
+  c.persistent.assign(2, MPI_REQUEST_NULL);
+  MPI_Send_init(c.send(0), c.count, c.datatype, other, 1, c.comm, &c.persistent[0]);
+  MPI_Recv_init(c.recv(0), c.count, c.datatype, other, 1, c.comm, &c.persistent[1]);
+}
+void free_persistent_requests(PointContext& c) {
+  for (auto& r : c.persistent)
+    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  c.persistent.clear();
 }
 
 // -c: both ends hold their partner's pattern.
@@ -101,6 +125,15 @@ core::Benchmark ping_pong_latency() {
   core::Benchmark b = in_family(*it, core::Family::SingleTransfer);
   b.name = "osu_latency";
   b.turnover = 0;
+  return b;
+}
+
+core::Benchmark persistent_ping_pong_latency() {
+  core::Benchmark b = ping_pong_latency();
+  b.name = "osu_latency_persistent";
+  b.kernel = core::kernel<persistent_ping_pong>();
+  b.setup = make_persistent_requests;
+  b.release = free_persistent_requests;
   return b;
 }
 

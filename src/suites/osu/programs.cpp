@@ -9,6 +9,7 @@ const std::vector<Program>& programs() {
   using F = Figure;
   static const std::vector<Program> list = {
       {"osu_latency", "OSU MPI Latency Test", F::kLatency, true},
+      {"osu_latency_persistent", "OSU MPI Latency Persistent Test", F::kLatency, true},
       {"osu_bw", "OSU MPI Bandwidth Test", F::kBandwidth, true},
       {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", F::kBandwidth, true},
       {"osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", F::kRate},
@@ -138,6 +139,8 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size, Wind
   }
   if (p.name == "osu_latency") {
     b = ping_pong_latency();
+  } else if (p.name == "osu_latency_persistent") {
+    b = persistent_ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {
     b = multi_pair_latency();
   } else if (p.name == "osu_bw" || p.name == "osu_bibw" || p.name == "osu_mbw_mr") {
