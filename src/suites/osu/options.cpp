@@ -108,6 +108,14 @@ void apply_mem_limit(Options& o, const Program& p, int world_size) {
       o.max_size));
 }
 
+// -v: OSU's version line instead of the run.
+cli::ParseResult with_version(cli::ParseResult result, bool version, const Program& p) {
+  if (result.kind == cli::ParseResult::kRun && version)
+    return {cli::ParseResult::kHelp,
+            "# " + p.title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
+  return result;
+}
+
 }  // namespace
 
 WindowCreation window_creation_of(const Options& o) {
@@ -147,10 +155,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       o.output.validate();
       return nlohmann::json(o).dump();
     });
-    if (result.kind == cli::ParseResult::kRun && version)
-      return {cli::ParseResult::kHelp,
-              "# " + p->title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
-    return result;
+    return with_version(std::move(result), version, *p);
   }
   const bool windowed = p->figure == Figure::kBandwidth || p->figure == Figure::kRate ||
                         p->figure == Figure::kOneSidedBandwidth;
@@ -308,10 +313,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     o.output.validate();
     return nlohmann::json(o).dump();
   });
-  if (result.kind == cli::ParseResult::kRun && version)
-    return {cli::ParseResult::kHelp,
-            "# " + p->title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
-  return result;
+  return with_version(std::move(result), version, *p);
 }
 
 }  // namespace mpiscope::osu
