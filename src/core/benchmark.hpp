@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/buffers.hpp"
@@ -58,6 +59,18 @@ inline MPI_Datatype mpi_datatype(Datatype d) {
       return MPI_BYTE;
   }
 }
+
+// An element type by its C name, as IMB-MPI1's -data_type and -red_data_type name it and OSU's -T
+// with "mpi_" before it: what a transfer of it moves and what a reduction of it sums (byte:
+// moves only, its `summed` is Byte).
+struct ElementType {
+  const char* name;  // "int"
+  Datatype moved, summed;
+};
+const std::vector<ElementType>& element_types();              // byte, char, int, float, double
+const ElementType* find_element_type(std::string_view name);  // nullptr if none
+// MPI's name of the element ("MPI_INT"), as the suites' headers print it.
+const char* mpi_type_name(Datatype d);
 
 const char* family_name(Family f);
 

@@ -40,6 +40,30 @@ const char* aggregation_name(Aggregation a) {
   }
 }
 
+const std::vector<ElementType>& element_types() {
+  static const std::vector<ElementType> types = {{"byte", Datatype::Byte, Datatype::Byte},
+                                                 {"char", Datatype::Char, Datatype::CharSum},
+                                                 {"int", Datatype::Int, Datatype::IntSum},
+                                                 {"float", Datatype::Float, Datatype::FloatSum},
+                                                 {"double", Datatype::Double, Datatype::DoubleSum}};
+  return types;
+}
+
+const ElementType* find_element_type(std::string_view name) {
+  for (const auto& t : element_types())
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+const char* mpi_type_name(Datatype d) {
+  const MPI_Datatype t = mpi_datatype(d);
+  return t == MPI_CHAR     ? "MPI_CHAR"
+         : t == MPI_INT    ? "MPI_INT"
+         : t == MPI_FLOAT  ? "MPI_FLOAT"
+         : t == MPI_DOUBLE ? "MPI_DOUBLE"
+                           : "MPI_BYTE";
+}
+
 const char* family_name(Family f) {
   switch (f) {
     case Family::SingleTransfer:

@@ -246,7 +246,7 @@ core::Benchmark as_run(const core::Benchmark& b, const ImbSuite& suite, const Op
   // elements of the type.
   if (suite.options.data_types && run.sized) {
     const bool sums = core::is_sum(run.datatype);
-    const auto* w = find_data_type(sums ? o.red_data_type : o.data_type);
+    const auto* w = core::find_element_type(sums ? o.red_data_type : o.data_type);
     if (w && (sums || run.datatype == core::Datatype::Byte)) {
       run.datatype = sums ? w->summed : w->moved;
       run.unit = core::element_bytes(run.datatype);
@@ -333,8 +333,9 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
     info.settings["collectives_rule"] = collectives_rule(settings);
   if (settings.off_cache.enabled()) info.settings["off_cache_rule"] = off_cache_rule(settings, o);
   if (suite.options.data_types) {  // the header's MPI_Datatype lines
-    info.settings["datatype"] = find_data_type(o.data_type)->name;
-    info.settings["reduction_datatype"] = find_data_type(o.red_data_type)->name;
+    info.settings["datatype"] = core::mpi_type_name(core::find_element_type(o.data_type)->moved);
+    info.settings["reduction_datatype"] =
+        core::mpi_type_name(core::find_element_type(o.red_data_type)->summed);
   }
   info.settings["imb_rules"] = o.rules;
   info.settings["imb_rules_text"] = rules_text(suite, o);

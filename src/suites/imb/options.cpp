@@ -137,23 +137,6 @@ static bool on_or_off(const std::string& v, const std::string& option,
   throw UsageError(option + " takes " + values + ", got '" + v + "'");
 }
 
-const std::vector<DataTypeWord>& data_type_words() {
-  using core::Datatype;
-  static const std::vector<DataTypeWord> words = {
-      {"byte", "MPI_BYTE", Datatype::Byte, Datatype::Byte, false},
-      {"char", "MPI_CHAR", Datatype::Char, Datatype::CharSum},
-      {"int", "MPI_INT", Datatype::Int, Datatype::IntSum},
-      {"float", "MPI_FLOAT", Datatype::Float, Datatype::FloatSum},
-      {"double", "MPI_DOUBLE", Datatype::Double, Datatype::DoubleSum}};
-  return words;
-}
-
-const DataTypeWord* find_data_type(const std::string& word) {
-  for (const auto& w : data_type_words())
-    if (core::to_lower(word) == w.word) return &w;
-  return nullptr;
-}
-
 std::optional<int> thread_level_of(const std::string& name) {
   const std::string w = core::to_lower(name);
   if (w == "single") return MPI_THREAD_SINGLE;
@@ -342,7 +325,7 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                  "what the transfers and data-moving collectives move: byte (MPI_BYTE), char, "
                  "int, float or double; lengths of no whole element are left out",
                  [](Options& o, const std::string& v) {
-                   if (!find_data_type(v))
+                   if (!core::find_element_type(core::to_lower(v)))
                      throw UsageError("-data_type takes byte, char, int, float or double, got '" +
                                       v + "'");
                    o.data_type = core::to_lower(v);
@@ -351,8 +334,8 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
     t.push_back({"-red_data_type", "T",
                  "what the reductions sum (MPI_SUM): char, int, float (MPI_FLOAT) or double",
                  [](Options& o, const std::string& v) {
-                   const auto* w = find_data_type(v);
-                   if (!w || !w->reduces)
+                   const auto* w = core::find_element_type(core::to_lower(v));
+                   if (!w || w->summed == core::Datatype::Byte)
                      throw UsageError("-red_data_type takes char, int, float or double, got '" + v +
                                       "'");
                    o.red_data_type = core::to_lower(v);

@@ -111,17 +111,6 @@ std::vector<std::size_t> read_lengths_file(const std::string& path);
 // -input file: one benchmark name per line, '#' comments.
 std::vector<std::string> read_selection_file(const std::string& path);
 
-// -data_type's and -red_data_type's words (current IMB-MPI1's, but its float16 and bfloat16,
-// which neither Open MPI 4.1 nor MPICH 4.0 has) and what each moves or sums.
-struct DataTypeWord {
-  const char* word;  // "int"
-  const char* name;  // "MPI_INT", as the header prints it
-  core::Datatype moved, summed;
-  bool reduces = true;  // false: byte, which -red_data_type does not take
-};
-const std::vector<DataTypeWord>& data_type_words();
-const DataTypeWord* find_data_type(const std::string& word);  // nullptr if none
-
 // -thread_level's value as an MPI thread level; nullopt for a word that is none.
 std::optional<int> thread_level_of(const std::string& name);
 // The level the command line asks MPI_Init_thread for, read before MPI starts (single when

@@ -89,16 +89,19 @@ core::Benchmark collective(const std::string& osu_name) {
 }
 
 const std::vector<OsuType>& osu_types() {
-  static const std::vector<OsuType> types = {
-      {"mpi_char", "MPI_CHAR", core::Datatype::Char, core::Datatype::CharSum},
-      {"mpi_int", "MPI_INT", core::Datatype::Int, core::Datatype::IntSum},
-      {"mpi_float", "MPI_FLOAT", core::Datatype::Float, core::Datatype::FloatSum}};
+  static const std::vector<OsuType> types = {*core::find_element_type("char"),
+                                             *core::find_element_type("int"),
+                                             *core::find_element_type("float")};
   return types;
+}
+
+std::string osu_type_word(const OsuType& t) {
+  return std::string("mpi_") + t.name;
 }
 
 const OsuType* find_osu_type(const std::string& word) {
   for (const auto& t : osu_types())
-    if (core::to_lower(word) == t.word) return &t;
+    if (core::to_lower(word) == osu_type_word(t)) return &t;
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "cli/frontend.hpp"
@@ -16,6 +17,20 @@
 
 namespace mpiscope::osu {
 namespace {
+
+// The p-th percentile of the row's iterations as OSU 7.4 takes it (omb_calculate_tail_lat): the
+// figures sorted ascending, the one at floor(n p / 100) - 1; latency in us, or bandwidth in MB/s
+// (10^6 bytes per second) from each iteration's time per message. NaN without samples.
+double tail_figure(const core::Measurement& m, int p, bool bandwidth) {
+  std::vector<double> figures;
+  for (double us : m.raw_samples_us)
+    figures.push_back(bandwidth ? (us > 0 ? static_cast<double>(m.bytes) / us : 0) : us);
+  if (figures.empty()) return std::nan("");
+  std::sort(figures.begin(), figures.end());
+  const auto n = static_cast<long>(figures.size());
+  const long at = std::clamp(n * p / 100 - 1, 0L, n - 1);
+  return figures[static_cast<std::size_t>(at)];
+}
 
 // Gives every table the parameter an imported OSU file has ("# Datatype: MPI_CHAR." becomes
 // datatype=MPI_CHAR), so that `compare` matches the two, and every row OSU's own figures in OSU's
@@ -97,8 +112,7 @@ std::vector<std::size_t> sizes(const Options& o, const core::Benchmark& b) {
 // The datatype OSU 7.4's header names: the -T type (MPI_CHAR by default) the benchmark moves or
 // reduces; a one-sided program's IMB-RMA kernel moves bytes (MPI_CHAR) or sums floats.
 std::string osu_datatype(const core::Benchmark& b) {
-  const MPI_Datatype d = core::mpi_datatype(b.datatype);
-  return d == MPI_INT ? "MPI_INT" : d == MPI_FLOAT ? "MPI_FLOAT" : "MPI_CHAR";
+  return b.datatype == core::Datatype::Byte ? "MPI_CHAR" : core::mpi_type_name(b.datatype);
 }
 
 // How the classic loop read the timer, as OSU 7.4's program does (recorded for compare).

@@ -68,8 +68,8 @@ const std::vector<core::Benchmark>& pairs(const OsuType& type) {
   }();
   const auto& types = osu_types();
   for (std::size_t k = 0; k < types.size(); ++k)
-    if (std::string(types[k].word) == type.word) return lists[k];
-  throw std::logic_error(std::string("no OSU type ") + type.word);
+    if (std::string(types[k].name) == type.name) return lists[k];
+  throw std::logic_error(std::string("no OSU type ") + type.name);
 }
 
 }  // namespace

@@ -247,9 +247,9 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       o.types.clear();
       for (const auto& w : type_words) {
         if (core::to_lower(w) == "all") {
-          for (const auto& t : osu_types()) o.types.push_back(t.word);
+          for (const auto& t : osu_types()) o.types.push_back(osu_type_word(t));
         } else if (const OsuType* t = find_osu_type(w)) {
-          o.types.push_back(t->word);
+          o.types.push_back(osu_type_word(*t));
         } else {
           throw std::invalid_argument("Invalid datatype [-T " + w +
                                       "]: mpi_char, mpi_int, mpi_float or all");

@@ -70,15 +70,12 @@ struct TableKind {
 };
 TableKind table_kind(const Program& p);
 
-// OSU 7.4's -T types (osu_util.c): the word, the name its header prints, the element a
-// transfer moves and the one a reduction sums.
-struct OsuType {
-  const char* word;  // "mpi_int"
-  const char* name;  // "MPI_INT"
-  core::Datatype moved, summed;
-};
-const std::vector<OsuType>& osu_types();  // mpi_char (the default), mpi_int, mpi_float
-const OsuType* find_osu_type(const std::string& word);  // case-insensitive; nullptr if none
+// OSU 7.4's -T types (osu_util.c): char (the default), int and float, its words "mpi_" and the
+// element's name.
+using OsuType = core::ElementType;
+const std::vector<OsuType>& osu_types();
+const OsuType* find_osu_type(const std::string& word);  // "MPI_INT", case-insensitive; or nullptr
+std::string osu_type_word(const OsuType& t);            // "mpi_int"
 
 // The engine benchmark measuring `p` with `window` messages in flight on `world_size` ranks, on
 // OSU's -T type (the one-sided programs move bytes whatever it is). Bandwidth benchmarks report

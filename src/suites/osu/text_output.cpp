@@ -43,17 +43,6 @@ std::string tail_heading(int p, bool bandwidth) {
   return fmt::format("P{} Tail {}", p, bandwidth ? "BW(MB/s)" : "Lat(us)");
 }
 
-double tail_figure(const core::Measurement& m, int p, bool bandwidth) {
-  std::vector<double> figures;
-  for (double us : m.raw_samples_us)
-    figures.push_back(bandwidth ? (us > 0 ? static_cast<double>(m.bytes) / us : 0) : us);
-  if (figures.empty()) return std::nan("");
-  std::sort(figures.begin(), figures.end());
-  const auto n = static_cast<long>(figures.size());
-  const long at = std::clamp(n * p / 100 - 1, 0L, n - 1);
-  return figures[static_cast<std::size_t>(at)];
-}
-
 int TextReporter::field() const {
   return kField;
 }

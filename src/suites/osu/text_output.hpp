@@ -20,10 +20,6 @@ double osu_latency_us(const core::Measurement& m);
 // OSU 7.4's -z column heading of percentile p, also the row's named value: "P50 Tail Lat(us)",
 // "P90 Tail BW(MB/s)".
 std::string tail_heading(int p, bool bandwidth);
-// The p-th percentile of the row's iterations as OSU 7.4 takes it (omb_calculate_tail_lat): the
-// figures sorted ascending, the one at floor(n p / 100) - 1; latency in us, or bandwidth in MB/s
-// (10^6 bytes per second) from each iteration's time per message. NaN without samples.
-double tail_figure(const core::Measurement& m, int p, bool bandwidth);
 
 class TextReporter : public core::Reporter {
  public:
