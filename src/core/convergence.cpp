@@ -2,11 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace mpiscope::core {
 
 namespace {
+
+// The reasons whose figure bounds nothing (unconverged_range), as accurate_reason words them.
+constexpr std::string_view kNegativeMedian = "a negative median";
+constexpr std::string_view kAtTheTimer = "not above the timer's resolution";
 
 std::string stopped_by(const AccurateStats& a) {
   if (a.stop_reason == "time-budget") return "the time budget (--budget)";
@@ -45,11 +51,10 @@ std::optional<std::string> accurate_reason(const AccurateStats& a) {
   // A time at or below zero is no measurement of an MPI call, which always takes some time; a
   // sample (repetitions_per_sample back to back) shorter than the timer resolves is the timer.
   if (s.median < 0)
-    why.push_back(fmt::format("a negative median ({:.3g} usec)", s.median));
+    why.push_back(fmt::format("{} ({:.3g} usec)", kNegativeMedian, s.median));
   else if (s.median * a.repetitions_per_sample <= a.timer_floor_us)
-    why.push_back(fmt::format(
-        "a median sample of {:.3g} usec, not above the timer's resolution of {:.3g} usec",
-        s.median * a.repetitions_per_sample, a.timer_floor_us));
+    why.push_back(fmt::format("a median sample of {:.3g} usec, {} of {:.3g} usec",
+                              s.median * a.repetitions_per_sample, kAtTheTimer, a.timer_floor_us));
   if (why.empty()) return std::nullopt;
   std::string text;
   for (const auto& w : why) text += (text.empty() ? "" : ", and ") + w;
@@ -94,6 +99,25 @@ std::optional<MedianEstimate> median_estimate(const Measurement& m) {
   const auto* high = m.value("ci95_high_us");
   if (!median || !low || !high) return std::nullopt;
   return MedianEstimate{median->value, low->value, high->value};
+}
+
+std::optional<MedianEstimate> unconverged_range(const Measurement& m) {
+  if (const auto why = not_converged_reason(m);
+      why && (why->find(kNegativeMedian) != std::string::npos ||
+              why->find(kAtTheTimer) != std::string::npos))
+    return std::nullopt;
+  auto range = median_estimate(m);
+  if (!range || !(range->low > 0) || !(range->high >= range->low)) return std::nullopt;
+  double shift = 1;  // second half's median over the first's
+  if (m.accurate && m.accurate->level_shift.detected && m.accurate->level_shift.first_median > 0)
+    shift = m.accurate->level_shift.second_median / m.accurate->level_shift.first_median;
+  else if (const auto* recorded = m.value("level_shift_ratio"))
+    shift = recorded->value;
+  if (!(shift > 0) || !std::isfinite(shift)) return std::nullopt;
+  const double factor = std::max(shift, 1 / shift);
+  range->low = std::min(range->low, range->median / factor);
+  range->high = std::max(range->high, range->median * factor);
+  return range;
 }
 
 }  // namespace mpiscope::core

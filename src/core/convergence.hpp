@@ -33,4 +33,11 @@ struct MedianEstimate {
 };
 std::optional<MedianEstimate> median_estimate(const Measurement& m);
 
+// Where the figure of a row that did not converge could lie, from what its run recorded: the 95 %
+// interval of its median, widened by a change of speed within the point (the median lies between
+// the two halves' medians, which differ by the recorded factor). nullopt when it bounds nothing:
+// a median below zero or at the timer's resolution, or no interval recorded. A converged row's
+// range is its median's interval too; compare asks only of the rows that did not converge.
+std::optional<MedianEstimate> unconverged_range(const Measurement& m);
+
 }  // namespace mpiscope::core

@@ -611,6 +611,10 @@ int compare_main(int argc, char** argv, const std::string& program,
       ->type_name("PERCENT")
       ->capture_default_str()
       ->check(cli::number_in({0, 1e6}));
+  bool as_json = false;
+  app.add_flag("--json", as_json,
+               "Print the comparison as one JSON object: every row with its verdict and, where it "
+               "cannot tell, why");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(chosen_db(app, db_path));
@@ -618,7 +622,9 @@ int compare_main(int argc, char** argv, const std::string& program,
     const auto runs_b = load_side(database, b);
     check_sides_apart(runs_a, runs_b);
     const auto c = compare_runs(runs_a, runs_b, settings);
-    std::fputs(core::printable(render_comparison(runs_a, runs_b, c, settings)).c_str(), stdout);
+    const std::string shown = as_json ? comparison_json(runs_a, runs_b, c).dump(1) + "\n"
+                                      : render_comparison(runs_a, runs_b, c, settings);
+    std::fputs(core::printable(shown).c_str(), stdout);
     if (c.rows.empty()) {
       std::fprintf(stderr,
                    "%s: error: runs %s and %s have no benchmark table and length in common\n",

@@ -13,6 +13,8 @@
 #include <string>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "core/control_variables.hpp"
 #include "core/convergence.hpp"
 #include "core/provenance.hpp"
@@ -162,6 +164,10 @@ struct Point {
   std::int64_t run = 0;
   std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
   double cpu_wait_percent = std::nan("");  // the most any rank waited for a CPU (NaN: unknown)
+  // Where the run's figure could lie: `us` itself when it converged; for one that did not, its
+  // own range (core::unconverged_range), each end taken where it works against the verdict.
+  double low = 0, high = 0;
+  bool converged = true;
 };
 
 double cpu_wait_percent_of(const db::StoredRun& run) {
@@ -218,10 +224,26 @@ RowKey row_key(const core::Measurement& m) {
 // Why a row's time is no figure to judge a change by: a repetition loop that never met its
 // stopping rule measured something, but not a converged figure (core::not_converged_reason); no
 // operation takes no time.
-std::string not_a_figure(const core::Measurement& m, double us) {
-  if (const auto why = core::not_converged_reason(m)) return "not converged (" + *why + ")";
-  if (!(us > 0)) return "time " + output::format_number(us) + " us is not physical";
-  return {};
+Point point_of(const core::Measurement& m, double us, const db::StoredRun& run) {
+  Point p{.us = us,
+          .run = run.id,
+          .not_a_figure = {},
+          .cpu_wait_percent = cpu_wait_percent_of(run),
+          .low = us,
+          .high = us,
+          .converged = true};
+  if (!(us > 0)) {
+    p.not_a_figure = "time " + output::format_number(us) + " us is not physical";
+  } else if (const auto why = core::not_converged_reason(m)) {
+    p.converged = false;
+    if (const auto range = core::unconverged_range(m)) {
+      p.low = range->low;
+      p.high = range->high;
+    } else {
+      p.not_a_figure = "not converged (" + *why + ")";
+    }
+  }
+  return p;
 }
 
 Side collect(const std::vector<db::StoredRun>& runs) {
@@ -256,7 +278,7 @@ Side collect(const std::vector<db::StoredRun>& runs) {
         if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
       for (const auto& [row, m] : rows) {
         const double us = reported_time_us(*m);
-        table->points[row].push_back({us, run.id, not_a_figure(*m, us), cpu_wait_percent_of(run)});
+        table->points[row].push_back(point_of(*m, us, run));
       }
     }
   }
@@ -279,6 +301,18 @@ std::vector<double> log_times(const std::vector<Point>& points) {
 std::vector<double> times_of(const std::vector<Point>& points) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(p.us);
+  return t;
+}
+
+// A side's times with each run that did not converge at the low or the high end of its range.
+std::vector<double> ends_of(const std::vector<Point>& points, bool high) {
+  std::vector<double> t;
+  for (const auto& p : points) t.push_back(high ? p.high : p.low);
+  return t;
+}
+
+std::vector<double> logs_of(std::vector<double> t) {
+  for (double& v : t) v = std::log(v);
   return t;
 }
 
@@ -359,23 +393,35 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   const std::string size_text =
       output::format_number(100.0 * (size - 1.0), 1) + " %" + (gate ? " slowdown" : " change");
   const std::string runs = std::to_string(pa.size()) + ":" + std::to_string(pb.size());
+  // A run that did not converge counts at the end of its range that works against each claim:
+  // B slower is judged with A's high ends and B's low ones, B faster the other way round, so a
+  // verdict holds wherever in their ranges those runs' figures lie.
+  const auto a_high = ends_of(pa, true), a_low = ends_of(pa, false);
+  const auto b_high = ends_of(pb, true), b_low = ends_of(pb, false);
+  for (const auto* side : {&pa, &pb})
+    for (const auto& p : *side) r.unconverged_runs += !p.converged;
+  const std::string ranged =
+      r.unconverged_runs == 0
+          ? std::string()
+          : "; " + std::to_string(r.unconverged_runs) +
+                " of its runs did not converge and count at the end of their own range that "
+                "works against a verdict";
   if (smallest_rank_test_p(pa.size(), pb.size()) <= s.significance) {
     r.basis = NoiseBasis::kRankTest;
-    const RankTest t = rank_test(ta, tb);
-    r.p_value = r.ratio >= 1 ? t.p_slower : t.p_faster;
-    const auto bounds = shift_bounds(log_times(pa), log_times(pb), bounds_level(s));
-    r.ratio_low = std::exp(bounds->low);
-    r.ratio_high = std::exp(bounds->high);
+    r.p_value =
+        r.ratio >= 1 ? rank_test(a_high, b_low).p_slower : rank_test(a_low, b_high).p_faster;
+    r.ratio_low = std::exp(shift_bounds(logs_of(a_high), logs_of(b_low), bounds_level(s))->low);
+    r.ratio_high = std::exp(shift_bounds(logs_of(a_low), logs_of(b_high), bounds_level(s))->high);
     if (gate) {  // the slowdown is decided over all rows at once: apply_gate_to_tested_rows
-      std::vector<double> scaled = ta;
+      std::vector<double> scaled = a_high;
       for (double& v : scaled) v *= size;
-      r.limit_p_value = rank_test(scaled, tb).p_slower;
+      r.limit_p_value = rank_test(scaled, b_low).p_slower;
     }
     // Whether the change is beyond the noise is decided over all rows at once
     // (find_changes_beyond_the_noise), which settles the row or keeps this reason.
     r.why_not_conclusive = "B/A lies between " + output::format_number(r.ratio_low, 3) + " and " +
                            output::format_number(r.ratio_high, 3) + " with these runs: a " +
-                           size_text + " cannot be ruled out";
+                           size_text + " cannot be ruled out" + ranged;
     r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
     return r;
   }
@@ -393,16 +439,16 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
                                " % of the time): it can move by any factor";
   if (!r.why_not_conclusive.empty()) return r;
   const double bound = kSingleRunBound;
-  r.ratio_low = r.ratio / bound;
-  r.ratio_high = r.ratio * bound;
-  r.beyond = r.ratio > bound || r.ratio < 1.0 / bound;
-  r.slowdown_over_limit = gate && r.ratio > size * bound;
+  r.ratio_low = median_of(b_low) / median_of(a_high) / bound;
+  r.ratio_high = median_of(b_high) / median_of(a_low) * bound;
+  r.beyond = r.ratio_low > 1 || r.ratio_high < 1;
+  r.slowdown_over_limit = gate && r.ratio_low > size;
   if (!settled(r, size, gate)) {
     r.why_not_conclusive = runs +
                            " runs, too few for the rank test: one launch's figure moves "
                            "by up to " +
                            output::format_number(bound, 1) +
-                           "x from the next identical one's, which hides a " + size_text;
+                           "x from the next identical one's, which hides a " + size_text + ranged;
     r.runs_needed = runs_needed(pa, pb, settling_gap(r.ratio, size, gate), s);
   }
   return r;
@@ -827,6 +873,14 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
            std::to_string(c.gate_rows) + " in a row, which these run counts cannot give: use " +
            std::to_string(runs_for_gate(c.gate_rows, s.gate_level)) +
            " runs per side, or fewer rows\n";
+  if (const auto ranged = std::count_if(c.rows.begin(), c.rows.end(), [](const ComparedRow& r) {
+        return r.unconverged_runs > 0;
+      }))
+    out += "\n# note: " + std::to_string(ranged) +
+           " rows have runs whose figure did not converge: each such run counts at the end of "
+           "its own range (its median's 95 % interval, widened by a change of speed within the "
+           "run) that works against a verdict, so a verdict holds wherever in it the figure "
+           "lies\n";
   if (!c.rule_differences.empty()) {
     out +=
         "\n# note: the runs were not timed under the same rules; the rows these rules govern "
@@ -865,8 +919,8 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
              " % of the time): such a launch moves by any factor\n";
     if (const auto n = unsettled[NoiseBasis::kNotAFigure])
       out += "#   " + std::to_string(n) +
-             " whose figure in some run did not converge or is not physical (a row's reason "
-             "with --json)\n";
+             " whose figure in some run is not physical, or did not converge and bounds "
+             "nothing (a row's reason with --json)\n";
     const std::size_t gate_runs =
         s.fail_above_percent >= 0 ? runs_for_gate(c.rows.size(), s.gate_level) : 0;
     if (most_runs_needed == std::numeric_limits<std::size_t>::max())
@@ -895,6 +949,51 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
            output::format_number(s.fail_above_percent, 1) + " %";
   out += "\n";
   return out;
+}
+
+nlohmann::json comparison_json(const std::vector<db::StoredRun>& a,
+                               const std::vector<db::StoredRun>& b, const Comparison& c) {
+  using nlohmann::json;
+  const auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json ids_a = json::array(), ids_b = json::array();
+  for (const auto& r : a) ids_a.push_back(r.id);
+  for (const auto& r : b) ids_b.push_back(r.id);
+  json rows = json::array();
+  for (const auto& r : c.rows) {
+    const char* basis = r.basis == NoiseBasis::kRankTest ? "rank test"
+                        : r.basis == NoiseBasis::kBound  ? "single-run bound"
+                                                         : "no figure";
+    const std::string verdict = verdict_text(r);
+    rows.push_back({{"table", r.table},
+                    {"bytes", r.bytes},
+                    {"argument", r.argument ? json(*r.argument) : json(nullptr)},
+                    {"sized", r.sized},
+                    {"a_runs", r.a_runs},
+                    {"b_runs", r.b_runs},
+                    {"unconverged_runs", r.unconverged_runs},
+                    {"a_us", number_or_null(r.a_us)},
+                    {"b_us", number_or_null(r.b_us)},
+                    {"ratio", number_or_null(r.ratio)},
+                    {"ratio_low", number_or_null(r.ratio_low)},
+                    {"ratio_high", number_or_null(r.ratio_high)},
+                    {"basis", basis},
+                    {"p", r.basis == NoiseBasis::kRankTest ? json(r.p_value) : json(nullptr)},
+                    {"beyond", r.beyond},
+                    {"slowdown_over_limit", r.slowdown_over_limit},
+                    {"conclusive", r.conclusive},
+                    {"why_not_conclusive", r.why_not_conclusive},
+                    {"verdict", verdict.empty() ? "within the noise" : verdict}});
+  }
+  return {{"a", ids_a},
+          {"b", ids_b},
+          {"rows", rows},
+          {"only_in_a", c.only_in_a},
+          {"only_in_b", c.only_in_b},
+          {"no_row_in_common", c.no_row_in_common},
+          {"rule_differences", c.rule_differences},
+          {"provenance_differences", c.provenance_differences},
+          {"switch_differences", c.switch_differences},
+          {"inconclusive", c.inconclusive}};
 }
 
 }  // namespace mpiscope::report

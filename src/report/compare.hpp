@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "db/results_db.hpp"
 
 namespace mpiscope::report {
@@ -83,7 +85,7 @@ struct CompareSettings {
 enum class NoiseBasis {
   kRankTest,    // several runs per side: the rank test and the bounds of B/A it gives
   kBound,       // too few runs for the rank test: only a change beyond kSingleRunBound counts
-  kNotAFigure,  // a side's figure did not converge or is not physical: nothing can be judged
+  kNotAFigure,  // a side's figure is not physical, or did not converge and bounds nothing
 };
 
 struct ComparedRow {
@@ -94,8 +96,11 @@ struct ComparedRow {
   // process count or chunks); nullopt when the length alone names the row.
   std::optional<double> argument;
   std::size_t a_runs = 0, b_runs = 0;  // runs of each side that measured the row
-  double a_us = 0, b_us = 0;           // the median over those runs of each run's time
-  double ratio = 0;                    // b / a
+  // Of those, the runs whose figure did not converge but whose range is known: each counts at
+  // the end of its range that works against the verdict (core::unconverged_range).
+  std::size_t unconverged_runs = 0;
+  double a_us = 0, b_us = 0;  // the median over those runs of each run's time
+  double ratio = 0;           // b / a
   NoiseBasis basis = NoiseBasis::kBound;
   double p_value = 1;        // kRankTest: the one-sided p in the direction of the ratio
   double limit_p_value = 1;  // kRankTest with a limit: p that B is slower than A x (1 + limit)
@@ -170,6 +175,11 @@ std::map<std::string, std::string> protocol_switches(const db::StoredRun& run);
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings);
 // The readable tables (one per benchmark table) and a closing verdict.
+// The comparison as data (compare --json, the report's comparison): the runs of each side and
+// every row with its verdict and the reason a row cannot tell.
+nlohmann::json comparison_json(const std::vector<db::StoredRun>& a,
+                               const std::vector<db::StoredRun>& b, const Comparison& c);
+
 std::string render_comparison(const std::vector<db::StoredRun>& a,
                               const std::vector<db::StoredRun>& b, const Comparison& c,
                               const CompareSettings& settings);

@@ -293,43 +293,6 @@ json tune_data(const db::StoredRun& r) {
   return {{"tolerance_percent", percent}, {"rounds", rounds}, {"collectives", collectives}};
 }
 
-json comparison_data(const PageComparison& c) {
-  json ids_a = json::array(), ids_b = json::array();
-  for (const auto& r : c.a) ids_a.push_back(r.id);
-  for (const auto& r : c.b) ids_b.push_back(r.id);
-  json rows = json::array();
-  for (const auto& r : c.result.rows) {
-    const char* basis = r.basis == NoiseBasis::kRankTest ? "rank test"
-                        : r.basis == NoiseBasis::kBound  ? "single-run bound"
-                                                         : "no figure";
-    const std::string verdict = verdict_text(r);
-    rows.push_back({{"table", r.table},
-                    {"bytes", r.bytes},
-                    {"argument", r.argument ? json(*r.argument) : json(nullptr)},
-                    {"sized", r.sized},
-                    {"a_us", number_or_null(r.a_us)},
-                    {"b_us", number_or_null(r.b_us)},
-                    {"ratio", number_or_null(r.ratio)},
-                    {"ratio_low", number_or_null(r.ratio_low)},
-                    {"ratio_high", number_or_null(r.ratio_high)},
-                    {"basis", basis},
-                    {"p", r.basis == NoiseBasis::kRankTest ? json(r.p_value) : json(nullptr)},
-                    {"beyond", r.beyond},
-                    {"conclusive", r.conclusive},
-                    {"why_not_conclusive", r.why_not_conclusive},
-                    {"verdict", verdict.empty() ? "within the noise" : verdict}});
-  }
-  return {{"a", ids_a},
-          {"b", ids_b},
-          {"rows", rows},
-          {"only_in_a", c.result.only_in_a},
-          {"only_in_b", c.result.only_in_b},
-          {"rule_differences", c.result.rule_differences},
-          {"provenance_differences", c.result.provenance_differences},
-          {"switch_differences", c.result.switch_differences},
-          {"inconclusive", c.result.inconclusive}};
-}
-
 }  // namespace
 
 std::string table_key(const core::BenchmarkRun& b) {
@@ -378,7 +341,9 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     if (r.info.suite == "tune") jr["tune"] = tune_data(r);
     data["runs"].push_back(jr);
   }
-  if (options.comparison) data["comparison"] = comparison_data(*options.comparison);
+  if (options.comparison)
+    data["comparison"] =
+        comparison_json(options.comparison->a, options.comparison->b, options.comparison->result);
   // The page opens with the machine on one screen (report/summary.hpp).
   data["machine_summary"] = summary_json(machine_summary(runs));
   return data;

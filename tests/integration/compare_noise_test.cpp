@@ -77,6 +77,16 @@ TEST(CompareNoise, IdenticalLaunchesPassAndADelayedSendFails) {
   ASSERT_NE(allreduce, std::string::npos) << delayed.out;
   EXPECT_GE(count_of(delayed.out.substr(0, allreduce), "  SLOWDOWN\n"), 2) << delayed.out;
   EXPECT_EQ(count_of(delayed.out.substr(allreduce), "SLOWDOWN"), 0) << delayed.out;
+  // The same comparison as data: the same exit status, and the same rows with the same verdicts.
+  const auto as_json =
+      run_plain({"compare", "--db", db, ids(a), ids(slow), "--fail-above", "10", "--json"});
+  EXPECT_EQ(as_json.exit_code, 3) << as_json.err;
+  const auto doc = nlohmann::json::parse(as_json.out);
+  ASSERT_EQ(doc["rows"].size(), 8u) << as_json.out;
+  int slowdowns = 0;
+  for (const auto& row : doc["rows"]) slowdowns += row["verdict"] == "SLOWDOWN";
+  EXPECT_EQ(slowdowns, count_of(delayed.out, "  SLOWDOWN\n")) << as_json.out;
+  EXPECT_EQ(doc["a"].size(), 5u);
   // One run per side: +20 us on these lengths (4-100 us) is a change of at most 6x, within the
   // single-run bound (10x) of how far one launch moves from the next: cannot tell, never a pass
   // (CompareNoise.ARankTimeSliced… fails a gross change with one run per side).

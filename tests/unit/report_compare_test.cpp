@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/convergence.hpp"
 #include "report/compare.hpp"
 
 using namespace mpiscope;
@@ -374,6 +375,74 @@ TEST(ReportCompare, FiguresThatDidNotConvergeOrAreNotPhysicalCannotTell) {
   c = report::compare_runs({run_with(1, {row(16, 1, 1, 1)})}, {run_with(2, {row(16, 0, 0, 0)})},
                            limit(10));
   EXPECT_EQ(c.rows[0].why_not_conclusive, "run 2: time 0.00 us is not physical");
+}
+
+// A figure that did not converge but recorded its range (the 95 % interval of its median, and a
+// change of speed within the run) is judged at the end of that range that works against the
+// verdict: a slowdown far beyond every range is found; one the ranges could explain is not.
+TEST(ReportCompare, FiguresThatDidNotConvergeAreJudgedAtTheWorstEndOfTheirRange) {
+  // As a row read back from the database: the verdict in `converged` and the note.
+  auto unconverged = [](double median, double shift) {
+    auto m = accurate_row(1024, median, median * 0.98, median * 1.02);
+    m.values.push_back({"converged", 0, "bool"});
+    m.values.push_back({"level_shift_ratio", shift, ""});
+    m.note = "not converged: the machine changed speed during the point";
+    return m;
+  };
+  const auto range = core::unconverged_range(unconverged(2.4, 1 / 1.15));
+  ASSERT_TRUE(range.has_value());
+  EXPECT_NEAR(range->low, 2.4 / 1.15, 1e-9);
+  EXPECT_NEAR(range->high, 2.4 * 1.15, 1e-9);
+  // At the timer's resolution, a figure bounds nothing.
+  auto at_timer = unconverged(0.01, 1);
+  at_timer.note =
+      "not converged: a median sample of 0.01 usec, not above the timer's resolution of 0.03 usec";
+  EXPECT_FALSE(core::unconverged_range(at_timer).has_value());
+
+  // tune-check's case: B 40x slower, one run of A changed speed by 15 %.
+  std::vector<db::StoredRun> a, b;
+  for (int i = 0; i < 5; ++i) {
+    const double t = 2.4 + 0.05 * i;
+    a.push_back(run_with(1 + i, {i == 1 ? unconverged(t, 1.15) : accurate_row(1024, t, t, t)}));
+    b.push_back(run_with(10 + i, {accurate_row(1024, 100 + i, 100 + i, 100 + i)}));
+  }
+  auto c = report::compare_runs(a, b, limit(10));
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kRankTest);
+  EXPECT_EQ(c.rows[0].unconverged_runs, 1u);
+  EXPECT_TRUE(c.rows[0].slowdown_over_limit);
+  EXPECT_NE(report::render_comparison(a, b, c, limit(10)).find("1 rows have runs whose figure"),
+            std::string::npos);
+
+  // B 5 % slower than A, but A's run that changed speed might have been as fast as B (its range
+  // reaches 15 % either side): the rank test at the worst end cannot find the slowdown, and the
+  // row says why.
+  a.clear();
+  b.clear();
+  for (int i = 0; i < 5; ++i) {
+    const double t = 10 + 0.01 * i;
+    a.push_back(run_with(1 + i, {i == 4 ? unconverged(t, 1.15) : accurate_row(1024, t, t, t)}));
+    b.push_back(run_with(10 + i, {accurate_row(1024, 10.5 + 0.01 * i, 10.5, 10.5)}));
+  }
+  c = report::compare_runs(a, b, report::CompareSettings{});
+  EXPECT_FALSE(c.rows[0].beyond);
+  EXPECT_FALSE(c.rows[0].conclusive);
+  EXPECT_NE(c.rows[0].why_not_conclusive.find("1 of its runs did not converge"), std::string::npos)
+      << c.rows[0].why_not_conclusive;
+  // All converged, the same figures: 5 of 5 B runs above every A run, slower.
+  a[4] = run_with(5, {accurate_row(1024, 10.04, 10.04, 10.04)});
+  c = report::compare_runs(a, b, report::CompareSettings{});
+  EXPECT_TRUE(c.rows[0].beyond);
+  EXPECT_EQ(c.rows[0].unconverged_runs, 0u);
+
+  // One run per side: the single-run bound applies to the worst ends.
+  c = report::compare_runs({run_with(1, {unconverged(1, 2.0)})},
+                           {run_with(2, {accurate_row(1024, 15, 15, 15)})}, limit(10));
+  EXPECT_EQ(c.rows[0].basis, report::NoiseBasis::kBound);
+  EXPECT_FALSE(c.rows[0].beyond);  // 15 / (1 x 2) is within the bound of 10x
+  c = report::compare_runs({run_with(1, {unconverged(1, 1.2)})},
+                           {run_with(2, {accurate_row(1024, 15, 15, 15)})}, limit(10));
+  EXPECT_TRUE(c.rows[0].beyond);  // 15 / (1 x 1.2) is beyond it
 }
 
 // A suite varied over the process count or chunks at one length (SKaMPI's Variation = Nodes)
