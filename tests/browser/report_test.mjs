@@ -111,8 +111,8 @@ try {
     const guidelineTitles = await page.locator('section.card[data-card="guidelines"] .legend').first().textContent();
     check(guidelines.length === 1 && guidelines[0].plots === 1 && guidelineMarkers === 4 && /Allreduce <= Reduce \+ Bcast/.test(guidelineTitles),
           `${at}: the guidelines run has its card, a marker per guideline and length (${guidelineMarkers} of 4; ${guidelineTitles})`);
-    // The comparison of the two accurate PingPong runs: none of their figures converged, so
-    // every point cannot tell and is drawn as a diagonal cross, none as a curve's own marker.
+    // The comparison of the two accurate PingPong runs, one per side, alike: every point cannot
+    // tell and is drawn as a diagonal cross, none as a curve's own marker.
     const comparison = page.locator('section#comparison .plot .drawing svg').first();
     const undecided = await comparison.locator('.undecided path').count();
     const decided = await comparison.locator('.marker path').count();
