@@ -121,6 +121,7 @@ struct PointContext {
   // (-root_shift off, its default) and puts a barrier between repetitions (-sync on, its
   // default), timing each repetition alone so that none overlaps the next.
   bool root_shift = true;
+  int fixed_root = 0;  // the root without root_shift (OSU's -k fixed:N; IMB: 0)
   bool barrier_between_repetitions = false;
   // The barrier before the timed loop and between repetitions: MPI_Barrier, or for collectives
   // under current IMB's -imb_barrier on a dissemination barrier of point-to-point messages.
@@ -147,7 +148,7 @@ struct PointContext {
   MPI_Aint window_base(int target) const {
     return window_bases.empty() ? 0 : window_bases[static_cast<std::size_t>(target)];
   }
-  int root(int i) const { return root_shift ? i % nprocs : 0; }  // of repetition i
+  int root(int i) const { return root_shift ? i % nprocs : fixed_root; }  // of repetition i
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }
   std::byte* send(int i) const { return buffers->send(i); }

@@ -530,6 +530,7 @@ class SuiteRunner {
     ctx.repetitions = repetitions;
     ctx.bytes = bytes;
     ctx.root_shift = settings_.root_shift;
+    ctx.fixed_root = settings_.fixed_root;
     ctx.barrier_between_repetitions = barrier_between_repetitions(b);
     if (settings_.own_barrier_collectives && b.family == Family::Collective)
       ctx.barrier = own_barrier;

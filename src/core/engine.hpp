@@ -50,6 +50,7 @@ struct EngineSettings {
   int multi_outflag = 0;
   int map_rows = 0, map_cols = 0;  // -map PxQ; 0 = identity
   bool root_shift = true;          // collectives: -root_shift (IMB 3.1: on; current IMB: off)
+  int fixed_root = 0;              // collectives' root without root_shift (OSU's -k fixed:N)
   bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
   int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)

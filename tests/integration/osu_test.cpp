@@ -121,6 +121,30 @@ TEST(OsuPointToPoint, MultiPairBenchmarksUseEveryPair) {
     EXPECT_NEAR(figure(l[4 + i], 1), 1e6 * figure(l[4 + i], 0) / std::stod(bytes),
                 0.005e6 / std::stod(bytes) + 0.01);
   }
+  // -p 1: one pair sends (rank 0 to rank 1; traced, ranks 2 and 3 send nothing of the sizes),
+  // the header says so; -R 0 drops the Messages/s column.
+  const auto dir = temp_dir();
+  const std::string trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto one_pair = run_mpi(4,
+                                {"osu", "osu_mbw_mr", "-m", "8:8", "-i", "5", "-x", "1", "-W", "4",
+                                 "-p", "1", "-R", "0", "--no-db"},
+                                "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(one_pair.exit_code, 0) << one_pair.err;
+  l = osu_lines(one_pair.out);
+  ASSERT_EQ(l.size(), 5u) << one_pair.out;
+  EXPECT_EQ(l[1], "# [ pairs: 1 ] [ window size: 4 ]");
+  EXPECT_EQ(l[3], padded_left("# Size", 10) + padded_right("MB/s", 18));
+  expect_row(l[4], "8", 1);
+  const auto sends_of_8 = [&](int rank) {
+    int to_partner = 0, elsewhere = 0;
+    for (const auto& line : lines_of(read_file(trace + "/trace." + std::to_string(rank))))
+      if (line.rfind("MPI_Isend 8 root ", 0) == 0)
+        ++(line.rfind("MPI_Isend 8 root 1 ", 0) == 0 ? to_partner : elsewhere);
+    return std::pair{to_partner, elsewhere};
+  };
+  EXPECT_EQ(sends_of_8(0), (std::pair{4 * 6, 0}));  // (5 + 1 iterations) x a window of 4
+  for (int rank : {1, 2, 3}) EXPECT_EQ(sends_of_8(rank), (std::pair{0, 0})) << rank;
   const auto ml = run_mpi(4, {"-m", "8", "-i", "20", "-x", "2"}, "", 60, "osu_multi_lat");
   ASSERT_EQ(ml.exit_code, 0) << ml.err;
   l = osu_lines(ml.out);
@@ -611,6 +635,78 @@ TEST(OsuValidation, CatchesAPlantedCorruption) {
   const auto l = osu_lines(bad.out);
   ASSERT_EQ(l.size(), 4u) << bad.out;
   expect_row(l[3], "64", 1, {"Fail"});
+}
+
+// -k: the rooted collectives' root, fixed at a rank or rotating with the iteration (traced: every
+// MPI_Reduce of the size names it); -c checks the data at that root.
+TEST(OsuCollectives, RootIsFixedOrRotatesAsKSays) {
+  const auto dir = temp_dir();
+  const auto roots = [&](const std::string& k) {
+    const std::string trace = dir + "/" + k.substr(0, k.find(':'));
+    std::filesystem::create_directory(trace);
+    const auto r = run_mpi(2,
+                           {"osu", "osu_reduce", "-m", "64:64", "-i", "4", "-x", "0", "-k", k, "-c",
+                            "--db", dir + "/r.sqlite"},
+                           "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "Pass"), 1) << r.out;
+    std::string seen;
+    for (const auto& line : lines_of(read_file(trace + "/trace.0")))
+      if (line.rfind("MPI_Reduce 64 root ", 0) == 0) seen += line.substr(19, 1);
+    return seen;
+  };
+  // The timed iterations, then -c's check (one pass per root, as IMB's -check).
+  const std::string fixed = roots("fixed:1");
+  EXPECT_EQ(fixed.substr(0, 4), "1111") << fixed;
+  EXPECT_EQ(fixed.find('0'), std::string::npos) << fixed;
+  const std::string rotating = roots("rotate");
+  EXPECT_EQ(rotating.substr(0, 4), "0101") << rotating;
+  const auto stored = query(dir + "/r.sqlite",
+                            "SELECT value FROM run_settings WHERE name = 'root' ORDER BY run_id");
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0][0], "rank 1");
+  EXPECT_EQ(stored[1][0], "rotating: iteration i's root is rank i mod P");
+}
+
+// OSU 7.4's options mpiscope does not offer: one error each that says why and what instead, never
+// "unexpected argument"; -b single (OSU's default) is accepted.
+TEST(OsuOptions, OptionsNotOfferedAreRefusedWithTheirReason) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"osu_bw", "-b", "multiple"}, "-b multiple"},
+      {{"osu_allreduce", "-l"}, "MPI_IN_PLACE"},
+      {{"osu_mbw_mr", "-V"}, "-W 1, -W 2"},
+      {{"osu_latency", "-D", "cont"}, "derived datatypes"},
+      {{"osu_latency", "-G", "tty"}, "mpiscope report"},
+      {{"osu_latency", "-P", "PAPI_TOT_INS"}, "PAPI"},
+      {{"osu_latency", "-I"}, "MPI sessions"},
+      {{"osu_latency", "-d", "cuda"}, "accelerator"},
+      {{"osu_gather", "-k", "fixed:2"}, "cannot be more than number of processes"},  // 1 process
+      {{"osu_gather", "-k", "sideways"}, "Valid types[fixed, rotate]"},
+      {{"osu_bcast", "-k", "rotate"}, "-k"},
+      {{"osu_mbw_mr", "-p", "1"}, "Invalid number of pairs"},
+      {{"osu_mbw_mr", "-R", "2"}, "Invalid print rate"},
+      {{"osu_latency", "-u", "11", "-c"}, "Validation Warmup"}};
+  // Started without a launcher (one process: the options are refused before any count is asked
+  // of it, and the launches of a launcher would take a second each).
+  for (const auto& [c, expected] : cases) {
+    std::vector<std::string> args = {"osu"};
+    args.insert(args.end(), c.begin(), c.end());
+    const auto r = run_plain(args);
+    std::string shown;
+    for (const auto& a : c) shown += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << shown << r.err;
+    EXPECT_EQ(count_of(r.err, "error:"), 1) << shown << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << shown << r.err;
+  }
+  // Under the launcher, -p beyond P / 2 pairs.
+  const auto pairs = run_mpi(2, {"osu", "osu_mbw_mr", "-p", "2"}, "", 30);
+  EXPECT_EQ(pairs.exit_code, 2) << pairs.err;
+  EXPECT_NE(pairs.err.find("Invalid number of pairs [-p 2]: 1 to 1 with 2 processes"),
+            std::string::npos)
+      << pairs.err;
+  const auto single =
+      run_mpi(2, {"osu", "osu_bw", "-b", "single", "-m", "8:8", "-i", "5", "--no-db"});
+  EXPECT_EQ(single.exit_code, 0) << single.err;
 }
 
 TEST(OsuOptions, BadInputIsOneErrorLineAndExitTwo) {

@@ -141,8 +141,9 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   s.check = o.validate;
   s.keep_samples = !o.tail_percentiles.empty();  // -z: each iteration's time on rank 0
   s.npmin = world_size;                          // collectives on every rank only
-  s.root_shift = false;                          // root 0
-  s.sync_collectives = true;                     // each iteration timed alone, a barrier after it
+  s.root_shift = o.root_rotates;  // -k rotate: root i mod P in iteration i; else -k fixed:N
+  s.fixed_root = o.root;
+  s.sync_collectives = true;    // each iteration timed alone, a barrier after it
   s.window_size = o.window;     // -W: messages in flight per iteration of bw, bibw and mbw_mr
   s.overlap_probes = o.probes;  // -t: MPI_Test calls in the CPU work of the overlap programs
   s.timeout_s = o.output.timeout_s;
@@ -158,10 +159,13 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   const bool root = mpi::world_rank() == 0;
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  // osu_mbw_mr's -p: the first 2 x pairs ranks take part, the others sit out.
+  const int pairs = o.pairs > 0 ? o.pairs : world_size / 2;
+  const int taking_part = p.figure == Figure::kRate ? 2 * pairs : world_size;
   // A table per -T type, each naming its datatype.
   std::vector<core::Benchmark> benchmarks;
   for (const auto& word : o.types) {
-    benchmarks.push_back(benchmark_for(p, o.window, world_size, window_creation_of(o), sync_of(o),
+    benchmarks.push_back(benchmark_for(p, o.window, taking_part, window_creation_of(o), sync_of(o),
                                        *find_osu_type(word)));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
@@ -173,7 +177,6 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
 
   core::RunInfo info = core::collect_run_info("osu", command_line, thread_level);
   info.suite_title = "OSU Micro-Benchmarks 7.4 (mpiscope)";
-  const int pairs = world_size / 2;
   info.settings["osu_program"] = p.name;
   // The datatypes its headers name (the tables' parameter), and the reductions' operation.
   std::string datatypes, reductions;
@@ -199,7 +202,10 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["synchronization"] = sync_name(sync_of(o));
   }
   if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
-    info.settings["pairs"] = std::to_string(pairs);
+    info.settings["pairs"] = std::to_string(p.figure == Figure::kRate ? pairs : world_size / 2);
+  if (takes_root(p.name))
+    info.settings["root"] = o.root_rotates ? "rotating: iteration i's root is rank i mod P"
+                                           : "rank " + std::to_string(o.root);
   if (p.figure == Figure::kOverlap) {
     info.settings["mpi_test_calls"] = std::to_string(o.probes);
     info.settings["overlap"] =

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include "cli/numbers.hpp"
 #include "core/run_info.hpp"
@@ -116,7 +118,80 @@ cli::ParseResult with_version(cli::ParseResult result, bool version, const Progr
   return result;
 }
 
+// -k: "fixed:N" (0 <= N < P) or "rotate", case-insensitively, with OSU's messages.
+void set_root(Options& o, const std::string& text, int world_size) {
+  const auto word = core::to_lower(text);
+  if (word.rfind("rotate", 0) == 0) {
+    o.root_rotates = true;
+    return;
+  }
+  if (word.rfind("fixed", 0) != 0)
+    throw std::invalid_argument("Invalid root rank rotate type. Valid types[fixed, rotate] [-k " +
+                                text + "]");
+  const auto colon = word.find(':');
+  const std::string number = colon == std::string::npos ? "" : word.substr(colon + 1);
+  std::size_t used = 0;
+  int root = -1;
+  try {
+    root = std::stoi(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || root < 0)
+    throw std::invalid_argument("Please pass root node rank. E.g: -k fixed:1 [-k " + text + "]");
+  if (root >= world_size)
+    throw std::invalid_argument(
+        fmt::format("Root rank('-k') cannot be more than number of processes [-k {}: {} processes]",
+                    text, world_size));
+  o.root = root;
+}
+
+// OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
+// than CLI11's "unexpected argument"); hidden from the help.
+struct Refused {
+  const char* names;
+  const char* why;
+  bool takes_value = true;
+};
+const std::vector<Refused>& refused_options() {
+  static const std::vector<Refused> list = {
+      {"-b,--buffer-num",
+       "-b multiple (a buffer of its own for every message of a window) is not in mpiscope; it "
+       "sends a window from one buffer, as OSU's default -b single, which it accepts"},
+      {"-l,--in-place",
+       "-l (MPI_IN_PLACE) is not in mpiscope: the collectives use separate send "
+       "and receive buffers, as OSU without -l",
+       false},
+      {"-V,--vary-window",
+       "-V (a table over window sizes 1 to 128) is not in mpiscope: run with -W 1, -W 2, ... -W "
+       "128, one launch each",
+       false},
+      {"-D,--ddt", "-D (derived datatypes) is not in mpiscope: -T chooses a basic type"},
+      {"-G,--graph",
+       "-G draws OSU's gnuplot graphs; mpiscope records the run (--db) and draws its curves with "
+       "'mpiscope report'"},
+      {"-P,--papi", "-P needs OSU built with PAPI: mpiscope reads no hardware counters"},
+      {"-I,--session",
+       "-I (MPI sessions) is not in mpiscope: it starts MPI with MPI_Init_thread on "
+       "MPI_COMM_WORLD, as OSU without -I",
+       false},
+      {"-d,--accelerator",
+       "-d (accelerator buffers) is not in mpiscope: its buffers are in host memory, as OSU's "
+       "CPU build, which refuses -d too"},
+      {"-a,--array-size", "-a (the accelerator's array size) is not in mpiscope: no accelerator"},
+  };
+  return list;
+}
+
 }  // namespace
+
+bool takes_root(const std::string& program) {
+  for (const char* name :
+       {"osu_gather", "osu_gatherv", "osu_scatter", "osu_scatterv", "osu_reduce", "osu_igather",
+        "osu_igatherv", "osu_iscatter", "osu_iscatterv", "osu_ireduce"})
+    if (program == name) return true;
+  return false;
+}
 
 WindowCreation window_creation_of(const Options& o) {
   const auto* w = find_word(window_creation_words(), o.window_creation);
@@ -220,10 +295,66 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "memory per process in bytes, caps the largest collective message "
                  "(default 536870912)")
       ->check(cli::integer_of<long long>());
+  std::string root_text;
+  if (takes_root(p->name))
+    app.add_option("-k,--root-rank", root_text,
+                   "fixed:N (the root is rank N) or rotate (iteration i's root is rank i mod P); "
+                   "default fixed:0");
+  int pairs = 0, print_rate = 1;
+  if (p->figure == Figure::kRate) {
+    app.add_option("-p,--num-pairs", pairs, "pairs that send (default P / 2)")
+        ->check(cli::integer_of<int>());
+    app.add_option("-R,--print-rate", print_rate,
+                   "1: print the Messages/s column (default); 0: not")
+        ->check(cli::integer_of<int>());
+  }
+  int validation_warmup = 0;
+  if (p->figure != Figure::kOneSided && p->figure != Figure::kOneSidedBandwidth)
+    app.add_option("-u,--validation-warmup", validation_warmup,
+                   "OSU's validation warm-up iterations (0 to 10) with -c; mpiscope checks the "
+                   "data in repetitions of its own, outside the timed loop")
+        ->check(cli::integer_of<int>());
+  std::map<std::string, std::string> refused_values;
+  for (const auto& r : refused_options()) {
+    if (r.takes_value)
+      app.add_option(r.names, refused_values[r.names])->group("");
+    else
+      app.add_flag(r.names)->group("");
+  }
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  const auto given = [&](const char* name) {
+    const auto* option = app.get_option_no_throw(name);
+    return option && option->count() > 0;
+  };
   auto result = cli::parse_command_line(app, rest, [&] {
+    for (const auto& r : refused_options()) {
+      const std::string flag(r.names, std::string_view(r.names).find(','));
+      if (app.count(flag) == 0) continue;
+      if (flag == "-b" && core::to_lower(refused_values[r.names]) == "single") continue;
+      throw std::invalid_argument(r.why);
+    }
+    if (given("-k")) set_root(o, root_text, world_size);
+    if (given("-p")) {
+      if (pairs < 1 || pairs > world_size / 2)
+        throw std::invalid_argument(
+            fmt::format("Invalid number of pairs [-p {}]: 1 to {} with {} processes", pairs,
+                        world_size / 2, world_size));
+      o.pairs = pairs;
+    }
+    if (print_rate != 0 && print_rate != 1)
+      throw std::invalid_argument(fmt::format("Invalid print rate [-R {}]: 0 or 1", print_rate));
+    o.print_rate = print_rate == 1;
+    if (given("-u")) {
+      if (validation_warmup < 0 || validation_warmup > 10)
+        throw std::invalid_argument(fmt::format(
+            "Number of Validation Warmup Iterations must be 0 to 10 [-u {}]", validation_warmup));
+      o.warnings.push_back(
+          "-u: mpiscope checks the data (-c) in repetitions of its own outside the timed loop; "
+          "OSU's validation warm-ups, which precede each of its checked iterations, have nothing "
+          "to precede");
+    }
     if (p->sized && app.count("-m") > 0)
       set_sizes(o, sizes);  // -m '' too: an error, not the defaults
     if (app.count("-i") > 0) {

@@ -29,6 +29,10 @@ struct Options {
   std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
   std::vector<int> tail_percentiles;              // -z: percentiles of the iterations; empty: off
   long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
+  int root = 0;                                   // -k fixed:N (rooted collectives)
+  bool root_rotates = false;                      // -k rotate: iteration i's root is i mod P
+  int pairs = 0;                                  // -p (osu_mbw_mr); 0: P / 2
+  bool print_rate = true;                         // -R 0 (osu_mbw_mr): no Messages/s column
   std::string window_creation = "allocate";       // -w (one-sided programs)
   std::string synchronization = "flush";          // -s (one-sided programs; osu_put_bibw: pscw)
   std::vector<std::string> warnings;              // printed by rank 0 before the run, as OSU does
@@ -37,8 +41,9 @@ struct Options {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, types, tail_percentiles, mem_limit, window_creation,
-                                   synchronization, warnings, output, method)
+                                   validate, types, tail_percentiles, mem_limit, root, root_rotates,
+                                   pairs, print_rate, window_creation, synchronization, warnings,
+                                   output, method)
 
 // The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
 // alone (it averages the other programs' iterations over the ranks).
@@ -46,6 +51,10 @@ inline bool has_tail_figures(const std::string& program) {
   return program == "osu_latency" || program == "osu_latency_persistent" || program == "osu_bw" ||
          program == "osu_bibw";
 }
+
+// OSU 7.4's rooted collectives, which take -k (their root from omb_get_root_rank; osu_bcast's
+// is always 0).
+bool takes_root(const std::string& program);
 
 // -w's and -s's words as the enums (validated by parse).
 WindowCreation window_creation_of(const Options& o);

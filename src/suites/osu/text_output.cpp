@@ -93,7 +93,8 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
         h += fmt::format("{:>{}}", "Bandwidth (MB/s)", kField);
         break;
       case Figure::kRate:
-        h += fmt::format("{:>{}}{:>{}}", "MB/s", kField, "Messages/s", kField);
+        h += fmt::format("{:>{}}", "MB/s", kField);
+        if (options_.print_rate) h += fmt::format("{:>{}}", "Messages/s", kField);
         break;
       case Figure::kOverlap:
         h += fmt::format("{:>{}}", "Overall(us)", kField);
@@ -151,7 +152,8 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
     case Figure::kRate: {
       const double mb = osu_megabytes_per_second(m);
       const double rate = m.bytes > 0 ? 1e6 * mb / static_cast<double>(m.bytes) : 0;
-      r += fmt::format("{:>{}.2f}{:>{}.2f}", mb, kField, rate, kField);
+      r += fmt::format("{:>{}.2f}", mb, kField);
+      if (options_.print_rate) r += fmt::format("{:>{}.2f}", rate, kField);
       break;
     }
     case Figure::kOverlap:  // Overall: the ranks' mean (the median in accurate mode)
