@@ -565,7 +565,8 @@ TEST(DbImport, OsuTablesHaveTheFamilyOfALiveRun) {
   std::map<std::string, std::string> seen;  // program -> family
   for (const char* file :
        {"osu_mixed.txt", "osu_nbc_7.4.txt", "osu_one_sided_7.4.txt", "osu_one_sided_more_7.4.txt",
-        "osu_reductions_7.4.txt", "osu_multi_pair_7.4.txt", "osu_latency_7.4_memalign.txt"}) {
+        "osu_reductions_7.4.txt", "osu_multi_pair_7.4.txt", "osu_latency_7.4_memalign.txt",
+        "osu_nbc_block_and_w_7.4.txt"}) {
     SCOPED_TRACE(file);
     const auto r = db::import_file(sample(file));
     ASSERT_FALSE(r.benchmarks.empty());

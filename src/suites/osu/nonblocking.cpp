@@ -38,6 +38,17 @@ constexpr Source kSources[] = {
     {"osu_iallreduce", "Iallreduce"},
     {"osu_ibarrier", "Ibarrier"}};
 
+// The non-blocking forms of calls IMB-NBC does not have, on OSU's blocking programs' definitions
+// (collectives.cpp): the same buffers, counts, types and -c blocks.
+void ireduce_scatter_block(core::PointContext& c, int i, MPI_Request* r) {
+  MPI_Ireduce_scatter_block(c.send(i), c.recv(i), c.count / c.nprocs, c.datatype, MPI_SUM, c.comm,
+                            r);
+}
+void ialltoallw(core::PointContext& c, int i, MPI_Request* r) {
+  MPI_Ialltoallw(c.send(i), c.counts.data(), c.displs.data(), c.types.data(), c.recv(i),
+                 c.counts.data(), c.displs.data(), c.types.data(), c.comm, r);
+}
+
 // Every program's benchmark followed by its _pure twin, on each of OSU's types, built once: the
 // twins are pointed at.
 const std::vector<core::Benchmark>& pairs(const OsuType& type) {
@@ -45,12 +56,11 @@ const std::vector<core::Benchmark>& pairs(const OsuType& type) {
     std::vector<std::vector<core::Benchmark>> out;
     for (const OsuType& t : osu_types()) {
       std::vector<core::Benchmark> all;
-      for (const Source& s : kSources) {
-        auto [imb_overlapped, imb_pure] = imb::nbc::overlapped_pair(s.imb_nbc, s.definition);
-        core::Benchmark overlapped = on_osu_datatype(std::move(imb_overlapped), t);
-        core::Benchmark pure = on_osu_datatype(std::move(imb_pure), t);
-        overlapped.name = s.osu;
-        pure.name = std::string(s.osu) + "_pure";
+      const auto add = [&](std::pair<core::Benchmark, core::Benchmark> imb, std::string_view osu) {
+        core::Benchmark overlapped = on_osu_datatype(std::move(imb.first), t);
+        core::Benchmark pure = on_osu_datatype(std::move(imb.second), t);
+        overlapped.name = osu;
+        pure.name = std::string(osu) + "_pure";
         overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
         overlapped.turnover = pure.turnover = 0;  // OSU prints times only
         // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
@@ -58,7 +68,14 @@ const std::vector<core::Benchmark>& pairs(const OsuType& type) {
         if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
         all.push_back(std::move(overlapped));
         all.push_back(std::move(pure));
-      }
+      };
+      for (const Source& s : kSources)
+        add(imb::nbc::overlapped_pair(s.imb_nbc, s.definition), s.osu);
+      add(imb::nbc::overlapped_pair_on<ireduce_scatter_block>(
+              collective("osu_reduce_scatter_block"), "osu_ireduce_scatter_block"),
+          "osu_ireduce_scatter_block");
+      add(imb::nbc::overlapped_pair_on<ialltoallw>(collective("osu_alltoallw"), "osu_ialltoallw"),
+          "osu_ialltoallw");
       out.push_back(std::move(all));
     }
     // Pointed at only once every list has its final place.

@@ -12,14 +12,12 @@
 #include <string_view>
 #include <utility>
 
-#include "core/cpu_exploit.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
 #include "suites/imb/nbc/benchmarks.hpp"
 
 namespace mpiscope::imb::nbc {
 namespace {
 using core::PointContext;
-using StartFn = void (*)(PointContext&, int, MPI_Request*);
 
 void ibcast(PointContext& c, int i, MPI_Request* r) {
   const int root = c.root(i);
@@ -67,30 +65,6 @@ void ibarrier(PointContext& c, int, MPI_Request* r) {
   MPI_Ibarrier(c.comm, r);
 }
 
-// Start, then wait: the _pure variants, and t_pure of the overlapped ones.
-template <StartFn Start>
-void started_then_waited(PointContext& c, int i) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  Start(c, i, &request);
-  MPI_Wait(&request, MPI_STATUS_IGNORE);
-}
-
-// Start, CPU work (timed inside cpu_exploit::run(): t_CPU; OSU's MPI_Test calls on the request
-// inside it), then wait. For OSU's columns (cpu_exploit::times_phases()) the start and the wait
-// are timed as well; IMB-NBC reads no timer there.
-template <StartFn Start>
-void overlapped_with_cpu(PointContext& c, int i) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  const bool phases = core::cpu_exploit::times_phases();
-  const double start = phases ? MPI_Wtime() : 0;
-  Start(c, i, &request);
-  const double started = phases ? MPI_Wtime() : 0;
-  core::cpu_exploit::run(&request);
-  const double wait = phases ? MPI_Wtime() : 0;
-  MPI_Wait(&request, MPI_STATUS_IGNORE);
-  if (phases) core::cpu_exploit::add_phase_times(started - start, MPI_Wtime() - wait);
-}
-
 const core::Benchmark& blocking(std::string_view name) {
   const auto& all = mpi1::all_benchmarks();
   const auto it = std::find_if(all.begin(), all.end(),
@@ -100,8 +74,19 @@ const core::Benchmark& blocking(std::string_view name) {
   return *it;
 }
 
-// An operation's overlapped benchmark and its _pure variant on `definition` (shape, counts, roots,
-// expected data), running the two kernels.
+// The operation as its overlapped benchmark and its _pure variant, on `like`'s definition;
+// `counts_from` lends its counts set-up when `like` has another one.
+template <StartFn Start>
+void add_pair(std::vector<core::Benchmark>& list, std::string name, std::string_view like,
+              std::string_view counts_from = {}) {
+  core::Benchmark definition = blocking(like);
+  if (!counts_from.empty()) definition.setup = blocking(counts_from).setup;
+  auto [overlapped, pure] = overlapped_pair_on<Start>(definition, std::move(name));
+  list.push_back(std::move(overlapped));
+  list.push_back(std::move(pure));
+}
+}  // namespace
+
 std::pair<core::Benchmark, core::Benchmark> pair_on(const core::Benchmark& definition,
                                                     std::string name,
                                                     core::Kernel overlapped_kernel,
@@ -118,21 +103,6 @@ std::pair<core::Benchmark, core::Benchmark> pair_on(const core::Benchmark& defin
   pure.in_default_list = false;  // IMB-NBC runs the _pure variants only when named
   return {std::move(overlapped), std::move(pure)};
 }
-
-// The operation as its overlapped benchmark and its _pure variant, on `like`'s definition;
-// `counts_from` lends its counts set-up when `like` has another one.
-template <StartFn Start>
-void add_pair(std::vector<core::Benchmark>& list, std::string name, std::string_view like,
-              std::string_view counts_from = {}) {
-  core::Benchmark definition = blocking(like);
-  if (!counts_from.empty()) definition.setup = blocking(counts_from).setup;
-  auto [overlapped, pure] =
-      pair_on(definition, std::move(name), core::kernel<overlapped_with_cpu<Start>>(),
-              core::kernel<started_then_waited<Start>>());
-  list.push_back(std::move(overlapped));
-  list.push_back(std::move(pure));
-}
-}  // namespace
 
 std::vector<core::Benchmark> collective_benchmarks() {
   std::vector<core::Benchmark> list;
