@@ -225,6 +225,53 @@ TEST(OsuPointToPoint, PersistentLatencyStartsRequestsMadeOncePerSize) {
   EXPECT_EQ(corrupted.exit_code, 3) << corrupted.err;
 }
 
+// osu_bw_persistent and osu_bibw_persistent (issue 34): as OSU 7.4's own
+// (tests/data/import/osu_bw_persistent_7.4.txt: -m 1:16 -i 100, with -z, and bibw with -W 8 -c);
+// traced, a window of W requests made once per size (osu_bw: rank 0 sends, rank 1 receives;
+// osu_bibw: both do both) and started all at once every iteration; -c fails a planted corruption.
+TEST(OsuPointToPoint, PersistentBandwidthStartsAWindowMadeOncePerSize) {
+  const auto bw =
+      run_mpi(2, {"-m", "1:16", "-i", "100", "-z", "--no-db"}, "", 60, "osu_bw_persistent");
+  const auto bibw = run_mpi(2, {"-m", "1:16", "-i", "100", "-W", "8", "-c", "--no-db"}, "", 60,
+                            "osu_bibw_persistent");
+  ASSERT_EQ(bw.exit_code, 0) << bw.err;
+  ASSERT_EQ(bibw.exit_code, 0) << bibw.err;
+  std::vector<std::string> ours, osus;
+  for (const auto& line : lines_of(bw.out + bibw.out))
+    if (!line.empty()) ours.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+  for (const auto& line : lines_of(read_file(sample("osu_bw_persistent_7.4.txt"))))
+    if (!line.empty()) osus.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+  EXPECT_EQ(ours, osus) << bw.out << bibw.out;
+  EXPECT_EQ(count_of(bibw.out, "Pass"), 5) << bibw.out;
+
+  const auto dir = temp_dir();
+  for (const std::string program : {"osu_bw_persistent", "osu_bibw_persistent"}) {
+    SCOPED_TRACE(program);
+    const bool both_ways = program == "osu_bibw_persistent";
+    const std::string trace = dir + "/" + program;
+    std::filesystem::create_directory(trace);
+    const auto traced =
+        run_mpi(2, {"osu", program, "-m", "4:8", "-i", "3", "-x", "2", "-W", "5", "--no-db"},
+                "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+    ASSERT_EQ(traced.exit_code, 0) << traced.err << traced.out;
+    for (const int rank : {0, 1}) {
+      const auto calls = read_file(trace + "/trace." + std::to_string(rank));
+      for (const std::string size : {"4", "8"}) {
+        EXPECT_EQ(count_of(calls, "MPI_Send_init " + size + " "), both_ways || rank == 0 ? 5 : 0)
+            << calls;
+        EXPECT_EQ(count_of(calls, "MPI_Recv_init " + size + " "), both_ways || rank == 1 ? 5 : 0)
+            << calls;
+      }
+      // Per size the warm-up and timed iterations, each one window (two both ways) started.
+      EXPECT_EQ(count_of(calls, "MPI_Startall 5 "), (both_ways ? 2 : 1) * 2 * (3 + 2)) << calls;
+    }
+    const std::vector<std::string> checked = {"osu", program, "-m", "4:8",
+                                              "-i",  "3",     "-c", "--no-db"};
+    const auto corrupted = run_mpi(2, checked, "MPISCOPE_FAULT=corrupt:1", 60);
+    EXPECT_EQ(corrupted.exit_code, 3) << corrupted.err;
+  }
+}
+
 // OSU's option strings have -f for the collectives alone: the others refuse it as an unknown
 // option (exit 2, one line), the collectives take it.
 TEST(OsuOptions, FullStatisticsOnlyWhereOsuTakesThem) {

@@ -21,7 +21,7 @@
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
 //    variants), the active-target synchronisation (fence, start, complete, post, wait), and
 //    MPI_Comm_split and MPI_Comm_free, MPI_Send_init and MPI_Recv_init with their peer, and
-//    MPI_Start;
+//    MPI_Start, and MPI_Startall with the number of requests it starts;
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
 //    MPI_Reduce, MPI_Reduce_scatter and their non-blocking forms) add "type NAME" (the
@@ -221,6 +221,12 @@ extern "C" int MPI_Recv_init(void* buffer, int count, MPI_Datatype type, int sou
 extern "C" int MPI_Start(MPI_Request* request) {
   trace("MPI_Start", 0, -1);
   return PMPI_Start(request);
+}
+
+// The count column: how many requests are started together.
+extern "C" int MPI_Startall(int count, MPI_Request* requests) {
+  trace("MPI_Startall", count, -1);
+  return PMPI_Startall(count, requests);
 }
 
 extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag,

@@ -284,8 +284,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   if (tail_offered)
     app.add_option("-z,--tail-lat", tail,
                    "[P,P,...] also print the P-th percentiles of the iterations' latency or "
-                   "bandwidth (default 50,90,99; at most 5, each 1 to 100): osu_latency, osu_bw "
-                   "and osu_bibw")
+                   "bandwidth (default 50,90,99; at most 5, each 1 to 100): osu_latency, osu_bw, "
+                   "osu_bibw and their persistent forms")
         ->expected(0, 1);
   if (!one_sided && p->sized)
     app.add_option("-T,--type", type_words,
@@ -390,8 +390,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (tail_offered && app.count("-z") > 0) {
       if (!has_tail_figures(p->name))
         throw std::invalid_argument(
-            "-z: mpiscope prints tail figures for osu_latency, osu_bw and osu_bibw, which OSU "
-            "takes from rank 0's iterations; for " +
+            "-z: mpiscope prints tail figures for osu_latency, osu_bw, osu_bibw and their "
+            "persistent forms, which OSU takes from rank 0's iterations; for " +
             p->name + " OSU averages each iteration over the ranks, which mpiscope does not keep");
       if (o.method.accurate())
         throw std::invalid_argument(

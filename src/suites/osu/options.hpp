@@ -49,6 +49,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
 // alone (it averages the other programs' iterations over the ranks).
 inline bool has_tail_figures(const std::string& program) {
   return program == "osu_latency" || program == "osu_latency_persistent" || program == "osu_bw" ||
+         program == "osu_bw_persistent" || program == "osu_bibw_persistent" ||
          program == "osu_bibw";
 }
 

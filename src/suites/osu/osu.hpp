@@ -92,6 +92,9 @@ core::Benchmark multi_pair_bandwidth();          // osu_mbw_mr
 core::Benchmark multi_pair_latency();            // osu_multi_lat
 core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
 core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
+// osu_bw_persistent (both_ways: osu_bibw_persistent): osu_bw's (osu_bibw's) window through
+// persistent requests.
+core::Benchmark persistent_windowed_bandwidth(bool both_ways);
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
 // one_sided.cpp: the one-sided program `p` with window `w` and synchronisation `s`, on IMB-RMA's
 // calls.

@@ -71,6 +71,47 @@ void free_persistent_requests(PointContext& c) {
   c.persistent.clear();
 }
 
+// osu_bw_persistent and osu_bibw_persistent: a window of persistent requests made once per size
+// on the one buffer of each direction, started together and completed together each iteration,
+// as OSU 7.4's: osu_bw's rank 0 sends (tag 100) and rank 1 receives, then rank 1's one byte
+// says the window arrived (tag 101); osu_bibw's ranks both receive (from 0 tag 100, from 1 tag
+// 101) and send, starting the receives first and completing the sends first.
+// PointContext::persistent holds the window's sends, then its receives.
+template <bool BothWays>
+void make_window_requests(PointContext& c) {
+  const int other = 1 - c.rank, window = c.in_flight;
+  c.persistent.assign(2 * static_cast<std::size_t>(window), MPI_REQUEST_NULL);
+  MPI_Request* sends = c.persistent.data();
+  MPI_Request* receives = sends + window;
+  for (int k = 0; k < window; ++k) {
+    if (BothWays || c.rank == 0)
+      MPI_Send_init(c.send(0), c.count, c.datatype, other, kWindowTag + c.rank, c.comm, &sends[k]);
+    if (BothWays || c.rank == 1)
+      MPI_Recv_init(c.recv(0), c.count, c.datatype, other, kWindowTag + other, c.comm,
+                    &receives[k]);
+  }
+}
+template <bool BothWays>
+void persistent_window(PointContext& c, int) {
+  const int window = c.in_flight;
+  MPI_Request* sends = c.persistent.data();
+  MPI_Request* receives = sends + window;
+  if constexpr (BothWays) {
+    MPI_Startall(window, receives);
+    MPI_Startall(window, sends);
+    MPI_Waitall(window, sends, MPI_STATUSES_IGNORE);
+    MPI_Waitall(window, receives, MPI_STATUSES_IGNORE);
+  } else {
+    MPI_Request* mine = c.rank == 0 ? sends : receives;
+    MPI_Startall(window, mine);
+    MPI_Waitall(window, mine, MPI_STATUSES_IGNORE);
+    if (c.rank == 0)
+      MPI_Recv(c.recv(0), 1, MPI_CHAR, 1, kReplyTag, c.comm, MPI_STATUS_IGNORE);
+    else
+      MPI_Send(c.send(0), 1, MPI_CHAR, 0, kReplyTag, c.comm);
+  }
+}
+
 // -c: both ends hold their partner's pattern.
 std::vector<ExpectedBlock> from_partner(const PointContext& c, int) {
   return {{0, partner(c), 0, c.bytes}};
@@ -95,6 +136,16 @@ core::Benchmark windowed_bandwidth() {
 core::Benchmark windowed_bibandwidth() {
   return in_family(imb::mpi1::windowed_benchmark<kBothWays>("osu_bibw"),
                    core::Family::SingleTransfer);
+}
+
+core::Benchmark persistent_windowed_bandwidth(bool both_ways) {
+  core::Benchmark b = both_ways ? windowed_bibandwidth() : windowed_bandwidth();
+  b.name = both_ways ? "osu_bibw_persistent" : "osu_bw_persistent";
+  b.kernel = both_ways ? core::kernel<persistent_window<true>>()
+                       : core::kernel<persistent_window<false>>();
+  b.setup = both_ways ? make_window_requests<true> : make_window_requests<false>;
+  b.release = free_persistent_requests;
+  return b;
 }
 
 core::Benchmark multi_pair_bandwidth() {

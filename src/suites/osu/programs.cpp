@@ -12,6 +12,9 @@ const std::vector<Program>& programs() {
       {"osu_latency_persistent", "OSU MPI Latency Persistent Test", F::kLatency, true},
       {"osu_bw", "OSU MPI Bandwidth Test", F::kBandwidth, true},
       {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", F::kBandwidth, true},
+      {"osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", F::kBandwidth, true},
+      {"osu_bibw_persistent", "OSU MPI Bi-Directional Bandwidth Persistent Test", F::kBandwidth,
+       true},
       {"osu_mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", F::kRate},
       {"osu_multi_lat", "OSU MPI Multi Latency Test", F::kLatency},
       {"osu_allreduce", "OSU MPI Allreduce Latency Test", F::kCollective},
@@ -147,13 +150,15 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size, Wind
     b = persistent_ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {
     b = multi_pair_latency();
-  } else if (p.name == "osu_bw" || p.name == "osu_bibw" || p.name == "osu_mbw_mr") {
-    b = p.name == "osu_bw"     ? windowed_bandwidth()
-        : p.name == "osu_bibw" ? windowed_bibandwidth()
-                               : multi_pair_bandwidth();
+  } else if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate) {
+    const bool both_ways = p.name == "osu_bibw" || p.name == "osu_bibw_persistent";
+    b = p.name == "osu_bw" || p.name == "osu_bibw"
+            ? (both_ways ? windowed_bibandwidth() : windowed_bandwidth())
+        : p.name == "osu_mbw_mr" ? multi_pair_bandwidth()
+                                 : persistent_windowed_bandwidth(both_ways);
     // Messages one repetition moves: the window, both ways for bibw, from every pair for mbw_mr.
     const int messages =
-        window * (p.name == "osu_bibw" ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);
+        window * (both_ways ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);
     b.turnover = 1;
     b.time_factor = 1.0 / messages;
   } else if (p.figure == Figure::kOverlap) {
