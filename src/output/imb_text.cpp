@@ -121,22 +121,26 @@ void ImbTextReporter::run_started(const core::RunInfo& info) {
     if (i + 1 < argv.size()) fmt::print(out_, "\n#{}", std::string(argv[0].size() + 1, ' '));
   }
   fmt::print(out_, "\n\n");
+  const char* lengths = style_.io_header ? "IO lengths" : "Message lengths";
+  const char* length = style_.io_header ? "io portion" : "message length";
   if (info.user_lengths) {
-    fmt::print(out_, "# Message lengths were user defined\n");
+    fmt::print(out_, "# {} were user defined\n", lengths);
   } else {
-    fmt::print(out_, "# Minimum message length in bytes:   {}\n", info.min_length);
-    fmt::print(out_, "# Maximum message length in bytes:   {}\n", info.max_length);
+    fmt::print(out_, "# Minimum {} in bytes:   {}\n", length, info.min_length);
+    fmt::print(out_, "# Maximum {} in bytes:   {}\n", length, info.max_length);
   }
   fmt::print(out_, "#\n");
-  // IMB-MPI1's -data_type and -red_data_type, as current IMB prints them.
-  const auto setting = [&](const char* name, const char* otherwise) {
-    const auto it = info.settings.find(name);
-    return it == info.settings.end() ? std::string(otherwise) : it->second;
-  };
-  fmt::print(out_, "# MPI_Datatype                   :   {} \n", setting("datatype", "MPI_BYTE"));
-  fmt::print(out_, "# MPI_Datatype for reductions    :   {}\n",
-             setting("reduction_datatype", "MPI_FLOAT"));
-  fmt::print(out_, "# MPI_Op                         :   MPI_SUM  \n");
+  if (!style_.io_header) {
+    // IMB-MPI1's -data_type and -red_data_type, as current IMB prints them.
+    const auto setting = [&](const char* name, const char* otherwise) {
+      const auto it = info.settings.find(name);
+      return it == info.settings.end() ? std::string(otherwise) : it->second;
+    };
+    fmt::print(out_, "# MPI_Datatype                   :   {} \n", setting("datatype", "MPI_BYTE"));
+    fmt::print(out_, "# MPI_Datatype for reductions    :   {}\n",
+               setting("reduction_datatype", "MPI_FLOAT"));
+    fmt::print(out_, "# MPI_Op                         :   MPI_SUM  \n");
+  }
   fmt::print(out_, "#\n");
   fmt::print(out_, "# Units: t[usec] in microseconds; Mbytes/sec = {}\n",
              style_.decimal_megabytes ? "10^6 bytes per second (current IMB)"

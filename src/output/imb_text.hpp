@@ -15,6 +15,9 @@ struct ImbTextStyle {
   // IMB-IO as current IMB prints it: S_Write_Indv (not S_Write_indv), and its reads, which have
   // one mode, under "MODE: AGGREGATE".
   bool current_io_text = false;
+  // IMB-IO's header (IMB_output.c under MPIIO): "io portion" for the lengths, and no
+  // MPI_Datatype lines (its transfers are of MPI_BYTE, no reductions).
+  bool io_header = false;
 };
 
 // IMB-style text tables on a stream (stdout for the IMB front ends).

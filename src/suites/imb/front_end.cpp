@@ -367,7 +367,8 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
             stdout, suite.part,
             output::ImbTextStyle{.imb_version = imb31 && suite.in_imb31 ? "3.1" : "2021",
                                  .decimal_megabytes = !imb31,
-                                 .current_io_text = !imb31 && suite.options.files});
+                                 .current_io_text = !imb31 && suite.options.files,
+                                 .io_header = suite.options.files});
       },
       o.output, info);
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, reporters.out());
