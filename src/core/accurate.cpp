@@ -327,7 +327,7 @@ bool fill_accurate_row(const AccurateResult& r, bool keep_samples, Measurement& 
   us.reserve(r.samples.size());
   for (double x : r.samples) us.push_back(x * 1e6);
   auto& stats = *m.accurate;
-  stats.summary_us = summarize(us);
+  stats.summary_us = summarize(us, r.stopping.confidence);  // the level it stopped at
   m.measured = true;
   m.repetitions = stats.valid;
   m.t_min_us = stats.summary_us.min;

@@ -78,7 +78,7 @@ double quantile(std::vector<double> values, double q) {
   return quantile_sorted(values, q);
 }
 
-SampleSummary summarize(std::vector<double> v) {
+SampleSummary summarize(std::vector<double> v, double confidence) {
   SampleSummary s;
   if (v.empty()) return s;
   std::sort(v.begin(), v.end());
@@ -92,7 +92,7 @@ SampleSummary summarize(std::vector<double> v) {
   s.p75 = quantile_sorted(v, 0.75);
   s.p95 = quantile_sorted(v, 0.95);
   s.p99 = quantile_sorted(v, 0.99);
-  s.median_ci = median_interval(v);
+  s.median_ci = median_interval(v, confidence);
   s.outliers = count_outliers(v);
   return s;
 }

@@ -48,6 +48,7 @@ LevelShift detect_level_shift(const std::vector<double>& in_time_order, double m
 
 // Linear interpolation between closest ranks (the usual "type 7" definition); q in [0, 1].
 double quantile(std::vector<double> values, double q);
-SampleSummary summarize(std::vector<double> values);
+// The median's interval at `confidence` (the accurate meter's stopping rule's).
+SampleSummary summarize(std::vector<double> values, double confidence = 0.95);
 
 }  // namespace mpiscope::core

@@ -69,6 +69,19 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
     EXPECT_EQ(figures["guideline_violations"], 3);
     EXPECT_EQ(figures["guideline_points"], 9);
     EXPECT_EQ(j.at("benchmarks").size(), 5u);  // Allreduce, Reduce + Bcast, Reduce, Bcast, ...
+    // Every median's interval at 1 - 0.05 / 9 at least (the order statistics' own level), so that
+    // the 9 verdicts together are wrong with a chance of at most 5 %; the run says so.
+    for (const auto& b : j.at("benchmarks"))
+      for (const auto& row : b.at("rows")) {
+        ASSERT_TRUE(row.contains("accurate")) << row.dump();
+        EXPECT_GE(row.at("accurate").at("ci_confidence").get<double>(), 1 - 0.05 / 9)
+            << b.at("name") << row.dump();
+      }
+    EXPECT_NE(j.at("run").at("settings").at("interval_confidence").get<std::string>().find(
+                  "1 - 0.05 / 9 points"),
+              std::string::npos)
+        << j.at("run").at("settings").dump();
+    EXPECT_NE(r.out.find("medians [99.44 % intervals]"), std::string::npos) << r.out;
   }
   // The summary names the newest run's violations.
   const auto s = run_plain({"summary", "--db", dir + "/r.sqlite"});

@@ -23,6 +23,9 @@
 namespace mpiscope::guidelines {
 namespace {
 
+// The chance, over all the points of a run together, that some verdict is wrong.
+constexpr double kRunLevel = 0.05;
+
 constexpr std::size_t kMaxLength = std::size_t{64} << 20;
 
 struct Options {
@@ -53,9 +56,10 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       "Self-consistent performance guidelines: each collective is timed beside its mock-up, the "
       "same operation built from other MPI calls on the same communicator (Allreduce <= Reduce + "
       "Bcast, Bcast <= Scatter + Allgather, ...), with the accurate meter at the same lengths; a "
-      "guideline is violated at a length when the collective's 95 % interval of the median lies "
+      "guideline is violated at a length when the collective's interval of the median lies "
       "above the mock-up's by more than the tolerance: the library could do better with its own "
-      "calls.",
+      "calls. The intervals are at 1 - 0.05 / the run's points each, so that all of the run's "
+      "verdicts together are wrong with a chance of at most 5 %.",
       launch.program};
   app.add_option("--guidelines", collectives,
                  "Only the guidelines of these collectives, comma-separated (Allreduce, Reduce, "
@@ -104,7 +108,7 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
     if (!o.method.accurate())
       throw cli::UsageError(
           "--method " + o.method.method +
-          ": a guideline is judged from medians and their 95 % intervals, which only the "
+          ": a guideline is judged from medians and their intervals, which only the "
           "accurate method gives");
     return nlohmann::json(o).dump();
   });
@@ -151,10 +155,18 @@ class TextReporter : public core::Reporter {
   const Options& options_;
 };
 
-// "0.812 [0.80, 0.83]": the median and its 95 % interval, or "-" without them.
+// "0.812 [0.80, 0.83]": the median and its interval, or "-" without them.
 std::string interval_text(const core::Measurement& m) {
   const auto e = core::median_estimate(m);
   return e ? fmt::format("{:.3g} [{:.3g}, {:.3g}]", e->median, e->low, e->high) : "-";
+}
+
+// Every point's intervals at 1 - 0.05 / points (Bonferroni): a false VIOLATED (or a false holds)
+// at some point needs one of its two intervals to miss its median on the wrong side, each at most
+// (0.05 / points) / 2; over all the run's points at most 0.05 together.
+double interval_confidence(const Options& o) {
+  const std::size_t points = chosen(o).size() * o.lengths.size();
+  return 1 - kRunLevel / static_cast<double>(std::max<std::size_t>(1, points));
 }
 
 // The verdicts of every chosen guideline, printed as a table each; returns the violated points.
@@ -164,8 +176,8 @@ int print_verdicts(const Options& o, const Tables& tables, int processes, core::
   for (const auto& g : chosen(o)) {
     const auto* c = tables.table(g.collective);
     const auto* m = tables.table(g.mock_up);
-    std::printf("\n# %s (%d processes): medians [95 %% intervals] in us\n", g.name().c_str(),
-                processes);
+    std::printf("\n# %s (%d processes): medians [%.4g %% intervals] in us\n", g.name().c_str(),
+                processes, 100 * interval_confidence(o));
     std::printf("#%11s  %-28s %-28s %7s  %s\n", "bytes", "collective", "mock-up", "factor",
                 "verdict");
     if (!c || !m) {
@@ -219,11 +231,16 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   settings.timeout_s = o.output.timeout_s;
   settings.accurate = true;
   settings.accurate_settings = o.method.settings();
+  settings.accurate_settings.stopping.confidence = interval_confidence(o);
 
   core::RunInfo info = core::collect_run_info("guidelines", launch.command_line, thread_level);
   info.suite_title = "self-consistent performance guidelines";
   for (auto& [name, value] : cli::method_settings(o.method)) info.settings[name] = value;
   info.settings["tolerance_percent"] = cli::number_text(o.tolerance_percent);
+  info.settings["interval_confidence"] = fmt::format(
+      "{:.6g} per point: 1 - {:g} / {} points, so that the run's verdicts together are wrong with "
+      "a chance of at most {:g}",
+      interval_confidence(o), kRunLevel, chosen(o).size() * o.lengths.size(), kRunLevel);
   std::string names;
   for (const auto& g : guidelines) names += (names.empty() ? "" : "; ") + g.name();
   info.settings["guidelines"] = names;

@@ -24,7 +24,7 @@ PointVerdict verdict(const core::Measurement& collective, const core::Measuremen
   const auto m = core::median_estimate(mock_up);
   if (!c || !m || !(m->median > 0)) {
     v.why =
-        "a side has no 95 % interval of its median (not measured, too few repetitions, or "
+        "a side has no interval of its median (not measured, too few repetitions, or "
         "not with the accurate meter)";
     return v;
   }
