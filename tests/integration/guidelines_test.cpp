@@ -77,8 +77,11 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
         EXPECT_GE(row.at("accurate").at("ci_confidence").get<double>(), 1 - 0.05 / 9)
             << b.at("name") << row.dump();
       }
-    EXPECT_NE(j.at("run").at("settings").at("interval_confidence").get<std::string>().find(
-                  "1 - 0.05 / 9 points"),
+    EXPECT_NE(j.at("run")
+                  .at("settings")
+                  .at("interval_confidence")
+                  .get<std::string>()
+                  .find("1 - 0.05 / 9 points"),
               std::string::npos)
         << j.at("run").at("settings").dump();
     EXPECT_NE(r.out.find("medians [99.44 % intervals]"), std::string::npos) << r.out;

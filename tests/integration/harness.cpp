@@ -146,6 +146,25 @@ std::vector<std::string> osu_lines(const std::string& out) {
   return osu;
 }
 
+std::vector<std::string> osu_shape(const std::string& text) {
+  std::vector<std::string> shape;
+  for (const auto& line : lines_of(text))
+    if (!line.empty()) shape.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
+  return shape;
+}
+
+void expect_osu_validation_on_every_type(const std::string& program, int processes) {
+  SCOPED_TRACE(program);
+  const std::vector<std::string> args = {"osu", program, "-m", "1:64", "-i",  "2",
+                                         "-x",  "1",     "-c", "-T",   "all", "--no-db"};
+  const auto clean = run_mpi(processes, args, "", 60);
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;
+  const auto bad = run_mpi(processes, args, "MPISCOPE_FAULT=corrupt:0", 60);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_GE(count_of(bad.out, "Fail"), 3) << bad.out;
+}
+
 std::vector<Table> parse_imb(const std::string& out) {
   std::vector<Table> tables;
   const auto lines = lines_of(out);

@@ -194,12 +194,7 @@ TEST(OsuNonBlocking, EveryProgramRunsWithItsTitle) {
 // (tests/data/import/osu_nbc_block_and_w_7.4.txt, 2 Open MPI ranks); -c passes on every type and
 // fails a planted corruption.
 TEST(OsuNonBlocking, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
-  const auto shape = [](const std::string& text) {
-    std::vector<std::string> out;
-    for (const auto& line : lines_of(text))
-      if (!line.empty()) out.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-    return out;
-  };
+  const auto shape = osu_shape;
   const auto block =
       run_mpi(2, {"-m", "16", "-i", "10", "--no-db"}, "", 60, "osu_ireduce_scatter_block");
   const auto w =
@@ -209,17 +204,8 @@ TEST(OsuNonBlocking, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
   EXPECT_EQ(shape(block.out + w.out), shape(read_file(std::string(MPISCOPE_TEST_DATA) +
                                                       "/import/osu_nbc_block_and_w_7.4.txt")))
       << block.out << w.out;
-  for (const std::string name : {"osu_ireduce_scatter_block", "osu_ialltoallw"}) {
-    SCOPED_TRACE(name);
-    const std::vector<std::string> args = {"osu", name, "-m", "1:64", "-i",  "2",
-                                           "-x",  "1",  "-c", "-T",   "all", "--no-db"};
-    const auto clean = run_mpi(2, args, "", 60);
-    ASSERT_EQ(clean.exit_code, 0) << clean.err;
-    EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;
-    const auto bad = run_mpi(2, args, "MPISCOPE_FAULT=corrupt:0", 60);
-    EXPECT_EQ(bad.exit_code, 3) << bad.err;
-    EXPECT_GE(count_of(bad.out, "Fail"), 3) << bad.out;
-  }
+  for (const std::string name : {"osu_ireduce_scatter_block", "osu_ialltoallw"})
+    expect_osu_validation_on_every_type(name, 2);
 }
 
 TEST(OsuNonBlocking, BadProbeCountIsOneErrorLine) {

@@ -193,12 +193,7 @@ TEST(OsuPointToPoint, PersistentLatencyStartsRequestsMadeOncePerSize) {
   const auto r =
       run_mpi(2, {"-m", "8", "-i", "1000", "-z", "--no-db"}, "", 60, "osu_latency_persistent");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::vector<std::string> ours, osus;
-  for (const auto& line : lines_of(r.out))
-    if (!line.empty()) ours.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-  for (const auto& line : lines_of(read_file(sample("osu_persistent_7.4.txt"))))
-    if (!line.empty()) osus.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-  EXPECT_EQ(ours, osus) << r.out;
+  EXPECT_EQ(osu_shape(r.out), osu_shape(read_file(sample("osu_persistent_7.4.txt")))) << r.out;
 
   const auto dir = temp_dir();
   const std::string trace = dir + "/t";
@@ -236,12 +231,8 @@ TEST(OsuPointToPoint, PersistentBandwidthStartsAWindowMadeOncePerSize) {
                             "osu_bibw_persistent");
   ASSERT_EQ(bw.exit_code, 0) << bw.err;
   ASSERT_EQ(bibw.exit_code, 0) << bibw.err;
-  std::vector<std::string> ours, osus;
-  for (const auto& line : lines_of(bw.out + bibw.out))
-    if (!line.empty()) ours.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-  for (const auto& line : lines_of(read_file(sample("osu_bw_persistent_7.4.txt"))))
-    if (!line.empty()) osus.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-  EXPECT_EQ(ours, osus) << bw.out << bibw.out;
+  EXPECT_EQ(osu_shape(bw.out + bibw.out), osu_shape(read_file(sample("osu_bw_persistent_7.4.txt"))))
+      << bw.out << bibw.out;
   EXPECT_EQ(count_of(bibw.out, "Pass"), 5) << bibw.out;
 
   const auto dir = temp_dir();
@@ -493,15 +484,7 @@ TEST(OsuReductions, ValidationOfTheCharSumsCatchesAPlantedCorruption) {
 // checked (a planted corruption fails them); both import and compare table by table.
 TEST(OsuOptions, TypesGiveATablePerTypeAsOsusOwn) {
   const auto capture = read_file(std::string(MPISCOPE_TEST_DATA) + "/import/osu_types_7.4.txt");
-  // Each line's first word, figures replaced: the shape of OSU's output.
-  const auto shape = [](const std::string& text) {
-    std::vector<std::string> out;
-    for (const auto& line : lines_of(text)) {
-      if (line.empty()) continue;
-      out.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-    }
-    return out;
-  };
+  const auto shape = osu_shape;
   const auto latency = run_mpi(2, {"-m", "64", "-i", "20", "-x", "2", "-T", "all", "--no-db"}, "",
                                60, "osu_latency");
   ASSERT_EQ(latency.exit_code, 0) << latency.err;
@@ -608,12 +591,7 @@ TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
 // -c on 3 ranks: OSU's blocks of n / 3 elements of the sum, each peer's block through
 // MPI_Alltoallw, a planted corrupt byte failing both.
 TEST(OsuCollectives, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
-  const auto shape = [](const std::string& text) {
-    std::vector<std::string> out;
-    for (const auto& line : lines_of(text))
-      if (!line.empty()) out.push_back(line[0] == '#' ? line : line.substr(0, line.find(' ')));
-    return out;
-  };
+  const auto shape = osu_shape;
   const auto block =
       run_mpi(2, {"-m", "16", "-i", "10", "--no-db"}, "", 60, "osu_reduce_scatter_block");
   const auto w =
@@ -622,17 +600,8 @@ TEST(OsuCollectives, ReduceScatterBlockAndAlltoallwAsOsusOwn) {
   ASSERT_EQ(w.exit_code, 0) << w.err;
   EXPECT_EQ(shape(block.out + w.out), shape(read_file(sample("osu_block_and_w_7.4.txt"))))
       << block.out << w.out;
-  for (const std::string name : {"osu_reduce_scatter_block", "osu_alltoallw"}) {
-    SCOPED_TRACE(name);
-    const std::vector<std::string> args = {"osu", name, "-m", "1:64", "-i",  "2",
-                                           "-x",  "1",  "-c", "-T",   "all", "--no-db"};
-    const auto clean = run_mpi(3, args, "", 60);
-    ASSERT_EQ(clean.exit_code, 0) << clean.err;
-    EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;
-    const auto bad = run_mpi(3, args, "MPISCOPE_FAULT=corrupt:0", 60);
-    EXPECT_EQ(bad.exit_code, 3) << bad.err;
-    EXPECT_GE(count_of(bad.out, "Fail"), 3) << bad.out;
-  }
+  for (const std::string name : {"osu_reduce_scatter_block", "osu_alltoallw"})
+    expect_osu_validation_on_every_type(name, 3);
 }
 
 // osu_hello and osu_init (issue 34) print as OSU 7.4's own (tests/data/import/osu_init_7.4.txt);
