@@ -203,8 +203,11 @@ TEST(DbRecord, TwoRunsWritingTheSameFileAtOnceBothSucceed) {
   const auto dir = temp_dir();
   const std::string path = dir + "/shared.db";
   harness::Result a, b;
+  // Each launcher a session folder of its own (two Open MPI launchers under one $TMPDIR race to
+  // make and remove the same one).
+  const std::string first_tmp = "TMPDIR=" + temp_dir();
   std::thread first([&] {
-    a = run_mpi(2, {"imb-mpi1", "PingPong", "Sendrecv", "-iter", "30", "--db", path});
+    a = run_mpi(2, {"imb-mpi1", "PingPong", "Sendrecv", "-iter", "30", "--db", path}, first_tmp);
   });
   // The harness's temporary folders are made by the calling thread: start the second after the
   // first has made its own.

@@ -538,8 +538,11 @@ TEST(ImbIo, TwoRunsInOneFolderNeverClobberEachOtherOrTheUsersFile) {
                                    lengths,       "--io-dir",       dir,         "S_Write_indv",
                                    "P_Read_expl", "C_Write_shared", "Open_Close"};
   Result a, b;
-  std::thread first([&] { a = run_mpi(2, args); });
-  std::thread second([&] { b = run_mpi(2, args); });
+  // Each launcher a session folder of its own: two Open MPI launchers started at once under one
+  // $TMPDIR race to make the same one ("mkdir … File exists"; seen once here, stop 38).
+  const std::string first_tmp = "TMPDIR=" + temp_dir(), second_tmp = "TMPDIR=" + temp_dir();
+  std::thread first([&] { a = run_mpi(2, args, first_tmp); });
+  std::thread second([&] { b = run_mpi(2, args, second_tmp); });
   first.join();
   second.join();
   EXPECT_EQ(a.exit_code, 0) << a.err;
