@@ -153,7 +153,12 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
   large[3] = "10:11";
   const auto failed = run_mpi(2, large, apply + broken_path);
   EXPECT_NE(failed.exit_code, 0) << failed.out;
-  EXPECT_NE(failed.err.find("MPI_ERR_ARG"), std::string::npos) << failed.err;
+  // The library's own words, MPI_ERR_ARG; once in three fresh-clone runs (stop 38) Open MPI's
+  // launcher lost its help text instead ("Data unpack would read past end of buffer in file
+  // …/show_help.c"): the same abort of the 1 KiB Allreduce, reported without the error class.
+  EXPECT_TRUE(failed.err.find("MPI_ERR_ARG") != std::string::npos ||
+              failed.err.find("show_help.c") != std::string::npos)
+      << failed.err;
   // The file is stored with the run.
   const auto stored =
       query(dir + "/r.sqlite", "SELECT value FROM run_settings WHERE name = 'open_mpi_rules'");
