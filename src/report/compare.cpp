@@ -951,10 +951,13 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
   return out;
 }
 
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
 nlohmann::json comparison_json(const std::vector<db::StoredRun>& a,
                                const std::vector<db::StoredRun>& b, const Comparison& c) {
   using nlohmann::json;
-  const auto number_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   json ids_a = json::array(), ids_b = json::array();
   for (const auto& r : a) ids_a.push_back(r.id);
   for (const auto& r : b) ids_b.push_back(r.id);

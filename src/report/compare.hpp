@@ -175,6 +175,9 @@ std::map<std::string, std::string> protocol_switches(const db::StoredRun& run);
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings);
 // The readable tables (one per benchmark table) and a closing verdict.
+// A figure as JSON: the number, or null where it is NaN or infinite (JSON has neither).
+nlohmann::json number_or_null(double v);
+
 // The comparison as data (compare --json, the report's comparison): the runs of each side and
 // every row with its verdict and the reason a row cannot tell.
 nlohmann::json comparison_json(const std::vector<db::StoredRun>& a,

@@ -29,10 +29,6 @@ std::optional<double> bytes_per_second_of(const std::string& unit) {
 
 namespace {
 
-json number_or_null(double v) {
-  return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
 struct Units {
   double bytes_per_second;
   const char* name;
