@@ -30,8 +30,9 @@ double cpu_wait_percent_since_run_start();
 inline constexpr double kDisturbedCpuWaitPercent = 10;
 
 // The settings only the end of a run knows (max_cpu_wait_percent: the largest
-// cpu_wait_percent_since_run_start() over the ranks, as "%.2f").
-inline constexpr const char* kEndOfRunSettings[] = {"max_cpu_wait_percent", "open_mpi_rules"};
+// cpu_wait_percent_since_run_start() over the ranks, as "%.2f"; tune's tuning files).
+inline constexpr const char* kEndOfRunSettings[] = {"max_cpu_wait_percent", "open_mpi_rules",
+                                                    "mpich_selection"};
 // Collective over MPI_COMM_WORLD, called by every front end after its last measurement and before
 // rank 0's reporters see run_finished (while the watchdog still watches, where there is one):
 // adds kEndOfRunSettings to `info` on rank 0.

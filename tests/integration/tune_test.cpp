@@ -166,6 +166,55 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
   EXPECT_EQ(stored[0][0], text);
 }
 
+TEST(Tune, MpichReadsTheWrittenSelectionFileAndObeysItsRow) {
+  if (is_openmpi()) GTEST_SKIP() << "the selection file is MPICH's";
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const std::string path = dir + "/tuned.json";
+  const auto r =
+      run_mpi(2,
+              {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--rules", path, "--db",
+               dir + "/r.sqlite"},
+              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto text = read_file(path);
+  // The library's own tree, with communicators of exactly 2 ranks split off: algorithm 1 (nb)
+  // from 0 bytes up, for the commutative built-in operations tune timed.
+  auto tree = nlohmann::ordered_json::parse(text);
+  EXPECT_TRUE(tree.contains("collective=bcast")) << text;
+  auto& intra = tree["collective=allreduce"]["comm_type=intra"];
+  ASSERT_TRUE(intra.contains("comm_size<=2")) << intra.dump(1);
+  const auto row = intra["comm_size<=2"]["avg_msg_size=any"]["is_commutative=yes"];
+  EXPECT_TRUE(row["is_op_built_in=yes"].contains("algorithm=MPIR_Allreduce_allcomm_nb"))
+      << intra.dump(1);
+  const std::string apply = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=";
+  const std::vector<std::string> allreduce = {"imb-mpi1", "Allreduce", "-msglog", "2:10",
+                                              "-iter",    "20",        "--no-db"};
+  EXPECT_EQ(run_mpi(2, allreduce, apply + path).exit_code, 0);
+  // The same file with another collective's algorithm from 1 KiB up: MPICH aborts on a container
+  // its Allreduce does not have, so an Allreduce of 1 KiB fails and one of 512 bytes runs: the
+  // library read the file, the communicator size's branch and the row's size as the call's bytes.
+  auto sized = intra["comm_size<=2"];
+  intra["comm_size<=2"] = nlohmann::ordered_json::object();
+  intra["comm_size<=2"]["avg_msg_size<=1023"] = sized["avg_msg_size=any"];
+  intra["comm_size<=2"]["avg_msg_size=any"]["algorithm=MPIR_Reduce_scatter_intra_pairwise"] =
+      nlohmann::ordered_json::object();
+  const std::string broken = write_file(dir, "broken.json", tree.dump());
+  auto small = allreduce;
+  small[3] = "2:9";
+  EXPECT_EQ(run_mpi(2, small, apply + broken).exit_code, 0);
+  auto large = allreduce;
+  large[3] = "10:11";
+  const auto failed = run_mpi(2, large, apply + broken);
+  EXPECT_NE(failed.exit_code, 0) << failed.out;
+  EXPECT_NE(failed.err.find("Internal error"), std::string::npos) << failed.err;
+  // The file is stored with the run.
+  const auto stored =
+      query(dir + "/r.sqlite", "SELECT value FROM run_settings WHERE name = 'mpich_selection'");
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0][0], text);
+}
+
 TEST(TuneCheck, ATuningThatSlowsACollectiveFailsTheCheck) {
   // The "tuning" preloads the project's PMPI shim with 100 us before every MPI_Allreduce: far
   // beyond any launch-to-launch noise (Open MPI's basic_linear Allreduce, 1.6 times its own

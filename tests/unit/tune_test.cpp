@@ -1,6 +1,8 @@
 // `mpiscope tune`'s pure parts (suites/tune): MPICH's glued algorithm names, the choice per length
-// on made-up medians and intervals, and Open MPI's rules file.
+// on made-up medians and intervals, Open MPI's rules file and MPICH's selection file.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "suites/tune/tune.hpp"
 
@@ -129,4 +131,71 @@ TEST(TuneRules, OpenMpisFileChangesOnlyTheMeasuredSizeFromEachLengthUp) {
   // No change anywhere: no file.
   allreduce.choices[1].changed = allreduce.choices[2].changed = false;
   EXPECT_EQ(tune::open_mpi_rules_file({allreduce}, 4), "");
+}
+
+TEST(TuneRules, MpichsFileSplitsTheMeasuredSizeOffTheLibrarysOwnTree) {
+  // A made-up library tree and the containers it accepts, as read_mpich_selection gives them.
+  tune::MpichSelection library;
+  library.tree =
+      R"({"collective=allgather":{"comm_type=intra":{"algorithm=MPIR_Allgather_intra_ring":{}}},)"
+      R"("collective=allreduce":{"comm_type=intra":{"algorithm=MPIR_Allreduce_intra_smp":{}},)"
+      R"("comm_type=inter":{"algorithm=MPIR_Allreduce_inter_x":{}}}})";
+  library.containers = {"MPIR_Allgather_intra_ring", "MPIR_Allgather_allcomm_nb",
+                        "MPIR_Allreduce_intra_smp", "MPIR_Allreduce_intra_recursive_doubling"};
+  EXPECT_EQ(tune::mpich_container(library, "Allgather", "nb"), "MPIR_Allgather_allcomm_nb");
+  EXPECT_EQ(tune::mpich_container(library, "Allgather", "brucks"), "");
+
+  tune::TunedCollective allreduce{{"Allreduce", "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", {}}, {}};
+  for (const auto& [bytes, changed] :
+       std::vector<std::pair<std::size_t, bool>>{{4, false}, {1024, true}, {65536, true}}) {
+    tune::LengthChoice c;
+    c.bytes = bytes;
+    c.changed = changed;
+    c.fastest = {3, "recursive_doubling"};
+    allreduce.choices.push_back(c);
+  }
+  tune::TunedCollective allgather{{"Allgather", "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", {}}, {}};
+  tune::LengthChoice g;
+  g.bytes = 64;
+  g.changed = true;
+  g.fastest = {2, "nb"};
+  allgather.choices = {g, g};
+  allgather.choices[1].bytes = 1024;
+  allgather.choices[1].fastest = {1, "brucks"};  // a name the library's file does not accept
+  std::vector<std::string> notes;
+  const auto text = tune::mpich_selection_file(library, {allreduce, allgather}, 4, notes);
+  const auto tree = nlohmann::ordered_json::parse(text);
+  const auto own_allreduce =
+      nlohmann::ordered_json::parse(R"({"algorithm=MPIR_Allreduce_intra_smp":{}})");
+  const auto& intra = tree.at("collective=allreduce").at("comm_type=intra");
+  // Smaller and larger communicators keep the library's subtree, in the order MPICH tries them.
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : intra.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"comm_size<=3", "comm_size<=4", "comm_size=any"}));
+  EXPECT_EQ(intra.at("comm_size<=3"), own_allreduce);
+  EXPECT_EQ(intra.at("comm_size=any"), own_allreduce);
+  // 4 ranks: the library's own below 1 KiB, recursive doubling from 1 KiB up (merged with 64 KiB)
+  // for commutative built-in operations only.
+  const auto& sized = intra.at("comm_size<=4");
+  EXPECT_EQ(sized.at("avg_msg_size<=1023"), own_allreduce);
+  const auto& chosen = sized.at("avg_msg_size=any");
+  EXPECT_EQ(chosen.at("is_commutative=no"), own_allreduce);
+  EXPECT_EQ(chosen.at("is_commutative=yes").at("is_op_built_in=no"), own_allreduce);
+  EXPECT_TRUE(chosen.at("is_commutative=yes")
+                  .at("is_op_built_in=yes")
+                  .contains("algorithm=MPIR_Allreduce_intra_recursive_doubling"))
+      << sized.dump(1);
+  EXPECT_EQ(tree.at("collective=allreduce").at("comm_type=inter"),
+            nlohmann::ordered_json::parse(R"({"algorithm=MPIR_Allreduce_inter_x":{}})"));
+  // Allgather compares the total size (64 B x 4 ranks): nb from 0, the library's own from 4 KiB,
+  // where the name it does not accept was chosen, and a note says so.
+  const auto& gathered = tree.at("collective=allgather").at("comm_type=intra").at("comm_size<=4");
+  EXPECT_TRUE(gathered.at("total_msg_size<=4095").contains("algorithm=MPIR_Allgather_allcomm_nb"))
+      << gathered.dump(1);
+  EXPECT_TRUE(gathered.at("total_msg_size=any").contains("algorithm=MPIR_Allgather_intra_ring"));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("MPIR_Allgather_intra_brucks"), std::string::npos) << notes[0];
+  // No change anywhere: no file.
+  allreduce.choices[1].changed = allreduce.choices[2].changed = false;
+  EXPECT_EQ(tune::mpich_selection_file(library, {allreduce}, 4, notes), "");
 }

@@ -12,22 +12,19 @@
 #include <stdexcept>
 
 #include "core/control_variables.hpp"
+#include "core/text.hpp"
 #include "suites/tune/tune.hpp"
 
 namespace mpiscope::tune {
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 std::string upper(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
 std::string open_mpi_variable(const std::string& collective) {
-  return "coll_tuned_" + lower(collective) + "_algorithm";
+  return "coll_tuned_" + core::to_lower(collective) + "_algorithm";
 }
 std::string mpich_variable(const std::string& collective) {
   return "MPIR_CVAR_" + upper(collective) + "_INTRA_ALGORITHM";

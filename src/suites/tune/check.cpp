@@ -1,6 +1,6 @@
 // `mpiscope tune-check`: whether a tuning helps across launches (issue 37, item 3). It starts no
 // MPI itself: it launches IMB-MPI1's collectives with the accurate meter, alternately without and
-// with the tuning (Open MPI's rules file, or environment variables such as MPICH's
+// with the tuning (the library's tuning file, or environment variables such as MPICH's
 // MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM), records every launch in the results database, and rules
 // with compare's gate: a row slower with the tuning beyond the noise fails it (exit 3), rows that
 // cannot tell are said (exit 6), rows faster beyond the noise are the tuning's proof.
@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -82,8 +83,8 @@ std::int64_t newest_run(const std::string& db_path, const std::string& label) {
 int check_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
   CLI::App app(
       "Checks a tuning across launches: IMB-MPI1's collectives with the accurate meter, launched "
-      "alternately without and with the tuning (--rules: Open MPI's rules file, as mpiscope tune "
-      "--rules writes it; --env NAME=VALUE: any environment, e.g. MPICH's "
+      "alternately without and with the tuning (--rules: the library's tuning file, as mpiscope "
+      "tune --rules writes it; --env NAME=VALUE: any environment, e.g. MPICH's "
       "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling), every launch recorded in the "
       "results database, then compare's verdict per row: a row slower with the tuning by more "
       "than --fail-above beyond the run-to-run noise fails the check.",
@@ -99,7 +100,9 @@ int check_main(int argc, char** argv, const std::string& program, const std::vec
   app.add_option("--launcher", launcher,
                  "How to launch the ranks, as one string: 'mpirun -np 4', 'srun -n 64'")
       ->required();
-  app.add_option("--rules", rules, "Open MPI's dynamic rules file of the tuning")
+  app.add_option("--rules", rules,
+                 "The tuning file: Open MPI's dynamic rules, or MPICH's JSON selection file (a "
+                 "file that starts with '{')")
       ->type_name("FILE");
   app.add_option("--env", env, "An environment variable of the tuning (repeatable)")
       ->type_name("NAME=VALUE");
@@ -136,9 +139,17 @@ int check_main(int argc, char** argv, const std::string& program, const std::vec
       std::error_code error;
       if (!std::filesystem::is_regular_file(rules, error))
         throw cli::UsageError("--rules: no file '" + rules + "'");
-      tuning["OMPI_MCA_coll_tuned_use_dynamic_rules"] = "1";
-      tuning["OMPI_MCA_coll_tuned_dynamic_rules_filename"] =
-          std::filesystem::absolute(rules).string();
+      const auto path = std::filesystem::absolute(rules).string();
+      // MPICH's selection file is a JSON object; Open MPI's rules begin with a number.
+      std::ifstream in(path);
+      char first = '\0';
+      in >> first;
+      if (first == '{') {
+        tuning["MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE"] = path;
+      } else {
+        tuning["OMPI_MCA_coll_tuned_use_dynamic_rules"] = "1";
+        tuning["OMPI_MCA_coll_tuned_dynamic_rules_filename"] = path;
+      }
     }
     for (const auto& e : env) {
       const auto eq = e.find('=');

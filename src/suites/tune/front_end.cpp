@@ -41,7 +41,7 @@ struct Options {
   std::vector<std::size_t> lengths = {4, 64, 1024, 16384, 262144, 1048576};
   double tolerance_percent = 5;
   int rounds = 3;
-  std::string rules_file;  // --rules FILE: Open MPI's dynamic rules file
+  std::string rules_file;  // --rules FILE: Open MPI's dynamic rules or MPICH's selection file
   cli::OutputOptions output;
   cli::MethodOptions method{.method = "accurate", .budget_s = 0.2};
 };
@@ -71,7 +71,7 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       "Times every algorithm the MPI library offers for each chosen collective (Open MPI's "
       "coll/tuned, MPICH's MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM), with the accurate meter at "
       "the same lengths on this launch's processes, and chooses per length the fastest where it "
-      "beats the library's own choice beyond the noise; --rules writes Open MPI's tuning file "
+      "beats the library's own choice beyond the noise; --rules writes the library's tuning file "
       "that applies the choice.",
       launch.program};
   app.add_option("--collectives", collectives,
@@ -95,8 +95,9 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   app.add_option("--rules", o.rules_file,
-                 "Write Open MPI's dynamic rules file (coll_tuned_dynamic_rules_filename) of the "
-                 "choice here")
+                 "Write the library's tuning file of the choice here: Open MPI's dynamic rules "
+                 "(coll_tuned_dynamic_rules_filename), MPICH's JSON selection "
+                 "(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)")
       ->type_name("FILE");
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
@@ -137,10 +138,13 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
           fmt::format("{}", fmt::join(chosen, ", ")) +
           " through its tool interface (Open MPI's coll_tuned_<collective>_algorithm, MPICH's "
           "MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM)");
-    if (o.variables.front().variable.rfind("coll_tuned_", 0) == 0)
+    if (o.variables.front().variable.rfind("coll_tuned_", 0) == 0) {
       check_open_mpi_environment();
-    else if (!o.rules_file.empty())
-      throw cli::UsageError("--rules writes Open MPI's rules file; this library is not Open MPI");
+    } else if (!o.rules_file.empty()) {
+      // MPICH's file is its built-in tree with the choice in it: found before anything is timed.
+      std::string why;
+      if (!read_mpich_selection(why)) throw cli::UsageError("--rules: " + why);
+    }
     return nlohmann::json(o).dump();
   });
 }
@@ -318,25 +322,42 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
     set_algorithm(v.variable, 0);  // the library's own choice again
     if (outcome.failed || !outcome.all_ran) break;
   }
-  std::string rules;
+  // The library's tuning file of the choice (rank 0), stored with the run as a setting.
+  std::string file;
+  const bool open_mpi = o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
+  const char* setting = open_mpi ? "open_mpi_rules" : "mpich_selection";
   if (reporters.root()) {
     const auto tuned = choices(o, tables, world_size, tables);
-    rules = open_mpi_rules_file(tuned, world_size);
+    if (open_mpi) {
+      file = open_mpi_rules_file(tuned, world_size);
+    } else {
+      std::string why;
+      std::vector<std::string> notes;
+      if (const auto selection = read_mpich_selection(why))
+        file = mpich_selection_file(*selection, tuned, world_size, notes);
+      else
+        notes.push_back("tune: MPICH's selection file cannot be made: " + why);
+      for (const auto& n : notes) tables.note(n);
+    }
     if (!o.rules_file.empty()) {
-      if (rules.empty()) {
+      if (file.empty()) {
         tables.note("tune: no algorithm beats the library's own choice: " + o.rules_file +
                     " is not written");
       } else {
-        output::replace_file(o.rules_file, rules);
-        std::printf(
-            "\n# Open MPI's rules written to %s; apply them with\n#   mpirun --mca "
-            "coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename %s ...\n",
-            o.rules_file.c_str(), o.rules_file.c_str());
+        output::replace_file(o.rules_file, file);
+        const auto apply = open_mpi ? "mpirun --mca coll_tuned_use_dynamic_rules 1 --mca "
+                                      "coll_tuned_dynamic_rules_filename " +
+                                          o.rules_file + " ..."
+                                    : "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=" + o.rules_file +
+                                          " mpiexec ...   (or mpiexec -genv with it)";
+        std::printf("\n# %s written to %s; apply it with\n#   %s\n",
+                    open_mpi ? "Open MPI's rules" : "MPICH's selection file", o.rules_file.c_str(),
+                    apply.c_str());
       }
     }
   }
   reporters.measured(info);
-  if (!rules.empty()) info.settings["open_mpi_rules"] = rules;
+  if (!file.empty()) info.settings[setting] = file;
   reporters.finish(info, outcome.all_ran);
   return cli::exit_code(outcome);
 }

@@ -98,4 +98,33 @@ std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int p
 // functions' dsize): X, or X times the process count for the gathers, scatters and all-to-all.
 std::size_t open_mpi_rule_bytes(const std::string& collective, std::size_t bytes, int processes);
 
+// MPICH's collective selection: the built-in tree of MPIR's algorithms (the JSON that
+// MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE replaces as a whole) and the algorithm names the
+// library accepts in it ("MPIR_Allreduce_intra_smp", "MPIR_Allreduce_allcomm_nb"), both read
+// from the strings of the library file this process loaded: nothing typed into mpiscope.
+struct MpichSelection {
+  std::string library;                  // the file read
+  std::string tree;                     // the built-in tree, JSON text
+  std::vector<std::string> containers;  // every "algorithm=" name, without the prefix
+};
+// nullopt, with why, when the file or exactly one such tree cannot be found in it.
+std::optional<MpichSelection> read_mpich_selection(std::string& why);
+// The container MPICH's selection names an algorithm of the control variable by:
+// MPIR_<Collective>_intra_<name> or MPIR_<Collective>_allcomm_<name>, whichever the library
+// accepts; "" when neither.
+std::string mpich_container(const MpichSelection& s, const std::string& collective,
+                            const std::string& algorithm);
+// The size MPICH's selection compares for a collective at IMB's length X: avg_msg_size (X) for
+// Allreduce, Bcast, Reduce and Alltoall, total_msg_size for the others (X times the process count
+// for Allgather, Gather and Scatter); 0 for Barrier, which has none.
+std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, int processes);
+// The library's tree with each changed collective's intra-communicator subtree split by
+// communicator size: exactly `processes` ranks get a row from each measured length up (the
+// chosen algorithm, or the library's own subtree), other sizes keep the library's own subtree.
+// A chosen algorithm applies to the cases tune timed only (the reductions' commutative built-in
+// operations, Reduce_scatter's equal blocks, Alltoall's own send buffer). Empty when nothing
+// changed; `notes` says what could not be written.
+std::string mpich_selection_file(const MpichSelection& s, const std::vector<TunedCollective>& tuned,
+                                 int processes, std::vector<std::string>& notes);
+
 }  // namespace mpiscope::tune

@@ -1,0 +1,202 @@
+// MPICH's collective selection file (tune.hpp): the library's built-in tree of its own algorithms,
+// read from the library file this process loaded, with the measured communicator size's rows of
+// each tuned collective replaced by the choice.
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+#include "suites/tune/tune.hpp"
+
+namespace mpiscope::tune {
+
+namespace {
+
+using Tree = nlohmann::ordered_json;  // MPICH tries a node's keys in the file's order
+
+constexpr const char* kContainerPrefix = "algorithm=";
+
+// The key MPICH's selection compares for a collective, and the size it compares at IMB's length X
+// (csel.c: avg_msg_size is the datatype's size x count, defined for these four only;
+// total_msg_size is the whole vector: x the communicator size for the gathers and scatters).
+struct SizeKey {
+  const char* key;  // nullptr: the collective has no size (Barrier)
+  bool times_processes;
+};
+SizeKey size_key(const std::string& collective) {
+  for (const char* avg : {"Allreduce", "Bcast", "Reduce", "Alltoall"})
+    if (collective == avg) return {"avg_msg_size", false};
+  for (const char* total : {"Allgather", "Gather", "Scatter"})
+    if (collective == total) return {"total_msg_size", true};
+  if (collective == "Reduce_scatter") return {"total_msg_size", false};
+  return {nullptr, false};
+}
+
+// The cases tune timed, as MPICH's selection tells them apart: the reductions with MPI_SUM on
+// MPI_FLOAT, Reduce_scatter with equal blocks, Alltoall with a send buffer of its own. A choice
+// holds for those only; every other case keeps the library's own subtree (some algorithms abort
+// on others: MPICH 4.0's noncommutative Reduce_scatter on unequal blocks).
+std::vector<std::pair<const char*, const char*>> timed_cases(const std::string& collective) {
+  if (collective == "Allreduce" || collective == "Reduce")
+    return {{"is_commutative=yes", "is_commutative=no"},
+            {"is_op_built_in=yes", "is_op_built_in=no"}};
+  if (collective == "Reduce_scatter")
+    return {{"is_commutative=yes", "is_commutative=no"},
+            {"is_block_regular=yes", "is_block_regular=no"}};
+  if (collective == "Alltoall") return {{"is_sendbuf_inplace=no", "is_sendbuf_inplace=yes"}};
+  return {};
+}
+
+// A chosen algorithm's subtree: the container in the cases timed, the library's own elsewhere.
+Tree leaf(const std::string& collective, const std::string& container, const Tree& library) {
+  Tree node = Tree::object();
+  node[kContainerPrefix + container] = Tree::object();
+  const auto cases = timed_cases(collective);
+  for (auto c = cases.rbegin(); c != cases.rend(); ++c) {
+    Tree split = Tree::object();
+    split[c->first] = std::move(node);
+    split[c->second] = library;
+    node = std::move(split);
+  }
+  return node;
+}
+
+}  // namespace
+
+std::string mpich_container(const MpichSelection& s, const std::string& collective,
+                            const std::string& algorithm) {
+  for (const char* kind : {"_intra_", "_allcomm_"}) {
+    const std::string name = "MPIR_" + collective + kind + algorithm;
+    if (std::find(s.containers.begin(), s.containers.end(), name) != s.containers.end())
+      return name;
+  }
+  return "";
+}
+
+std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, int processes) {
+  const auto k = size_key(collective);
+  if (k.key == nullptr) return 0;
+  return k.times_processes ? bytes * static_cast<std::size_t>(processes) : bytes;
+}
+
+std::string mpich_selection_file(const MpichSelection& s, const std::vector<TunedCollective>& tuned,
+                                 int processes, std::vector<std::string>& notes) {
+  Tree tree = Tree::parse(s.tree);
+  bool any = false;
+  for (const auto& t : tuned) {
+    if (std::none_of(t.choices.begin(), t.choices.end(),
+                     [](const LengthChoice& c) { return c.changed; }))
+      continue;
+    const std::string key = "collective=" + core::to_lower(t.variable.collective);
+    if (!tree.contains(key) || !tree[key].contains("comm_type=intra")) {
+      notes.push_back(
+          fmt::format("tune: MPICH's selection tree has no {} among intra-communicator "
+                      "collectives: its choice is not written",
+                      t.variable.collective));
+      continue;
+    }
+    const Tree library = tree[key]["comm_type=intra"];
+    const auto k = size_key(t.variable.collective);
+    // Rows from each measured length up (the first from 0 bytes), merged where the algorithm
+    // stays the same; a collective with no size (Barrier) has one row.
+    std::vector<std::pair<std::size_t, std::string>> rows;  // from, container ("": the library's)
+    for (const auto& c : t.choices) {
+      std::string container;
+      if (c.changed) {
+        container = mpich_container(s, t.variable.collective, c.fastest.name);
+        if (container.empty()) {
+          notes.push_back(fmt::format(
+              "tune: MPICH's selection file names no algorithm MPIR_{}_intra_{} (or _allcomm_): "
+              "{} bytes of {} keep the library's own choice in the file",
+              t.variable.collective, c.fastest.name, c.bytes, t.variable.collective));
+        }
+      }
+      const std::size_t from =
+          rows.empty() ? 0 : mpich_rule_bytes(t.variable.collective, c.bytes, processes);
+      if (rows.empty() || (k.key != nullptr && rows.back().second != container))
+        rows.emplace_back(from, container);
+    }
+    if (std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.second.empty(); }))
+      continue;
+    Tree sized = Tree::object();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& [from, container] = rows[i];
+      const Tree row =
+          container.empty() ? library : leaf(t.variable.collective, container, library);
+      if (k.key == nullptr) {
+        sized = row;
+        break;
+      }
+      const std::string condition = i + 1 < rows.size()
+                                        ? fmt::format("{}<={}", k.key, rows[i + 1].first - 1)
+                                        : fmt::format("{}=any", k.key);
+      sized[condition] = row;
+    }
+    // Communicators of the measured size get the rows; smaller and larger ones the library's own.
+    Tree intra = Tree::object();
+    intra[fmt::format("comm_size<={}", processes - 1)] = library;
+    intra[fmt::format("comm_size<={}", processes)] = sized;
+    intra["comm_size=any"] = library;
+    tree[key]["comm_type=intra"] = intra;
+    any = true;
+  }
+  return any ? tree.dump() + "\n" : "";
+}
+
+std::optional<MpichSelection> read_mpich_selection(std::string& why) {
+  // The library that holds PMPI_Init (MPI_Init may be a PMPI shim's).
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&PMPI_Init), &info) == 0 || info.dli_fname == nullptr) {
+    why = "the file of the MPI library this process loaded cannot be found (dladdr)";
+    return std::nullopt;
+  }
+  MpichSelection s;
+  s.library = info.dli_fname;
+  std::ifstream in(s.library, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) {
+    why = "cannot read the MPI library's file " + s.library;
+    return std::nullopt;
+  }
+  // Its strings: the tree of MPIR's algorithms (the one that names "algorithm=MPIR_" containers;
+  // the device's trees name MPIDI_ ones) and every container name it accepts. Found where they
+  // occur, not between NULs: a literal may follow other constant data with no NUL before it.
+  const auto until_nul = [&](std::size_t at) {
+    return std::string_view(bytes.data() + at, std::min(bytes.find('\0', at), bytes.size()) - at);
+  };
+  const std::string container_start = std::string(kContainerPrefix) + "MPIR_";
+  for (std::size_t at = bytes.find(container_start); at != std::string::npos;
+       at = bytes.find(container_start, at + 1)) {
+    auto name = until_nul(at).substr(std::char_traits<char>::length(kContainerPrefix));
+    const auto end = std::find_if(name.begin(), name.end(), [](char c) {
+      return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    });
+    name = name.substr(0, static_cast<std::size_t>(end - name.begin()));
+    if (std::find(s.containers.begin(), s.containers.end(), name) == s.containers.end())
+      s.containers.emplace_back(name);
+  }
+  std::vector<std::string> trees;
+  for (std::size_t at = bytes.find("{\"collective="); at != std::string::npos;
+       at = bytes.find("{\"collective=", at + 1)) {
+    const auto text = until_nul(at);
+    if (text.find("\"algorithm=MPIR_") != std::string_view::npos) trees.emplace_back(text);
+    at += text.size();
+  }
+  if (trees.size() != 1 || !Tree::accept(trees.front())) {
+    why = fmt::format(
+        "the MPI library's file {} holds {} built-in selection trees of MPIR's algorithms "
+        "(one JSON text is needed)",
+        s.library, trees.size());
+    return std::nullopt;
+  }
+  s.tree = trees.front();
+  return s;
+}
+
+}  // namespace mpiscope::tune
