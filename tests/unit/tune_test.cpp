@@ -199,3 +199,63 @@ TEST(TuneRules, MpichsFileSplitsTheMeasuredSizeOffTheLibrarysOwnTree) {
   allreduce.choices[1].changed = allreduce.choices[2].changed = false;
   EXPECT_EQ(tune::mpich_selection_file(library, {allreduce}, 4, notes), "");
 }
+
+TEST(TuneRules, MergingKeepsOtherSizesAndReplacesThisOne) {
+  tune::TunedCollective allreduce{{"Allreduce", "coll_tuned_allreduce_algorithm", kAlgorithms}, {}};
+  tune::LengthChoice c;
+  c.bytes = 1024;
+  c.changed = true;
+  c.fastest = {4, "ring"};
+  allreduce.choices = {c};
+  // Open MPI: a file tuned at 4 ranks, then 2 ranks merged in (3 ranks, which would take the
+  // rule of 2, keep the library's decision), then 4 again with no change.
+  const auto at_four = tune::open_mpi_rules_file({allreduce}, 4);
+  EXPECT_EQ(tune::open_mpi_rules_problem(at_four), "");
+  const auto both = tune::open_mpi_rules_file({allreduce}, 2, at_four);
+  EXPECT_EQ(both,
+            "1 # collectives: written by mpiscope tune\n"
+            "2 # Allreduce\n5 # communicator sizes\n"
+            "1 # communicators this small keep the library's decision\n1\n0 0 0 0\n"
+            "2 # communicators of the measured size\n1\n0 4 0 0\n"
+            "3 # larger communicators keep the library's decision\n1\n0 0 0 0\n"
+            "4 # communicators tuned before\n1\n0 4 0 0\n"
+            "5 # larger communicators keep the library's decision\n1\n0 0 0 0\n");
+  allreduce.choices[0].changed = false;
+  const auto retuned = tune::open_mpi_rules_file({allreduce}, 4, both);
+  EXPECT_NE(retuned.find("4 # communicators of the measured size\n1\n0 0 0 0\n"), std::string::npos)
+      << retuned;
+  EXPECT_NE(retuned.find("2 # communicators tuned before\n1\n0 4 0 0\n"), std::string::npos)
+      << retuned;
+  EXPECT_NE(tune::open_mpi_rules_problem("1 # collectives\n2\n1\n"), "");
+  EXPECT_NE(tune::open_mpi_rules_problem("1 x\n"), "");
+
+  // MPICH: the size split is extended, not nested: one key per size tuned, in ascending order.
+  tune::MpichSelection library;
+  library.tree =
+      R"({"collective=allreduce":{"comm_type=intra":{"algorithm=MPIR_Allreduce_intra_smp":{}}}})";
+  library.containers = {"MPIR_Allreduce_intra_smp", "MPIR_Allreduce_intra_ring"};
+  allreduce.choices[0].changed = true;
+  std::vector<std::string> notes;
+  auto file = tune::mpich_selection_file(library, {allreduce}, 4, notes);
+  file = tune::mpich_selection_file(library, {allreduce}, 2, notes, file);
+  file = tune::mpich_selection_file(library, {allreduce}, 8, notes, file);
+  const auto tree = nlohmann::ordered_json::parse(file);
+  const auto& intra = tree.at("collective=allreduce").at("comm_type=intra");
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : intra.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"comm_size<=1", "comm_size<=2", "comm_size<=3",
+                                            "comm_size<=4", "comm_size<=7", "comm_size<=8",
+                                            "comm_size=any"}))
+      << intra.dump(1);
+  const auto own = nlohmann::ordered_json::parse(R"({"algorithm=MPIR_Allreduce_intra_smp":{}})");
+  for (const char* k : {"comm_size<=1", "comm_size<=3", "comm_size<=7", "comm_size=any"})
+    EXPECT_EQ(intra.at(k), own) << k;
+  for (const char* k : {"comm_size<=2", "comm_size<=4", "comm_size<=8"})
+    EXPECT_TRUE(intra.at(k)
+                    .at("avg_msg_size=any")
+                    .at("is_commutative=yes")
+                    .at("is_op_built_in=yes")
+                    .contains("algorithm=MPIR_Allreduce_intra_ring"))
+        << k << intra.dump(1);
+  EXPECT_EQ(tune::mpich_selection_problem("[1]"), "it is not a JSON object of collectives");
+}

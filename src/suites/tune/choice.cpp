@@ -2,10 +2,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "core/convergence.hpp"
+#include "core/text.hpp"
 #include "suites/tune/tune.hpp"
 
 namespace mpiscope::tune {
@@ -121,47 +125,133 @@ namespace {
 // Open MPI 4.1's COLLTYPE (ompi/mca/coll/base/coll_base_functions.h): the file's collective ids.
 // A file format's constant, not a choice of the library's: the test that has the library read a
 // written file back checks them.
+constexpr std::pair<const char*, int> kOpenMpiCollectiveIds[] = {
+    {"Allgather", 0}, {"Allreduce", 2}, {"Alltoall", 3},        {"Barrier", 6},  {"Bcast", 7},
+    {"Gather", 9},    {"Reduce", 11},   {"Reduce_scatter", 12}, {"Scatter", 15},
+};
 int open_mpi_collective_id(const std::string& collective) {
-  static const std::pair<const char*, int> ids[] = {
-      {"Allgather", 0}, {"Allreduce", 2}, {"Alltoall", 3},        {"Barrier", 6},  {"Bcast", 7},
-      {"Gather", 9},    {"Reduce", 11},   {"Reduce_scatter", 12}, {"Scatter", 15},
-  };
-  for (const auto& [name, id] : ids)
+  for (const auto& [name, id] : kOpenMpiCollectiveIds)
     if (collective == name) return id;
   return -1;
 }
+std::string open_mpi_collective_name(int id) {
+  for (const auto& [name, known] : kOpenMpiCollectiveIds)
+    if (id == known) return name;
+  return "collective";
+}
+
+// A rules file as Open MPI reads it: for each collective id, for each communicator size (the
+// rule of the largest size not above a communicator's applies), its rows of four numbers (from
+// bytes, algorithm, fan-in/out, segment size).
+using Row = std::array<long, 4>;
+using OpenMpiRules = std::map<int, std::map<long, std::vector<Row>>>;
+
+// The numbers of a rules file in order, comments (from '#' to the end of a line) left out.
+std::vector<long> numbers_of(const std::string& text) {
+  std::vector<long> out;
+  for (const auto& line : core::split(text, '\n')) {
+    auto code = line.substr(0, line.find('#'));
+    std::replace(code.begin(), code.end(), '\t', ' ');
+    for (const auto& word : core::split(code, ' ')) {
+      const auto w = core::trim(word);
+      if (w.empty()) continue;
+      char* end = nullptr;
+      const long value = std::strtol(w.c_str(), &end, 10);
+      if (end != w.c_str() + w.size()) throw std::runtime_error("'" + w + "' is not a number");
+      out.push_back(value);
+    }
+  }
+  return out;
+}
+
+OpenMpiRules parse_rules(const std::string& text) {
+  const auto n = numbers_of(text);
+  std::size_t at = 0;
+  const auto next = [&](long low, long high, const char* what) {
+    if (at >= n.size()) throw std::runtime_error(std::string("it ends before ") + what);
+    const long v = n[at++];
+    if (v < low || v > high)
+      throw std::runtime_error(fmt::format("{} {} is out of range", what, v));
+    return v;
+  };
+  OpenMpiRules rules;
+  const long collectives = next(0, 1000, "the number of collectives");
+  for (long c = 0; c < collectives; ++c) {
+    auto& sizes = rules[static_cast<int>(next(0, 1000, "a collective id"))];
+    const long count = next(0, 1 << 20, "the number of communicator sizes");
+    for (long k = 0; k < count; ++k) {
+      auto& rows = sizes[next(1, 1L << 30, "a communicator size")];
+      const long row_count = next(0, 1 << 20, "the number of rows");
+      for (long r = 0; r < row_count; ++r)
+        rows.push_back({next(0, 1L << 62, "a message size"), next(0, 1000, "an algorithm"),
+                        next(0, 1L << 30, "a fan-in/out"), next(0, 1L << 62, "a segment size")});
+    }
+  }
+  if (at != n.size()) throw std::runtime_error("numbers follow its last collective");
+  return rules;
+}
+
+bool keeps_the_library_decision(const std::vector<Row>& rows) {
+  return std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r[1] == 0; });
+}
 }  // namespace
 
-std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes) {
-  std::vector<const TunedCollective*> with_change;
-  for (const auto& t : tuned) {
-    const bool any = std::any_of(t.choices.begin(), t.choices.end(),
-                                 [](const LengthChoice& c) { return c.changed; });
-    if (any && open_mpi_collective_id(t.variable.collective) >= 0) with_change.push_back(&t);
+std::string open_mpi_rules_problem(const std::string& text) {
+  try {
+    parse_rules(text);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
   }
-  if (with_change.empty()) return "";
-  // The reader takes the first number on a line and skips the rest: no digit in a comment.
-  std::string out = fmt::format("{} # collectives: written by mpiscope tune\n", with_change.size());
-  for (const auto* t : with_change) {
+}
+
+std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes,
+                                const std::string& merged_into) {
+  OpenMpiRules rules = merged_into.empty() ? OpenMpiRules{} : parse_rules(merged_into);
+  bool any = false;
+  for (const auto& t : tuned) {
+    const int id = open_mpi_collective_id(t.variable.collective);
+    if (id < 0) continue;
+    const bool changed = std::any_of(t.choices.begin(), t.choices.end(),
+                                     [](const LengthChoice& c) { return c.changed; });
+    // A collective without a change is written only to replace an earlier tuning of this size.
+    if (!changed && !rules.count(id)) continue;
+    any |= changed;
     // Rows from each measured length up, merged where the algorithm stays the same; the first
     // from 0 bytes, as the reader demands.
-    std::vector<std::pair<std::size_t, int>> rows;
-    for (const auto& c : t->choices) {
-      const int algorithm = c.changed ? c.fastest.value : 0;
-      const std::size_t from =
-          rows.empty() ? 0 : open_mpi_rule_bytes(t->variable.collective, c.bytes, processes);
-      if (rows.empty() || rows.back().second != algorithm) rows.emplace_back(from, algorithm);
+    std::vector<Row> rows;
+    for (const auto& c : t.choices) {
+      const long algorithm = c.changed ? c.fastest.value : 0;
+      const long from =
+          rows.empty()
+              ? 0
+              : static_cast<long>(open_mpi_rule_bytes(t.variable.collective, c.bytes, processes));
+      if (rows.empty() || rows.back()[1] != algorithm) rows.push_back({from, algorithm, 0, 0});
     }
-    out += fmt::format("{} # {}\n", open_mpi_collective_id(t->variable.collective),
-                       t->variable.collective);
-    // Communicator sizes: below, exactly and above the one measured; the others keep the
-    // library's own decision (algorithm zero).
-    out += "3 # communicator sizes\n";
-    out += "1 # communicators this small keep the library's decision\n1\n0 0 0 0\n";
-    out += fmt::format("{} # communicators of the measured size\n{}\n", processes, rows.size());
-    for (const auto& [from, algorithm] : rows) out += fmt::format("{} {} 0 0\n", from, algorithm);
-    out += fmt::format("{} # larger communicators keep the library's decision\n1\n0 0 0 0\n",
-                       processes + 1);
+    if (rows.empty()) rows.push_back({0, 0, 0, 0});
+    // The measured size gets the rows; sizes below and above that no earlier tuning covers keep
+    // the library's own decision (algorithm zero).
+    auto& sizes = rules[id];
+    sizes[processes] = rows;
+    if (sizes.begin()->first == processes) sizes[1] = {{0, 0, 0, 0}};
+    sizes.try_emplace(processes + 1, std::vector<Row>{{0, 0, 0, 0}});
+  }
+  // Nothing new and nothing to replace: no file.
+  if (!any && merged_into.empty()) return "";
+  // The reader takes every number outside a comment: no digit in a comment.
+  std::string out = fmt::format("{} # collectives: written by mpiscope tune\n", rules.size());
+  for (const auto& [id, sizes] : rules) {
+    out += fmt::format("{} # {}\n{} # communicator sizes\n", id, open_mpi_collective_name(id),
+                       sizes.size());
+    for (const auto& [size, rows] : sizes) {
+      const char* what = size == processes                   ? "communicators of the measured size"
+                         : !keeps_the_library_decision(rows) ? "communicators tuned before"
+                         : size == sizes.begin()->first
+                             ? "communicators this small keep the library's decision"
+                             : "larger communicators keep the library's decision";
+      out += fmt::format("{} # {}\n{}\n", size, what, rows.size());
+      for (const auto& r : rows) out += fmt::format("{} {} {} {}\n", r[0], r[1], r[2], r[3]);
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -17,6 +18,7 @@
 #include "cli/suite_cli.hpp"
 #include "core/convergence.hpp"
 #include "core/engine.hpp"
+#include "core/input_file.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
@@ -41,12 +43,14 @@ struct Options {
   std::vector<std::size_t> lengths = {4, 64, 1024, 16384, 262144, 1048576};
   double tolerance_percent = 5;
   int rounds = 3;
-  std::string rules_file;  // --rules FILE: Open MPI's dynamic rules or MPICH's selection file
+  std::string rules_file;   // --rules FILE: Open MPI's dynamic rules or MPICH's selection file
+  bool merge = false;       // --merge: keep FILE's rules for other communicator sizes
+  std::string merged_into;  // FILE's text when merging (read by rank 0 before timing)
   cli::OutputOptions output;
   cli::MethodOptions method{.method = "accurate", .budget_s = 0.2};
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, variables, lengths, tolerance_percent, rounds,
-                                   rules_file, output, method)
+                                   rules_file, merge, merged_into, output, method)
 
 // What in the environment would make a forced algorithm not the one timed (Open MPI).
 void check_open_mpi_environment() {
@@ -99,6 +103,9 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
                  "(coll_tuned_dynamic_rules_filename), MPICH's JSON selection "
                  "(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)")
       ->type_name("FILE");
+  app.add_flag("--merge", o.merge,
+               "With --rules: keep the rules an earlier tune wrote to FILE for other communicator "
+               "sizes, and replace those of this launch's size (a FILE not there yet is begun)");
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   app.footer(
@@ -131,6 +138,7 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
                             ": an algorithm is chosen from medians and their 95 % intervals, "
                             "which only the accurate method gives");
     if (!o.rules_file.empty()) output::check_writable(o.rules_file);
+    if (o.merge && o.rules_file.empty()) throw cli::UsageError("--merge needs --rules FILE");
     o.variables = offered_algorithms(chosen);
     if (o.variables.empty())
       throw cli::UsageError(
@@ -138,12 +146,26 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
           fmt::format("{}", fmt::join(chosen, ", ")) +
           " through its tool interface (Open MPI's coll_tuned_<collective>_algorithm, MPICH's "
           "MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM)");
-    if (o.variables.front().variable.rfind("coll_tuned_", 0) == 0) {
+    const bool open_mpi = o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
+    if (open_mpi) {
       check_open_mpi_environment();
     } else if (!o.rules_file.empty()) {
       // MPICH's file is its built-in tree with the choice in it: found before anything is timed.
       std::string why;
       if (!read_mpich_selection(why)) throw cli::UsageError("--rules: " + why);
+    }
+    std::error_code missing;
+    if (o.merge && std::filesystem::exists(o.rules_file, missing)) {
+      // MPICH's file is one line of JSON (18 kB after one tune here).
+      o.merged_into = core::read_text_file(
+          o.rules_file, "--merge",
+          {.max_bytes = std::size_t{16} << 20, .max_line_bytes = std::size_t{16} << 20});
+      const auto problem =
+          open_mpi ? open_mpi_rules_problem(o.merged_into) : mpich_selection_problem(o.merged_into);
+      if (!problem.empty())
+        throw cli::UsageError("--merge: " + o.rules_file + " is not " +
+                              (open_mpi ? "Open MPI's rules file" : "MPICH's selection file") +
+                              " to merge into: " + problem);
     }
     return nlohmann::json(o).dump();
   });
@@ -329,12 +351,12 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   if (reporters.root()) {
     const auto tuned = choices(o, tables, world_size, tables);
     if (open_mpi) {
-      file = open_mpi_rules_file(tuned, world_size);
+      file = open_mpi_rules_file(tuned, world_size, o.merged_into);
     } else {
       std::string why;
       std::vector<std::string> notes;
       if (const auto selection = read_mpich_selection(why))
-        file = mpich_selection_file(*selection, tuned, world_size, notes);
+        file = mpich_selection_file(*selection, tuned, world_size, notes, o.merged_into);
       else
         notes.push_back("tune: MPICH's selection file cannot be made: " + why);
       for (const auto& n : notes) tables.note(n);

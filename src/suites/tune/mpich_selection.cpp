@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
 
 #include "core/text.hpp"
 #include "suites/tune/tune.hpp"
@@ -67,6 +69,53 @@ Tree leaf(const std::string& collective, const std::string& container, const Tre
   return node;
 }
 
+// A subtree split by communicator size alone, as this writes it: "comm_size<=N" keys with N
+// ascending, then "comm_size=any" (bound -1). nullopt for any other subtree.
+using SizeSplit = std::vector<std::pair<long, Tree>>;
+std::optional<SizeSplit> size_split(const Tree& t) {
+  SizeSplit out;
+  for (const auto& [key, value] : t.items()) {
+    if (!out.empty() && out.back().first < 0) return std::nullopt;  // keys after "any"
+    if (key == "comm_size=any") {
+      out.emplace_back(-1, value);
+      continue;
+    }
+    constexpr std::string_view prefix = "comm_size<=";
+    if (key.rfind(prefix, 0) != 0) return std::nullopt;
+    const std::string digits = key.substr(prefix.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+        digits.size() > 9)
+      return std::nullopt;
+    const long bound = std::stol(digits);
+    if (!out.empty() && bound <= out.back().first) return std::nullopt;
+    out.emplace_back(bound, value);
+  }
+  if (out.empty() || out.back().first >= 0) return std::nullopt;
+  return out;
+}
+
+// `before` with communicators of exactly `processes` ranks given `rows`: a size split of its own
+// is extended, not nested, so that tuning at many sizes keeps the file linear in them.
+Tree with_size(const Tree& before, int processes, Tree rows) {
+  const auto split = size_split(before).value_or(SizeSplit{{-1, before}});
+  // What `before` gives a communicator of n ranks: the first bound not below n, else "any".
+  const auto subtree_of = [&](long n) -> const Tree& {
+    for (const auto& [bound, subtree] : split)
+      if (bound < 0 || bound >= n) return subtree;
+    return split.back().second;
+  };
+  Tree out = Tree::object();
+  const long below = processes - 1;
+  for (const auto& [bound, subtree] : split)
+    if (bound >= 0 && bound < below) out[fmt::format("comm_size<={}", bound)] = subtree;
+  if (below >= 1) out[fmt::format("comm_size<={}", below)] = subtree_of(below);
+  out[fmt::format("comm_size<={}", processes)] = std::move(rows);
+  for (const auto& [bound, subtree] : split)
+    if (bound > processes) out[fmt::format("comm_size<={}", bound)] = subtree;
+  out["comm_size=any"] = split.back().second;
+  return out;
+}
+
 }  // namespace
 
 std::string mpich_container(const MpichSelection& s, const std::string& collective,
@@ -85,23 +134,43 @@ std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, i
   return k.times_processes ? bytes * static_cast<std::size_t>(processes) : bytes;
 }
 
+std::string mpich_selection_problem(const std::string& text) {
+  if (!Tree::accept(text)) return "it is not JSON";
+  const auto tree = Tree::parse(text);
+  if (!tree.is_object() || tree.empty()) return "it is not a JSON object of collectives";
+  for (const auto& [key, value] : tree.items())
+    if (key.rfind("collective=", 0) != 0 || !value.is_object())
+      return "its key '" + key + "' is not a collective's";
+  return "";
+}
+
 std::string mpich_selection_file(const MpichSelection& s, const std::vector<TunedCollective>& tuned,
-                                 int processes, std::vector<std::string>& notes) {
-  Tree tree = Tree::parse(s.tree);
+                                 int processes, std::vector<std::string>& notes,
+                                 const std::string& merged_into) {
+  const Tree built_in = Tree::parse(s.tree);
+  Tree tree = merged_into.empty() ? built_in : Tree::parse(merged_into);
   bool any = false;
   for (const auto& t : tuned) {
-    if (std::none_of(t.choices.begin(), t.choices.end(),
-                     [](const LengthChoice& c) { return c.changed; }))
-      continue;
+    const bool changed = std::any_of(t.choices.begin(), t.choices.end(),
+                                     [](const LengthChoice& c) { return c.changed; });
+    // A collective without a change is written only to replace an earlier tuning of this size.
+    if (!changed && merged_into.empty()) continue;
     const std::string key = "collective=" + core::to_lower(t.variable.collective);
-    if (!tree.contains(key) || !tree[key].contains("comm_type=intra")) {
+    const auto intra_of = [&](const Tree& from) -> const Tree* {
+      const auto c = from.find(key);
+      if (c == from.end()) return nullptr;
+      const auto i = c->find("comm_type=intra");
+      return i == c->end() ? nullptr : &*i;
+    };
+    const Tree* library = intra_of(built_in);
+    const Tree* before = intra_of(tree);
+    if (library == nullptr || before == nullptr) {
       notes.push_back(
           fmt::format("tune: MPICH's selection tree has no {} among intra-communicator "
                       "collectives: its choice is not written",
                       t.variable.collective));
       continue;
     }
-    const Tree library = tree[key]["comm_type=intra"];
     const auto k = size_key(t.variable.collective);
     // Rows from each measured length up (the first from 0 bytes), merged where the algorithm
     // stays the same; a collective with no size (Barrier) has one row.
@@ -110,43 +179,42 @@ std::string mpich_selection_file(const MpichSelection& s, const std::vector<Tune
       std::string container;
       if (c.changed) {
         container = mpich_container(s, t.variable.collective, c.fastest.name);
-        if (container.empty()) {
+        if (container.empty())
           notes.push_back(fmt::format(
               "tune: MPICH's selection file names no algorithm MPIR_{}_intra_{} (or _allcomm_): "
               "{} bytes of {} keep the library's own choice in the file",
               t.variable.collective, c.fastest.name, c.bytes, t.variable.collective));
-        }
       }
       const std::size_t from =
           rows.empty() ? 0 : mpich_rule_bytes(t.variable.collective, c.bytes, processes);
       if (rows.empty() || (k.key != nullptr && rows.back().second != container))
         rows.emplace_back(from, container);
     }
-    if (std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.second.empty(); }))
-      continue;
+    const bool chosen =
+        std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !r.second.empty(); });
+    if (!chosen && merged_into.empty()) continue;
+    any |= chosen;
     Tree sized = Tree::object();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const auto& [from, container] = rows[i];
-      const Tree row =
-          container.empty() ? library : leaf(t.variable.collective, container, library);
+      Tree row = container.empty() ? *library : leaf(t.variable.collective, container, *library);
       if (k.key == nullptr) {
-        sized = row;
+        sized = std::move(row);
         break;
       }
       const std::string condition = i + 1 < rows.size()
                                         ? fmt::format("{}<={}", k.key, rows[i + 1].first - 1)
                                         : fmt::format("{}=any", k.key);
-      sized[condition] = row;
+      sized[condition] = std::move(row);
     }
-    // Communicators of the measured size get the rows; smaller and larger ones the library's own.
-    Tree intra = Tree::object();
-    intra[fmt::format("comm_size<={}", processes - 1)] = library;
-    intra[fmt::format("comm_size<={}", processes)] = sized;
-    intra["comm_size=any"] = library;
-    tree[key]["comm_type=intra"] = intra;
-    any = true;
+    if (rows.empty()) sized = *library;
+    // Communicators of the measured size get the rows; smaller and larger ones the subtree they
+    // had (the library's own, or an earlier tuning's).
+    auto intra = with_size(*before, processes, std::move(sized));
+    tree[key]["comm_type=intra"] = std::move(intra);
   }
-  return any ? tree.dump() + "\n" : "";
+  if (!any && merged_into.empty()) return "";
+  return tree.dump() + "\n";
 }
 
 std::optional<MpichSelection> read_mpich_selection(std::string& why) {

@@ -92,8 +92,13 @@ struct TunedCollective {
 // coll_tuned_use_dynamic_rules is on): for communicators of exactly `processes` ranks, each
 // collective's rows from each measured length up (the first from 0 bytes), the chosen algorithm's
 // number, or 0 (the library's own decision) where nothing was chosen; communicators of other sizes
-// keep the library's own decision. Empty when no collective has a change.
-std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes);
+// keep the library's own decision. With `merged_into` (an earlier file's text), its rules for
+// other sizes stay, and those of this size are replaced for every collective tuned now. Empty
+// when no collective has a change and nothing is merged.
+std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int processes,
+                                const std::string& merged_into = "");
+// "" when `text` is a rules file open_mpi_rules_file can merge into, else why not.
+std::string open_mpi_rules_problem(const std::string& text);
 // The message size Open MPI's rules compare for a collective at IMB's length X (its decision
 // functions' dsize): X, or X times the process count for the gathers, scatters and all-to-all.
 std::size_t open_mpi_rule_bytes(const std::string& collective, std::size_t bytes, int processes);
@@ -122,9 +127,14 @@ std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, i
 // communicator size: exactly `processes` ranks get a row from each measured length up (the
 // chosen algorithm, or the library's own subtree), other sizes keep the library's own subtree.
 // A chosen algorithm applies to the cases tune timed only (the reductions' commutative built-in
-// operations, Reduce_scatter's equal blocks, Alltoall's own send buffer). Empty when nothing
-// changed; `notes` says what could not be written.
+// operations, Reduce_scatter's equal blocks, Alltoall's own send buffer). With `merged_into` (an
+// earlier file's text) the split starts from that tree instead: other sizes keep its subtrees,
+// and every collective tuned now gets this size's rows. Empty when nothing changed and nothing
+// is merged; `notes` says what could not be written.
 std::string mpich_selection_file(const MpichSelection& s, const std::vector<TunedCollective>& tuned,
-                                 int processes, std::vector<std::string>& notes);
+                                 int processes, std::vector<std::string>& notes,
+                                 const std::string& merged_into = "");
+// "" when `text` is a selection file mpich_selection_file can merge into, else why not.
+std::string mpich_selection_problem(const std::string& text);
 
 }  // namespace mpiscope::tune
