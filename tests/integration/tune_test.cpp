@@ -90,6 +90,30 @@ TEST(Tune, AnAlgorithmMadeFastIsChosenAtEveryLength) {
   EXPECT_EQ(notes, 3) << j.at("notes").dump();
 }
 
+TEST(Tune, AnAlgorithmTheLibraryCannotRunIsLeftOutNotTimed) {
+  // Algorithm 1 is the fast one, but fails as Open MPI's two_proc algorithms do on more than 2
+  // processes (MPI_ERR_UNSUPPORTED_OPERATION): it is probed, named, and neither timed nor chosen,
+  // and the job runs on.
+  const auto dir = temp_dir();
+  const std::string wrapper = with_pmpi_library(dir);
+  const auto r = run_mpi(2,
+                         {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--json",
+                          dir + "/t.json", "--no-db"},
+                         "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1 "
+                         "MPISCOPE_FAIL_IF_ALGORITHM=1",
+                         180, wrapper);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto failing = algorithm_named(r.out, "Allreduce", 1);
+  ASSERT_FALSE(failing.empty()) << r.out;
+  EXPECT_NE(r.out.find("# tune: Allreduce's " + failing + " cannot run on 2 processes"),
+            std::string::npos)
+      << r.out;
+  for (const auto& c : choices_of(r.out, "Allreduce")) EXPECT_NE(c, failing) << r.out;
+  const auto j = json::parse(read_file(dir + "/t.json"));
+  for (const auto& b : j.at("benchmarks"))
+    EXPECT_NE(b.at("parameters").value("algorithm", ""), failing) << b.dump();
+}
+
 TEST(Tune, TheLibrarysOwnChoiceStaysWhenNoOtherIsFaster) {
   // Every algorithm but the library's own (number 0) is slowed: none is chosen.
   const auto dir = temp_dir();

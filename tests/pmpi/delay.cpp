@@ -11,6 +11,10 @@
 //  - MPISCOPE_DELAY_UNLESS_ALGORITHM=K applies those delays only while the last value written
 //    through MPI_T_cvar_write (an algorithm control variable, as `mpiscope tune` forces them) is
 //    not K: every algorithm of a collective but one is made slow;
+//  - MPISCOPE_FAIL_IF_ALGORITHM=K makes MPI_Allreduce on a communicator made while that value
+//    is K fail (MPI_ERR_OTHER, through the communicator's error handler, as a library does; as
+//    Open MPI, which takes a forced algorithm when a communicator is made, MPI_COMM_WORLD's
+//    calls never fail): an algorithm the library cannot run at this process count;
 //  - MPISCOPE_TRACE=DIR makes every rank write the calls below, with their message size and root,
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
@@ -126,6 +130,11 @@ extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Dataty
                              MPI_Comm comm) {
   static const double delay = delay_of("MPI_Allreduce");
   static long calls = 0;
+  static const char* failing = std::getenv("MPISCOPE_FAIL_IF_ALGORITHM");
+  if (failing != nullptr && comm != MPI_COMM_WORLD && last_written_value == std::atoi(failing)) {
+    MPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
+    return MPI_ERR_OTHER;
+  }
   spin(delay_now(delay, calls));
   trace("MPI_Allreduce", count, -1, nullptr, type_of(type));
   return PMPI_Allreduce(send, recv, count, type, op, comm);

@@ -235,11 +235,13 @@ class TextReporter : public core::Reporter {
 };
 
 // The choice of every collective, printed as a table each (rank 0).
-std::vector<TunedCollective> choices(const Options& o, const AlgorithmTables& tables, int processes,
+std::vector<TunedCollective> choices(const Options& o,
+                                     const std::vector<AlgorithmVariable>& variables,
+                                     const AlgorithmTables& tables, int processes,
                                      core::Reporter& out) {
   std::vector<TunedCollective> tuned;
   int changed = 0, points = 0;
-  for (const auto& v : o.variables) {
+  for (const auto& v : variables) {
     TunedCollective t{v, {}};
     // [algorithm][round]
     std::vector<std::vector<const core::BenchmarkRun*>> runs;
@@ -294,6 +296,43 @@ std::vector<TunedCollective> choices(const Options& o, const AlgorithmTables& ta
   return tuned;
 }
 
+// The first MPI error raised on a communicator while a probe runs (every rank's own).
+int probe_error = MPI_SUCCESS;
+void record_probe_error(MPI_Comm*, int* code, ...) {
+  if (probe_error == MPI_SUCCESS) probe_error = *code;
+}
+
+// Runs the collective once at each length with the algorithm forced, errors recorded instead of
+// fatal (the engine's communicators inherit MPI_COMM_WORLD's handler): "" when it ran on every
+// rank, else the library's words for the error. Open MPI's two_proc algorithms, for one, return
+// an error on more than 2 processes; timed, that error would be the fastest "algorithm".
+std::string probe(const core::SuitePlan& plan, core::EngineSettings settings,
+                  const std::string& variable, int algorithm) {
+  settings.accurate = false;
+  settings.repetitions_rule = [](const core::RepetitionSettings&, std::size_t, bool) { return 1; };
+  settings.warm_up_rule = [](std::size_t, int) { return 0; };
+  MPI_Errhandler recorder = MPI_ERRHANDLER_NULL;
+  MPI_Errhandler fatal = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &fatal);
+  MPI_Comm_create_errhandler(record_probe_error, &recorder);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, recorder);
+  probe_error = MPI_SUCCESS;
+  set_algorithm(variable, algorithm);
+  core::Reporter discarded;
+  core::run_suite(plan, settings, discarded);
+  set_algorithm(variable, 0);  // MPICH reads it at every call: not this agreement's algorithm
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, fatal);
+  MPI_Errhandler_free(&recorder);
+  MPI_Errhandler_free(&fatal);
+  int worst = probe_error;
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst == MPI_SUCCESS) return "";
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(worst, text, &length);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
 int run(const cli::Launch& launch, const std::string& serialized, int thread_level) {
   const auto o = nlohmann::json::parse(serialized).get<Options>();
   const int world_size = mpi::world_size();
@@ -320,7 +359,9 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(o); }, o.output, info);
   AlgorithmTables tables(reporters.out());
   core::SuiteOutcome outcome;
-  for (const auto& v : o.variables) {
+  // The algorithms that run at this process count (probe()): the ones timed and chosen from.
+  std::vector<AlgorithmVariable> variables;
+  for (auto v : o.variables) {
     const core::Benchmark* benchmark = nullptr;
     for (const auto& b : imb::mpi1::all_benchmarks())
       if (b.name == v.collective) benchmark = &b;
@@ -328,6 +369,18 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
     plan.suite = "tune";
     plan.benchmarks = {benchmark};
     plan.lengths = [&](const core::Benchmark&) { return o.lengths; };
+    std::vector<Algorithm> runnable = {v.algorithms.front()};  // the library's own choice
+    for (std::size_t k = 1; k < v.algorithms.size(); ++k) {
+      if (const auto error = probe(plan, settings, v.variable, v.algorithms[k].value);
+          !error.empty())
+        tables.note(
+            fmt::format("tune: {}'s {} cannot run on {} processes (the library: {}): not "
+                        "timed",
+                        v.collective, v.algorithms[k].name, world_size, error));
+      else
+        runnable.push_back(v.algorithms[k]);
+    }
+    v.algorithms = std::move(runnable);
     // Each round in another order: round r starts with algorithm r - 1.
     const std::size_t count = v.algorithms.size();
     for (int round = 1; round <= o.rounds && !outcome.failed && outcome.all_ran; ++round)
@@ -342,6 +395,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
         if (one.failed || !one.all_ran) break;
       }
     set_algorithm(v.variable, 0);  // the library's own choice again
+    variables.push_back(std::move(v));
     if (outcome.failed || !outcome.all_ran) break;
   }
   // The library's tuning file of the choice (rank 0), stored with the run as a setting.
@@ -349,7 +403,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   const bool open_mpi = o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
   const char* setting = open_mpi ? "open_mpi_rules" : "mpich_selection";
   if (reporters.root()) {
-    const auto tuned = choices(o, tables, world_size, tables);
+    const auto tuned = choices(o, variables, tables, world_size, tables);
     if (open_mpi) {
       file = open_mpi_rules_file(tuned, world_size, o.merged_into);
     } else {
