@@ -259,3 +259,37 @@ TEST(TuneRules, MergingKeepsOtherSizesAndReplacesThisOne) {
         << k << intra.dump(1);
   EXPECT_EQ(tune::mpich_selection_problem("[1]"), "it is not a JSON object of collectives");
 }
+
+TEST(TuneRules, MpichsOwnSelectionIsFoundWhereTheTreeDecidesIt) {
+  // MPICH 4.0.2's Bcast tree, shortened: under 8 ranks binomial whatever the node hierarchy;
+  // at 8 or more the hierarchy decides small messages, which tune cannot know.
+  tune::MpichSelection library;
+  library.tree =
+      R"({"collective=bcast":{"comm_type=intra":{"comm_size<8":{)"
+      R"("comm_hierarchy=parent":{"avg_msg_size=any":{"algorithm=MPIR_Bcast_intra_binomial":{}}},)"
+      R"("comm_hierarchy=any":{"avg_msg_size=any":{"algorithm=MPIR_Bcast_intra_binomial":{}}}},)"
+      R"("comm_size=any":{"comm_hierarchy=parent":{"avg_msg_size<=0":{"algorithm=MPIR_Bcast_intra_smp":{}},)"
+      R"("avg_msg_size=any":{"algorithm=MPIR_Bcast_intra_binomial":{}}},)"
+      R"("comm_hierarchy=any":{"avg_msg_size<=12288":{"algorithm=MPIR_Bcast_intra_binomial":{}},)"
+      R"("avg_msg_size=any":{"algorithm=MPIR_Bcast_intra_scatter_ring_allgather":{}}}}}},)"
+      R"("collective=allreduce":{"comm_type=intra":{"avg_msg_size<=8":)"
+      R"({"algorithm=MPIR_Allreduce_intra_recursive_doubling":{}},"avg_msg_size=any":{)"
+      R"("is_op_built_in=no":{"algorithm=MPIR_Allreduce_intra_recursive_doubling":{}},)"
+      R"("is_op_built_in=yes":{"count<pow2":{"algorithm=MPIR_Allreduce_intra_recursive_doubling":{}},)"
+      R"("count=any":{"algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather":{}}}}}}})";
+  EXPECT_EQ(tune::mpich_own_selection(library, "Bcast", 4, 2), "MPIR_Bcast_intra_binomial");
+  EXPECT_EQ(tune::mpich_own_selection(library, "Bcast", 1 << 20, 4), "MPIR_Bcast_intra_binomial");
+  // 16 ranks: by the hierarchy, smp or binomial at 0 bytes, binomial or scatter_ring_allgather
+  // at 64 KiB.
+  EXPECT_EQ(tune::mpich_own_selection(library, "Bcast", 0, 16), "");
+  EXPECT_EQ(tune::mpich_own_selection(library, "Bcast", 65536, 16), "");
+  // Allreduce: 8 bytes recursive doubling; 64 bytes (16 floats, not fewer than the power of two
+  // at or below 4 ranks) reduce_scatter_allgather; 8 floats on 16 ranks recursive doubling.
+  EXPECT_EQ(tune::mpich_own_selection(library, "Allreduce", 8, 4),
+            "MPIR_Allreduce_intra_recursive_doubling");
+  EXPECT_EQ(tune::mpich_own_selection(library, "Allreduce", 64, 4),
+            "MPIR_Allreduce_intra_reduce_scatter_allgather");
+  EXPECT_EQ(tune::mpich_own_selection(library, "Allreduce", 32, 16),
+            "MPIR_Allreduce_intra_recursive_doubling");
+  EXPECT_EQ(tune::mpich_own_selection(library, "Gather", 32, 16), "");
+}

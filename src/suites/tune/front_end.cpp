@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <tuple>
 
 #include "cli/frontend.hpp"
@@ -235,9 +237,14 @@ class TextReporter : public core::Reporter {
 };
 
 // The choice of every collective, printed as a table each (rank 0).
+// Why a choice gains nothing though it was faster ("" when it may): MPICH's own selection.
+using UnchangedBecause =
+    std::function<std::string(const std::string& collective, const LengthChoice& choice)>;
+
 std::vector<TunedCollective> choices(const Options& o,
                                      const std::vector<AlgorithmVariable>& variables,
                                      const AlgorithmTables& tables, int processes,
+                                     const UnchangedBecause& unchanged_because,
                                      core::Reporter& out) {
   std::vector<TunedCollective> tuned;
   int changed = 0, points = 0;
@@ -265,7 +272,11 @@ std::vector<TunedCollective> choices(const Options& o,
         for (const auto* r : rounds)
           rows.back().push_back(r && i < r->rows.size() ? &r->rows[i] : nullptr);
       }
-      const auto c = choose(v.algorithms, rows, o.tolerance_percent / 100);
+      auto c = choose(v.algorithms, rows, o.tolerance_percent / 100);
+      if (c.changed && unchanged_because) {
+        c.why = unchanged_because(v.collective, c);
+        c.changed = c.why.empty();
+      }
       ++points;
       changed += c.changed;
       // A figure not measured (a failed or missing table) is "-", never a number.
@@ -403,13 +414,25 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
   const bool open_mpi = o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
   const char* setting = open_mpi ? "open_mpi_rules" : "mpich_selection";
   if (reporters.root()) {
-    const auto tuned = choices(o, variables, tables, world_size, tables);
+    std::string why;
+    const auto selection = open_mpi ? std::nullopt : read_mpich_selection(why);
+    UnchangedBecause unchanged_because;
+    if (selection)
+      unchanged_because = [&](const std::string& collective, const LengthChoice& c) {
+        const auto own = mpich_own_selection(*selection, collective, c.bytes, world_size);
+        if (own.empty() || own != mpich_container(*selection, collective, c.fastest.name))
+          return std::string();
+        return fmt::format(
+            "{} is what MPICH's own selection takes here ({}): forced, it only skipped the "
+            "selection",
+            c.fastest.name, own);
+      };
+    const auto tuned = choices(o, variables, tables, world_size, unchanged_because, tables);
     if (open_mpi) {
       file = open_mpi_rules_file(tuned, world_size, o.merged_into);
     } else {
-      std::string why;
       std::vector<std::string> notes;
-      if (const auto selection = read_mpich_selection(why))
+      if (selection)
         file = mpich_selection_file(*selection, tuned, world_size, notes, o.merged_into);
       else
         notes.push_back("tune: MPICH's selection file cannot be made: " + why);

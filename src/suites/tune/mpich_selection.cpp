@@ -217,6 +217,88 @@ std::string mpich_selection_file(const MpichSelection& s, const std::vector<Tune
   return tree.dump() + "\n";
 }
 
+namespace {
+enum class Holds { kNo, kYes, kUnknown };
+
+// Whether a selection key holds for the case tune timed (IMB's collective of `bytes` on
+// `processes` ranks, MPI_SUM on MPI_FLOAT, root 0, one thread); kUnknown for what tune cannot
+// know (the communicator's node hierarchy, ranks per node).
+Holds holds(const std::string& key, const std::string& collective, std::size_t bytes,
+            int processes) {
+  const auto number_after = [&](std::string_view prefix, long& n) {
+    if (key.rfind(prefix, 0) != 0) return false;
+    const auto digits = key.substr(prefix.size());
+    if (digits.empty() || digits.size() > 18 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    n = std::stol(digits);
+    return true;
+  };
+  const auto of = [](bool b) { return b ? Holds::kYes : Holds::kNo; };
+  const auto less = [&](long value, long bound, bool or_equal) {
+    return of(or_equal ? value <= bound : value < bound);
+  };
+  const long p = processes;
+  const long avg = static_cast<long>(bytes);
+  const long total = static_cast<long>(mpich_rule_bytes(collective, bytes, processes));
+  const bool reduction =
+      collective == "Allreduce" || collective == "Reduce" || collective == "Reduce_scatter";
+  // IMB's count: 4-byte floats for the reductions, bytes for the others.
+  const long count = reduction ? avg / 4 : avg;
+  long pof2 = 1;
+  while (pof2 * 2 <= p) pof2 *= 2;
+  long n = 0;
+  if (key == "any" || (key.size() > 4 && key.compare(key.size() - 4, 4, "=any") == 0))
+    return Holds::kYes;
+  if (key == "comm_type=intra") return Holds::kYes;
+  if (key == "comm_type=inter") return Holds::kNo;
+  if (key == "comm_size=pow2") return of(p == pof2);
+  if (number_after("comm_size<=", n)) return less(p, n, true);
+  // MPICH 4.0's csel.c tests "comm_size<N" as <=: which it means is unknown at N itself.
+  if (number_after("comm_size<", n)) return p == n ? Holds::kUnknown : less(p, n, false);
+  if (number_after("avg_msg_size<=", n)) return less(avg, n, true);
+  if (number_after("avg_msg_size<", n)) return less(avg, n, false);
+  if (number_after("total_msg_size<=", n)) return less(total, n, true);
+  if (number_after("total_msg_size<", n)) return less(total, n, false);
+  if (number_after("count<=", n)) return less(count, n, true);
+  if (key == "count<pow2") return of(count < pof2);
+  if (key == "is_commutative=yes" || key == "is_op_built_in=yes" || key == "is_block_regular=yes" ||
+      key == "is_sendbuf_inplace=no" || key == "is_multi_threaded=no")
+    return Holds::kYes;
+  if (key == "is_commutative=no" || key == "is_op_built_in=no" || key == "is_block_regular=no" ||
+      key == "is_sendbuf_inplace=yes" || key == "is_multi_threaded=yes")
+    return Holds::kNo;
+  return Holds::kUnknown;
+}
+
+// The containers a subtree may select, trying keys in order as MPICH does: every one a key of
+// unknown truth may lead to, up to the first key that holds.
+void selectable(const Tree& node, const std::string& collective, std::size_t bytes, int processes,
+                std::vector<std::string>& out) {
+  for (const auto& [key, child] : node.items()) {
+    if (key.rfind(kContainerPrefix, 0) == 0) {
+      const auto name = key.substr(std::char_traits<char>::length(kContainerPrefix));
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+      return;
+    }
+    const auto h = holds(key, collective, bytes, processes);
+    if (h == Holds::kNo) continue;
+    selectable(child, collective, bytes, processes, out);
+    if (h == Holds::kYes) return;
+  }
+}
+}  // namespace
+
+std::string mpich_own_selection(const MpichSelection& s, const std::string& collective,
+                                std::size_t bytes, int processes) {
+  const auto tree = Tree::parse(s.tree);
+  const auto c = tree.find("collective=" + core::to_lower(collective));
+  if (c == tree.end()) return "";
+  std::vector<std::string> out;
+  selectable(*c, collective, bytes, processes, out);
+  return out.size() == 1 ? out.front() : "";
+}
+
 std::optional<MpichSelection> read_mpich_selection(std::string& why) {
   // The library that holds PMPI_Init (MPI_Init may be a PMPI shim's).
   Dl_info info{};

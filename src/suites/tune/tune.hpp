@@ -123,6 +123,13 @@ std::string mpich_container(const MpichSelection& s, const std::string& collecti
 // Allreduce, Bcast, Reduce and Alltoall, total_msg_size for the others (X times the process count
 // for Allgather, Gather and Scatter); 0 for Barrier, which has none.
 std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, int processes);
+// The container MPICH's built-in tree selects for the case tune times (IMB's collective of
+// `bytes` on `processes` ranks, MPI_SUM on MPI_FLOAT, root 0), or "" when the tree may select
+// more than one (a key tune cannot decide, such as the node hierarchy, leads to several). A
+// choice of that same algorithm gains nothing in the file: forcing it through the control
+// variable only skipped the selection's own cost.
+std::string mpich_own_selection(const MpichSelection& s, const std::string& collective,
+                                std::size_t bytes, int processes);
 // The library's tree with each changed collective's intra-communicator subtree split by
 // communicator size: exactly `processes` ranks get a row from each measured length up (the
 // chosen algorithm, or the library's own subtree), other sizes keep the library's own subtree.
