@@ -293,3 +293,31 @@ TEST(TuneRules, MpichsOwnSelectionIsFoundWhereTheTreeDecidesIt) {
             "MPIR_Allreduce_intra_recursive_doubling");
   EXPECT_EQ(tune::mpich_own_selection(library, "Gather", 32, 16), "");
 }
+
+TEST(TuneRules, MpichsAlgorithmsKeptForOtherCallsAreFound) {
+  // MPICH 4.0.2's Reduce_scatter tree: noncommutative and recursive doubling only for
+  // non-commutative operations; pairwise for commutative ones from 512 KiB.
+  tune::MpichSelection library;
+  library.tree =
+      R"({"collective=reduce_scatter":{"comm_type=intra":{"is_commutative=yes":{)"
+      R"("total_msg_size<524288":{"algorithm=MPIR_Reduce_scatter_intra_recursive_halving":{}},)"
+      R"("total_msg_size=any":{"algorithm=MPIR_Reduce_scatter_intra_pairwise":{}}},)"
+      R"("is_commutative=no":{"is_block_regular=yes":{"comm_size=pow2":)"
+      R"({"algorithm=MPIR_Reduce_scatter_intra_noncommutative":{}},"comm_size=any":)"
+      R"({"algorithm=MPIR_Reduce_scatter_intra_recursive_doubling":{}}},)"
+      R"("is_block_regular=no":{"algorithm=MPIR_Reduce_scatter_intra_recursive_doubling":{}}}},)"
+      R"("comm_type=inter":{"algorithm=MPIR_Reduce_scatter_inter_x":{}}}})";
+  EXPECT_EQ(tune::mpich_reserved_case(library, "Reduce_scatter",
+                                      "MPIR_Reduce_scatter_intra_noncommutative", 4),
+            "is_commutative=no");
+  EXPECT_EQ(tune::mpich_reserved_case(library, "Reduce_scatter",
+                                      "MPIR_Reduce_scatter_intra_recursive_doubling", 3),
+            "is_commutative=no");
+  EXPECT_EQ(
+      tune::mpich_reserved_case(library, "Reduce_scatter", "MPIR_Reduce_scatter_intra_pairwise", 3),
+      "");
+  // Not in the tree at all (nb): nothing says it is kept for other calls.
+  EXPECT_EQ(
+      tune::mpich_reserved_case(library, "Reduce_scatter", "MPIR_Reduce_scatter_allcomm_nb", 3),
+      "");
+}

@@ -158,10 +158,9 @@ void resolve_mpich_names(std::vector<AlgorithmVariable>& variables,
 }  // namespace
 
 const std::vector<std::string>& tunable_collectives() {
-  // Not Reduce_scatter yet: MPICH 4.0's "noncommutative" algorithm aborts the job (an assertion
-  // that every rank receives as much) on IMB's split of the vector.
-  static const std::vector<std::string> list = {"Allreduce", "Bcast",   "Reduce", "Allgather",
-                                                "Alltoall",  "Barrier", "Gather", "Scatter"};
+  static const std::vector<std::string> list = {"Allreduce", "Bcast",    "Reduce",
+                                                "Allgather", "Alltoall", "Barrier",
+                                                "Gather",    "Scatter",  "Reduce_scatter"};
   return list;
 }
 

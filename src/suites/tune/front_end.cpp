@@ -48,11 +48,12 @@ struct Options {
   std::string rules_file;   // --rules FILE: Open MPI's dynamic rules or MPICH's selection file
   bool merge = false;       // --merge: keep FILE's rules for other communicator sizes
   std::string merged_into;  // FILE's text when merging (read by rank 0 before timing)
+  std::vector<std::string> left_out;  // notes: algorithms not forced, and why
   cli::OutputOptions output;
   cli::MethodOptions method{.method = "accurate", .budget_s = 0.2};
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, variables, lengths, tolerance_percent, rounds,
-                                   rules_file, merge, merged_into, output, method)
+                                   rules_file, merge, merged_into, left_out, output, method)
 
 // What in the environment would make a forced algorithm not the one timed (Open MPI).
 void check_open_mpi_environment() {
@@ -69,6 +70,32 @@ void check_open_mpi_environment() {
                           "unset it for the tuning run");
 }
 
+// MPICH: the algorithms its own tree keeps for other calls than tune times are not forced (its
+// noncommutative Reduce_scatter aborts the job on a commutative sum's unequal blocks).
+void leave_out_reserved(const MpichSelection& selection, int processes, Options& o) {
+  for (auto& v : o.variables) {
+    std::vector<Algorithm> kept;
+    for (const auto& a : v.algorithms) {
+      const auto container = mpich_container(selection, v.collective, a.name);
+      const auto key = a.value == 0 || container.empty()
+                           ? std::string()
+                           : mpich_reserved_case(selection, v.collective, container, processes);
+      if (key.empty())
+        kept.push_back(a);
+      else
+        o.left_out.push_back(fmt::format(
+            "tune: {}'s {} is not timed: MPICH's own selection takes it only where {}, which "
+            "the calls tune times on {} processes are not",
+            v.collective, a.name, key, processes));
+    }
+    v.algorithms = std::move(kept);
+  }
+  o.variables.erase(
+      std::remove_if(o.variables.begin(), o.variables.end(),
+                     [](const AlgorithmVariable& v) { return v.algorithms.size() < 2; }),
+      o.variables.end());
+}
+
 cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>& args,
                        int world_size) {
   Options o;
@@ -82,7 +109,7 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
       launch.program};
   app.add_option("--collectives", collectives,
                  "Only these collectives, comma-separated (default: Allreduce, Bcast, Reduce, "
-                 "Allgather, Alltoall, Barrier, Gather, Scatter)")
+                 "Allgather, Alltoall, Barrier, Gather, Scatter, Reduce_scatter)")
       ->type_name("NAME[,NAME…]");
   app.add_option("--lengths", lengths,
                  "Message lengths in bytes (IMB's X), comma-separated, each a multiple of 4 "
@@ -142,20 +169,23 @@ cli::ParseResult parse(const cli::Launch& launch, const std::vector<std::string>
     if (!o.rules_file.empty()) output::check_writable(o.rules_file);
     if (o.merge && o.rules_file.empty()) throw cli::UsageError("--merge needs --rules FILE");
     o.variables = offered_algorithms(chosen);
+    const bool open_mpi =
+        !o.variables.empty() && o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
+    if (open_mpi) {
+      check_open_mpi_environment();
+    } else if (!o.variables.empty()) {
+      // MPICH's file is its built-in tree with the choice in it: found before anything is timed.
+      std::string why;
+      const auto selection = read_mpich_selection(why);
+      if (!selection && !o.rules_file.empty()) throw cli::UsageError("--rules: " + why);
+      if (selection) leave_out_reserved(*selection, world_size, o);
+    }
     if (o.variables.empty())
       throw cli::UsageError(
           "this MPI library offers no algorithm to choose for " +
           fmt::format("{}", fmt::join(chosen, ", ")) +
           " through its tool interface (Open MPI's coll_tuned_<collective>_algorithm, MPICH's "
           "MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM)");
-    const bool open_mpi = o.variables.front().variable.rfind("coll_tuned_", 0) == 0;
-    if (open_mpi) {
-      check_open_mpi_environment();
-    } else if (!o.rules_file.empty()) {
-      // MPICH's file is its built-in tree with the choice in it: found before anything is timed.
-      std::string why;
-      if (!read_mpich_selection(why)) throw cli::UsageError("--rules: " + why);
-    }
     std::error_code missing;
     if (o.merge && std::filesystem::exists(o.rules_file, missing)) {
       // MPICH's file is one line of JSON (18 kB after one tune here).
@@ -369,6 +399,7 @@ int run(const cli::Launch& launch, const std::string& serialized, int thread_lev
 
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(o); }, o.output, info);
   AlgorithmTables tables(reporters.out());
+  for (const auto& n : o.left_out) tables.note(n);
   core::SuiteOutcome outcome;
   // The algorithms that run at this process count (probe()): the ones timed and chosen from.
   std::vector<AlgorithmVariable> variables;

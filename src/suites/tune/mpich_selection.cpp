@@ -41,16 +41,14 @@ SizeKey size_key(const std::string& collective) {
 }
 
 // The cases tune timed, as MPICH's selection tells them apart: the reductions with MPI_SUM on
-// MPI_FLOAT, Reduce_scatter with equal blocks, Alltoall with a send buffer of its own. A choice
-// holds for those only; every other case keeps the library's own subtree (some algorithms abort
-// on others: MPICH 4.0's noncommutative Reduce_scatter on unequal blocks).
+// MPI_FLOAT, Alltoall with a send buffer of its own. A choice holds for those only; every other
+// case keeps the library's own subtree (some algorithms abort on others: MPICH 4.0's
+// noncommutative Reduce_scatter on unequal blocks).
 std::vector<std::pair<const char*, const char*>> timed_cases(const std::string& collective) {
   if (collective == "Allreduce" || collective == "Reduce")
     return {{"is_commutative=yes", "is_commutative=no"},
             {"is_op_built_in=yes", "is_op_built_in=no"}};
-  if (collective == "Reduce_scatter")
-    return {{"is_commutative=yes", "is_commutative=no"},
-            {"is_block_regular=yes", "is_block_regular=no"}};
+  if (collective == "Reduce_scatter") return {{"is_commutative=yes", "is_commutative=no"}};
   if (collective == "Alltoall") return {{"is_sendbuf_inplace=no", "is_sendbuf_inplace=yes"}};
   return {};
 }
@@ -262,11 +260,14 @@ Holds holds(const std::string& key, const std::string& collective, std::size_t b
   if (number_after("total_msg_size<", n)) return less(total, n, false);
   if (number_after("count<=", n)) return less(count, n, true);
   if (key == "count<pow2") return of(count < pof2);
-  if (key == "is_commutative=yes" || key == "is_op_built_in=yes" || key == "is_block_regular=yes" ||
+  // IMB's Reduce_scatter gives every rank count / P floats, the remainder to the last ones.
+  if (key == "is_block_regular=yes") return of(count % p == 0);
+  if (key == "is_block_regular=no") return of(count % p != 0);
+  if (key == "is_commutative=yes" || key == "is_op_built_in=yes" ||
       key == "is_sendbuf_inplace=no" || key == "is_multi_threaded=no")
     return Holds::kYes;
-  if (key == "is_commutative=no" || key == "is_op_built_in=no" || key == "is_block_regular=no" ||
-      key == "is_sendbuf_inplace=yes" || key == "is_multi_threaded=yes")
+  if (key == "is_commutative=no" || key == "is_op_built_in=no" || key == "is_sendbuf_inplace=yes" ||
+      key == "is_multi_threaded=yes")
     return Holds::kNo;
   return Holds::kUnknown;
 }
@@ -287,6 +288,26 @@ void selectable(const Tree& node, const std::string& collective, std::size_t byt
     if (h == Holds::kYes) return;
   }
 }
+// The first key of the kind that says what a call is (not how large) on the path to each leaf
+// naming `container` that the case tune times fails: one per leaf, "" where none fails.
+void reserved_paths(const Tree& node, const std::string& collective, const std::string& container,
+                    int processes, const std::string& failed, std::vector<std::string>& out) {
+  static const char* const kinds[] = {
+      "comm_size=pow2", "is_commutative=", "is_op_built_in=", "is_sendbuf_inplace=", "comm_type="};
+  for (const auto& [key, child] : node.items()) {
+    if (key.rfind(kContainerPrefix, 0) == 0) {
+      if (key.substr(std::char_traits<char>::length(kContainerPrefix)) == container)
+        out.push_back(failed);
+      continue;
+    }
+    std::string now = failed;
+    if (now.empty())
+      for (const char* kind : kinds)
+        if (key.rfind(kind, 0) == 0 && holds(key, collective, 0, processes) == Holds::kNo)
+          now = key;
+    reserved_paths(child, collective, container, processes, now, out);
+  }
+}
 }  // namespace
 
 std::string mpich_own_selection(const MpichSelection& s, const std::string& collective,
@@ -297,6 +318,19 @@ std::string mpich_own_selection(const MpichSelection& s, const std::string& coll
   std::vector<std::string> out;
   selectable(*c, collective, bytes, processes, out);
   return out.size() == 1 ? out.front() : "";
+}
+
+std::string mpich_reserved_case(const MpichSelection& s, const std::string& collective,
+                                const std::string& container, int processes) {
+  const auto tree = Tree::parse(s.tree);
+  const auto c = tree.find("collective=" + core::to_lower(collective));
+  if (c == tree.end()) return "";
+  std::vector<std::string> failed;
+  reserved_paths(*c, collective, container, processes, "", failed);
+  if (failed.empty() ||
+      std::any_of(failed.begin(), failed.end(), [](const std::string& f) { return f.empty(); }))
+    return "";
+  return failed.front();
 }
 
 std::optional<MpichSelection> read_mpich_selection(std::string& why) {

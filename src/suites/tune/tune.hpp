@@ -130,11 +130,18 @@ std::size_t mpich_rule_bytes(const std::string& collective, std::size_t bytes, i
 // variable only skipped the selection's own cost.
 std::string mpich_own_selection(const MpichSelection& s, const std::string& collective,
                                 std::size_t bytes, int processes);
+// Where MPICH's built-in tree keeps an algorithm for other calls than those tune times: the first
+// key (such as "is_commutative=no" or "comm_size=pow2") on every path to `container` that the
+// timed case fails, or "" when some path has none (or no path names it). Such an algorithm is
+// not forced: MPICH 4.0's noncommutative Reduce_scatter, reserved for non-commutative operations
+// on equal blocks of a power-of-two communicator, aborts the job on other calls.
+std::string mpich_reserved_case(const MpichSelection& s, const std::string& collective,
+                                const std::string& container, int processes);
 // The library's tree with each changed collective's intra-communicator subtree split by
 // communicator size: exactly `processes` ranks get a row from each measured length up (the
 // chosen algorithm, or the library's own subtree), other sizes keep the library's own subtree.
 // A chosen algorithm applies to the cases tune timed only (the reductions' commutative built-in
-// operations, Reduce_scatter's equal blocks, Alltoall's own send buffer). With `merged_into` (an
+// operations, Alltoall's own send buffer). With `merged_into` (an
 // earlier file's text) the split starts from that tree instead: other sizes keep its subtrees,
 // and every collective tuned now gets this size's rows. Empty when nothing changed and nothing
 // is merged; `notes` says what could not be written.
