@@ -47,8 +47,8 @@ void CsvReporter::add_line(const TidyRow& row) {
   std::fputs(tidy_csv_line(run_, row, parameters_).c_str(), file_);
 }
 
-void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
-  // The database's view of the row: accurate mode's statistics become quantities.
+const std::map<std::string, std::string>& CsvReporter::table_parameters(
+    const core::BenchmarkRun& b) {
   const auto parameters = db::parameters_as_stored(b);
   if (tables_.empty() || tables_.back() != parameters) tables_.push_back(parameters);
   bool new_column = false;
@@ -59,8 +59,24 @@ void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
       new_column = true;
     }
   if (new_column) rewrite();
+  return tables_.back();
+}
+
+void CsvReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
+  // The database's view of the row: accurate mode's statistics become quantities.
+  const auto& parameters = table_parameters(b);
   for (auto r : tidy_rows(b, db::row_as_stored(m))) {
-    r.parameters = &tables_.back();
+    r.parameters = &parameters;
+    add_line(r);
+  }
+  out_.flush();
+}
+
+void CsvReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  if (!b.model) return;
+  const auto& parameters = table_parameters(b);
+  for (auto r : tidy_model_rows(b)) {
+    r.parameters = &parameters;
     add_line(r);
   }
   out_.flush();

@@ -23,10 +23,13 @@ class CsvReporter : public core::Reporter {
   explicit CsvReporter(const std::string& path);
   void run_started(const core::RunInfo&) override;
   void row(const core::BenchmarkRun&, const core::Measurement&) override;
+  void benchmark_finished(const core::BenchmarkRun&) override;  // the curve's model
   void summary(const core::NamedValue&) override;
 
  private:
   void add_line(const TidyRow& row);
+  // The table's parameters as the database stores them, kept; a new one adds its columns.
+  const std::map<std::string, std::string>& table_parameters(const core::BenchmarkRun& b);
   // The metadata, the header and every line so far, from the start of the file.
   void rewrite();
   ReplacementFile out_;

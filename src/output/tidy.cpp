@@ -90,6 +90,35 @@ std::vector<TidyRow> tidy_rows(const core::BenchmarkRun& b, const core::Measurem
   return out;
 }
 
+std::vector<TidyRow> tidy_model_rows(const core::BenchmarkRun& b) {
+  std::vector<TidyRow> out;
+  if (!b.model) return out;
+  for (const auto& region : b.model->regions) {
+    TidyRow base;
+    base.benchmark = b.name;
+    base.family = b.family;
+    base.mode = b.mode;
+    base.method = method_of(b);
+    base.processes = b.nprocs;
+    base.group = "model";
+    base.bytes = region.first_bytes;
+    base.note = "piecewise Hockney model of " + b.model->time_column;
+    base.parameters = &b.parameters;
+    const auto add = [&](const char* quantity, double value, const char* unit) {
+      TidyRow r = base;
+      r.quantity = quantity;
+      r.value = value;
+      r.unit = unit;
+      out.push_back(std::move(r));
+    };
+    add("model_alpha_us", region.alpha_us, "microseconds");
+    if (region.beta_mb_per_s) add("model_beta_mb_per_s", *region.beta_mb_per_s, "MB/s");
+    add("model_last_bytes", static_cast<double>(region.last_bytes), "bytes");
+    add("model_error_percent", 100 * region.rms_relative_error, "percent");
+  }
+  return out;
+}
+
 TidyRow tidy_summary(const core::NamedValue& figure) {
   TidyRow r;
   r.group.clear();

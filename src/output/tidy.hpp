@@ -42,6 +42,11 @@ std::string parameter_column(const std::string& name);
 // accurate mode's median and interval are quantities like the others). Statistics the source did
 // not record (NaN) give no row; a point that was not measured gives one row without a quantity.
 std::vector<TidyRow> tidy_rows(const core::BenchmarkRun& table, const core::Measurement& row);
+// A point-to-point curve's model (core/curve_model.hpp) in group "model": for each protocol
+// region, at its first length, model_alpha_us, model_beta_mb_per_s (10^6 bytes/s; none for a flat
+// region), model_last_bytes and model_error_percent, the note naming the time fitted. None
+// without a model.
+std::vector<TidyRow> tidy_model_rows(const core::BenchmarkRun& table);
 // A summary figure of the run (b_eff, b_eff_io, …): a row without benchmark and length.
 TidyRow tidy_summary(const core::NamedValue& figure);
 

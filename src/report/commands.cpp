@@ -454,9 +454,11 @@ int export_main(int argc, char** argv, const std::string& program,
     for (auto id : ids) {
       const auto run = database.load_run(id);
       const auto context = output::tidy_run(run.info);
-      for (const auto& b : run.benchmarks)
+      for (const auto& b : run.benchmarks) {
         for (const auto& m : b.rows)
           for (const auto& row : output::tidy_rows(b, m)) emit(context, row);
+        for (const auto& row : output::tidy_model_rows(b)) emit(context, row);
+      }
       for (const auto& v : run.summary) emit(context, output::tidy_summary(v));
     }
     if (!csv) write("\n]\n");

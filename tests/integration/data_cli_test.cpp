@@ -128,6 +128,32 @@ TEST(DataCli, ExportAndThePerRunCsvAreTheSameTidyRows) {
   EXPECT_EQ(run_plain({"export", "--db", db, "--format", "xml"}).exit_code, 2);
 }
 
+// Issue 32: a point-to-point curve's model is in the tidy rows too (group "model"), in the per-run
+// CSV as in the export, one row per figure of each region at its first length.
+TEST(DataCli, TheCurveModelIsInTheTidyRows) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/r.db";
+  const auto r = run_mpi(2, with(kPingPong, {"-msglog", "0:12", "--db", db, "--csv", dir + "/r.csv",
+                                             "--json", dir + "/r.json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto exported = run_plain({"export", "--db", db, "--format", "csv", "last"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(without_comments(read_file(dir + "/r.csv")), exported.out);
+  const auto model = json::parse(read_file(dir + "/r.json")).at("benchmarks").at(0).at("model");
+  const auto& regions = model.at("regions");
+  std::vector<std::map<std::string, std::string>> alphas;
+  for (const auto& row : records_of(exported.out))
+    if (row.at("group") == "model" && row.at("quantity") == "model_alpha_us") alphas.push_back(row);
+  ASSERT_EQ(alphas.size(), regions.size()) << exported.out;
+  for (std::size_t k = 0; k < alphas.size(); ++k) {
+    EXPECT_EQ(alphas[k].at("bytes"), std::to_string(regions[k].at("first_bytes").get<long>()));
+    EXPECT_NEAR(std::stod(alphas[k].at("value")), regions[k].at("alpha_us").get<double>(),
+                1e-5 * std::abs(regions[k].at("alpha_us").get<double>()) + 1e-9);
+    EXPECT_EQ(alphas[k].at("unit"), "microseconds");
+    EXPECT_EQ(alphas[k].at("note"), "piecewise Hockney model of t_max");
+  }
+}
+
 // Accurate mode's median and interval are quantities like the others.
 TEST(DataCli, AccurateRowsCarryTheMedianAndItsIntervalAsQuantities) {
   const auto dir = temp_dir();

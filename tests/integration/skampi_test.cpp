@@ -249,6 +249,37 @@ TEST(SkampiRun, DatatypesMoveTheRightBytes) {
 
 // Fixed_linear's Stepwidth is an increment in bytes, whatever the base type: each point is then
 // rounded to the base type's size, and End_Argument down to it (never a length beyond the range).
+// Issue 32: a ping-pong over lengths is a point-to-point curve, and gets the model of one (JSON
+// and the database), as IMB's PingPong does; a collective over lengths gets none.
+TEST(SkampiRun, APingPongOverLengthsGetsTheCurveModel) {
+  const auto dir = temp_dir();
+  const std::string log_grid =
+      "  Scale = Fixed_log;\n  Start_Argument = 1;\n  End_Argument = 65536;\n  Stepwidth = "
+      "2;\n  Max_Steps = 64;\n";
+  const auto path =
+      write_file(dir, "curve.skampi",
+                 "@MEMORY 4096\n@MEASUREMENTS\n" + suite("PingPong", "  Type = 1;\n" + log_grid) +
+                     suite("Bcast", "  Type = 17;\n" + log_grid));
+  auto args = run_args(path, dir);
+  args.insert(args.end(), {"--json", dir + "/r.json", "--db", dir + "/r.sqlite"});
+  const auto r = run_mpi(2, args, "", 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir + "/r.json"));
+  ASSERT_EQ(j.at("benchmarks").size(), 2u);
+  const auto& pingpong = j.at("benchmarks").at(0);
+  ASSERT_TRUE(pingpong.contains("model")) << pingpong.dump(1);
+  EXPECT_GE(pingpong.at("model").at("regions").size(), 1u);
+  EXPECT_EQ(pingpong.at("model").at("regions").at(0).at("first_bytes"), 1);
+  EXPECT_FALSE(j.at("benchmarks").at(1).contains("model"));
+  // Printed after its table, as IMB-MPI1 and OSU print theirs.
+  EXPECT_EQ(count_of(r.out, "# PingPong (2 processes): "), 1) << r.out;
+  const auto stored =
+      query(dir + "/r.sqlite", "SELECT name, model != '' FROM benchmarks ORDER BY seq");
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0], (std::vector<std::string>{"PingPong", "1"}));
+  EXPECT_EQ(stored[1], (std::vector<std::string>{"Bcast", "0"}));
+}
+
 TEST(SkampiRun, FixedLinearStepsInBytesAndStaysWithinTheRange) {
   const auto dir = temp_dir();
   const std::string linear =

@@ -17,6 +17,7 @@
 #include "cli/numbers.hpp"
 #include "core/accurate.hpp"
 #include "core/convergence.hpp"
+#include "core/curve_model.hpp"
 #include "core/fault_injection.hpp"
 #include "core/mpi.hpp"
 #include "core/progress.hpp"
@@ -414,8 +415,13 @@ void report_suite(core::Reporter& rep, const SuiteResult& s, int world) {
   const auto b = benchmark_of(s, world);
   for (const auto& n : suite_notes(s)) rep.note(n);
   rep.benchmark_started(b);
-  for (const auto& p : s.rows) rep.row(b, measurement_of(p, s.argument_unit));
-  rep.benchmark_finished(b);
+  auto finished = b;  // with its rows, for the curve model of a ping-pong over lengths
+  for (const auto& p : s.rows) {
+    finished.rows.push_back(measurement_of(p, s.argument_unit));
+    rep.row(b, finished.rows.back());
+  }
+  finished.model = core::model_of(finished);
+  rep.benchmark_finished(finished);
 }
 
 void append(const std::string& path, const std::string& text) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/curve_model.hpp"
 #include "suites/skampi/instances.hpp"
 #include "suites/skampi/output_file.hpp"
 
@@ -77,9 +78,13 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
        value("converged") != 0 ? "yes" : "no", nodes.empty() ? "-" : nodes});
 }
 
-void TextReporter::benchmark_finished(const core::BenchmarkRun&) {
+void TextReporter::benchmark_finished(const core::BenchmarkRun& b) {
   table_->print(stdout, "  ");
   for (const auto& n : row_notes_) std::printf("# %s\n", n.c_str());
+  if (b.model) {
+    std::printf("# %s\n", core::kModelHeading);
+    for (const auto& line : core::model_lines(*b.model, b)) std::printf("# %s\n", line.c_str());
+  }
   std::fflush(stdout);
 }
 
