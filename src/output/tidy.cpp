@@ -26,6 +26,18 @@ std::string method_of(const core::BenchmarkRun& b) {
                                                                               : "classic";
 }
 
+// What every row of a table repeats.
+TidyRow table_row(const core::BenchmarkRun& b) {
+  TidyRow r;
+  r.benchmark = b.name;
+  r.family = b.family;
+  r.mode = b.mode;
+  r.method = method_of(b);
+  r.processes = b.nprocs;
+  r.parameters = &b.parameters;
+  return r;
+}
+
 }  // namespace
 
 TidyRun tidy_run(const core::RunInfo& info) {
@@ -46,16 +58,10 @@ std::string parameter_column(const std::string& name) {
 }
 
 std::vector<TidyRow> tidy_rows(const core::BenchmarkRun& b, const core::Measurement& m) {
-  TidyRow base;
-  base.benchmark = b.name;
-  base.family = b.family;
-  base.mode = b.mode;
-  base.method = method_of(b);
-  base.processes = b.nprocs;
+  TidyRow base = table_row(b);
   if (b.sized) base.bytes = m.bytes;
   if (m.measured) base.repetitions = m.repetitions;
   base.note = m.note;
-  base.parameters = &b.parameters;
   std::vector<TidyRow> out;
   auto add = [&](const std::string& group, const std::string& quantity, double value,
                  const std::string& unit) {
@@ -94,16 +100,10 @@ std::vector<TidyRow> tidy_model_rows(const core::BenchmarkRun& b) {
   std::vector<TidyRow> out;
   if (!b.model) return out;
   for (const auto& region : b.model->regions) {
-    TidyRow base;
-    base.benchmark = b.name;
-    base.family = b.family;
-    base.mode = b.mode;
-    base.method = method_of(b);
-    base.processes = b.nprocs;
+    TidyRow base = table_row(b);
     base.group = "model";
     base.bytes = region.first_bytes;
     base.note = "piecewise Hockney model of " + b.model->time_column;
-    base.parameters = &b.parameters;
     const auto add = [&](const char* quantity, double value, const char* unit) {
       TidyRow r = base;
       r.quantity = quantity;
