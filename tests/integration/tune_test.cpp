@@ -50,6 +50,21 @@ std::vector<std::string> choices_of(const std::string& out, const std::string& c
   return choices;
 }
 
+// `tune` of Allreduce at 4 bytes and 1 KiB with the shim making algorithm 1 the fast one, its
+// tuning file written to `file` and the run recorded in dir/r.sqlite.
+Result tune_allreduce_writing(const std::string& dir, const std::string& file) {
+  return run_mpi(2,
+                 {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--rules", file,
+                  "--db", dir + "/r.sqlite"},
+                 "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180,
+                 with_pmpi_library(dir));
+}
+
+// IMB-MPI1's Allreduce at the lengths of -msglog `msglog`, in the environment `tuning`.
+Result allreduce_with(const std::string& tuning, const std::string& msglog) {
+  return run_mpi(2, {"imb-mpi1", "Allreduce", "-msglog", msglog, "-iter", "20", "--no-db"}, tuning);
+}
+
 // `mpiscope tune-check ARGS` as root may launch Open MPI's ranks (which refuses root unless told).
 Result run_check(const std::vector<std::string>& args) {
   std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 300 " +
@@ -159,13 +174,8 @@ TEST(Tune, BadInputIsOneErrorAndExitTwo) {
 TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
   if (!is_openmpi()) GTEST_SKIP() << "the rules file is Open MPI's";
   const auto dir = temp_dir();
-  const std::string wrapper = with_pmpi_library(dir);
   const std::string rules = dir + "/tuned.rules";
-  const auto r =
-      run_mpi(2,
-              {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--rules", rules,
-               "--db", dir + "/r.sqlite"},
-              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180, wrapper);
+  const auto r = tune_allreduce_writing(dir, rules);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto text = read_file(rules);
   // The measured size's row: algorithm 1 from 0 bytes up.
@@ -174,9 +184,7 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
   const std::string apply =
       "OMPI_MCA_coll_tuned_use_dynamic_rules=1 "
       "OMPI_MCA_coll_tuned_dynamic_rules_filename=";
-  const std::vector<std::string> allreduce = {"imb-mpi1", "Allreduce", "-msglog", "2:10",
-                                              "-iter",    "20",        "--no-db"};
-  EXPECT_EQ(run_mpi(2, allreduce, apply + rules).exit_code, 0);
+  EXPECT_EQ(allreduce_with(apply + rules, "2:10").exit_code, 0);
   // The same file with algorithm 99 from 1 KiB up: Open MPI's coll/tuned returns MPI_ERR_ARG
   // for an algorithm it does not have, so an Allreduce of 1 KiB fails and one of 512 bytes (and
   // the engine's own small ones) runs: the library read the file, the collective's id, the
@@ -185,12 +193,8 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
   broken.replace(broken.find(row), row.size(),
                  "2 # communicators of the measured size\n2\n0 1 0 0\n1024 99 0 0\n");
   const std::string broken_path = write_file(dir, "broken.rules", broken);
-  auto small = allreduce;
-  small[3] = "2:9";
-  EXPECT_EQ(run_mpi(2, small, apply + broken_path).exit_code, 0);
-  auto large = allreduce;
-  large[3] = "10:11";
-  const auto failed = run_mpi(2, large, apply + broken_path);
+  EXPECT_EQ(allreduce_with(apply + broken_path, "2:9").exit_code, 0);
+  const auto failed = allreduce_with(apply + broken_path, "10:11");
   EXPECT_NE(failed.exit_code, 0) << failed.out;
   // The library's own words, MPI_ERR_ARG; once in three fresh-clone runs (stop 38) Open MPI's
   // launcher lost its help text instead ("Data unpack would read past end of buffer in file
@@ -208,13 +212,8 @@ TEST(Tune, OpenMpiReadsTheWrittenRulesFileAndObeysItsRow) {
 TEST(Tune, MpichReadsTheWrittenSelectionFileAndObeysItsRow) {
   if (is_openmpi()) GTEST_SKIP() << "the selection file is MPICH's";
   const auto dir = temp_dir();
-  const std::string wrapper = with_pmpi_library(dir);
   const std::string path = dir + "/tuned.json";
-  const auto r =
-      run_mpi(2,
-              {"tune", "--collectives", "Allreduce", "--lengths", "4,1024", "--rules", path, "--db",
-               dir + "/r.sqlite"},
-              "MPISCOPE_DELAY=MPI_Allreduce=40 MPISCOPE_DELAY_UNLESS_ALGORITHM=1", 180, wrapper);
+  const auto r = tune_allreduce_writing(dir, path);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto text = read_file(path);
   // The library's own tree, with communicators of exactly 2 ranks split off: algorithm 1 (nb)
@@ -227,9 +226,7 @@ TEST(Tune, MpichReadsTheWrittenSelectionFileAndObeysItsRow) {
   EXPECT_TRUE(row["is_op_built_in=yes"].contains("algorithm=MPIR_Allreduce_allcomm_nb"))
       << intra.dump(1);
   const std::string apply = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=";
-  const std::vector<std::string> allreduce = {"imb-mpi1", "Allreduce", "-msglog", "2:10",
-                                              "-iter",    "20",        "--no-db"};
-  EXPECT_EQ(run_mpi(2, allreduce, apply + path).exit_code, 0);
+  EXPECT_EQ(allreduce_with(apply + path, "2:10").exit_code, 0);
   // The same file with another collective's algorithm from 1 KiB up: MPICH aborts on a container
   // its Allreduce does not have, so an Allreduce of 1 KiB fails and one of 512 bytes runs: the
   // library read the file, the communicator size's branch and the row's size as the call's bytes.
@@ -239,12 +236,8 @@ TEST(Tune, MpichReadsTheWrittenSelectionFileAndObeysItsRow) {
   intra["comm_size<=2"]["avg_msg_size=any"]["algorithm=MPIR_Reduce_scatter_intra_pairwise"] =
       nlohmann::ordered_json::object();
   const std::string broken = write_file(dir, "broken.json", tree.dump());
-  auto small = allreduce;
-  small[3] = "2:9";
-  EXPECT_EQ(run_mpi(2, small, apply + broken).exit_code, 0);
-  auto large = allreduce;
-  large[3] = "10:11";
-  const auto failed = run_mpi(2, large, apply + broken);
+  EXPECT_EQ(allreduce_with(apply + broken, "2:9").exit_code, 0);
+  const auto failed = allreduce_with(apply + broken, "10:11");
   EXPECT_NE(failed.exit_code, 0) << failed.out;
   EXPECT_NE(failed.err.find("Internal error"), std::string::npos) << failed.err;
   // The file is stored with the run.

@@ -217,18 +217,15 @@ std::string open_mpi_rules_file(const std::vector<TunedCollective>& tuned, int p
     // A collective without a change is written only to replace an earlier tuning of this size.
     if (!changed && !rules.count(id)) continue;
     any |= changed;
-    // Rows from each measured length up, merged where the algorithm stays the same; the first
-    // from 0 bytes, as the reader demands.
+    // The first row from 0 bytes, as the reader demands.
     std::vector<Row> rows;
-    for (const auto& c : t.choices) {
-      const long algorithm = c.changed ? c.fastest.value : 0;
-      const long from =
-          rows.empty()
-              ? 0
-              : static_cast<long>(open_mpi_rule_bytes(t.variable.collective, c.bytes, processes));
-      if (rows.empty() || rows.back()[1] != algorithm) rows.push_back({from, algorithm, 0, 0});
-    }
-    if (rows.empty()) rows.push_back({0, 0, 0, 0});
+    for (const auto& [from, algorithm] : length_rows<long>(
+             t.choices,
+             [&](std::size_t bytes) {
+               return open_mpi_rule_bytes(t.variable.collective, bytes, processes);
+             },
+             [](const LengthChoice& c) { return c.changed ? long{c.fastest.value} : 0L; }))
+      rows.push_back({static_cast<long>(from), algorithm, 0, 0});
     // The measured size gets the rows; sizes below and above that no earlier tuning covers keep
     // the library's own decision (algorithm zero).
     auto& sizes = rules[id];

@@ -24,6 +24,22 @@ using Tree = nlohmann::ordered_json;  // MPICH tries a node's keys in the file's
 
 constexpr const char* kContainerPrefix = "algorithm=";
 
+// N of a key "<prefix>N" (such as "comm_size<=8"), or nullopt for another key.
+std::optional<long> number_after(const std::string& key, std::string_view prefix) {
+  if (key.rfind(prefix, 0) != 0) return std::nullopt;
+  const auto digits = key.substr(prefix.size());
+  if (digits.empty() || digits.size() > 18 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stol(digits);
+}
+
+// A collective's subtree of a selection tree, or nullptr.
+const Tree* collective_of(const Tree& tree, const std::string& collective) {
+  const auto c = tree.find("collective=" + core::to_lower(collective));
+  return c == tree.end() ? nullptr : &*c;
+}
+
 // The key MPICH's selection compares for a collective, and the size it compares at IMB's length X
 // (csel.c: avg_msg_size is the datatype's size x count, defined for these four only;
 // total_msg_size is the whole vector: x the communicator size for the gathers and scatters).
@@ -78,15 +94,9 @@ std::optional<SizeSplit> size_split(const Tree& t) {
       out.emplace_back(-1, value);
       continue;
     }
-    constexpr std::string_view prefix = "comm_size<=";
-    if (key.rfind(prefix, 0) != 0) return std::nullopt;
-    const std::string digits = key.substr(prefix.size());
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
-        digits.size() > 9)
-      return std::nullopt;
-    const long bound = std::stol(digits);
-    if (!out.empty() && bound <= out.back().first) return std::nullopt;
-    out.emplace_back(bound, value);
+    const auto bound = number_after(key, "comm_size<=");
+    if (!bound || (!out.empty() && *bound <= out.back().first)) return std::nullopt;
+    out.emplace_back(*bound, value);
   }
   if (out.empty() || out.back().first >= 0) return std::nullopt;
   return out;
@@ -153,10 +163,9 @@ std::string mpich_selection_file(const MpichSelection& s, const std::vector<Tune
                                      [](const LengthChoice& c) { return c.changed; });
     // A collective without a change is written only to replace an earlier tuning of this size.
     if (!changed && merged_into.empty()) continue;
-    const std::string key = "collective=" + core::to_lower(t.variable.collective);
     const auto intra_of = [&](const Tree& from) -> const Tree* {
-      const auto c = from.find(key);
-      if (c == from.end()) return nullptr;
+      const Tree* c = collective_of(from, t.variable.collective);
+      if (c == nullptr) return nullptr;
       const auto i = c->find("comm_type=intra");
       return i == c->end() ? nullptr : &*i;
     };
@@ -170,24 +179,22 @@ std::string mpich_selection_file(const MpichSelection& s, const std::vector<Tune
       continue;
     }
     const auto k = size_key(t.variable.collective);
-    // Rows from each measured length up (the first from 0 bytes), merged where the algorithm
-    // stays the same; a collective with no size (Barrier) has one row.
-    std::vector<std::pair<std::size_t, std::string>> rows;  // from, container ("": the library's)
-    for (const auto& c : t.choices) {
-      std::string container;
-      if (c.changed) {
-        container = mpich_container(s, t.variable.collective, c.fastest.name);
-        if (container.empty())
-          notes.push_back(fmt::format(
-              "tune: MPICH's selection file names no algorithm MPIR_{}_intra_{} (or _allcomm_): "
-              "{} bytes of {} keep the library's own choice in the file",
-              t.variable.collective, c.fastest.name, c.bytes, t.variable.collective));
-      }
-      const std::size_t from =
-          rows.empty() ? 0 : mpich_rule_bytes(t.variable.collective, c.bytes, processes);
-      if (rows.empty() || (k.key != nullptr && rows.back().second != container))
-        rows.emplace_back(from, container);
-    }
+    // Each row's container ("": the library's own subtree); Barrier, which has no size, one row.
+    const auto rows = length_rows<std::string>(
+        t.choices,
+        [&](std::size_t bytes) {
+          return mpich_rule_bytes(t.variable.collective, bytes, processes);
+        },
+        [&](const LengthChoice& c) {
+          if (!c.changed) return std::string();
+          auto container = mpich_container(s, t.variable.collective, c.fastest.name);
+          if (container.empty())
+            notes.push_back(fmt::format(
+                "tune: MPICH's selection file names no algorithm MPIR_{}_intra_{} (or _allcomm_): "
+                "{} bytes of {} keep the library's own choice in the file",
+                t.variable.collective, c.fastest.name, c.bytes, t.variable.collective));
+          return container;
+        });
     const bool chosen =
         std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !r.second.empty(); });
     if (!chosen && merged_into.empty()) continue;
@@ -209,7 +216,8 @@ std::string mpich_selection_file(const MpichSelection& s, const std::vector<Tune
     // Communicators of the measured size get the rows; smaller and larger ones the subtree they
     // had (the library's own, or an earlier tuning's).
     auto intra = with_size(*before, processes, std::move(sized));
-    tree[key]["comm_type=intra"] = std::move(intra);
+    tree["collective=" + core::to_lower(t.variable.collective)]["comm_type=intra"] =
+        std::move(intra);
   }
   if (!any && merged_into.empty()) return "";
   return tree.dump() + "\n";
@@ -223,15 +231,6 @@ enum class Holds { kNo, kYes, kUnknown };
 // know (the communicator's node hierarchy, ranks per node).
 Holds holds(const std::string& key, const std::string& collective, std::size_t bytes,
             int processes) {
-  const auto number_after = [&](std::string_view prefix, long& n) {
-    if (key.rfind(prefix, 0) != 0) return false;
-    const auto digits = key.substr(prefix.size());
-    if (digits.empty() || digits.size() > 18 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
-      return false;
-    n = std::stol(digits);
-    return true;
-  };
   const auto of = [](bool b) { return b ? Holds::kYes : Holds::kNo; };
   const auto less = [&](long value, long bound, bool or_equal) {
     return of(or_equal ? value <= bound : value < bound);
@@ -245,20 +244,20 @@ Holds holds(const std::string& key, const std::string& collective, std::size_t b
   const long count = reduction ? avg / 4 : avg;
   long pof2 = 1;
   while (pof2 * 2 <= p) pof2 *= 2;
-  long n = 0;
   if (key == "any" || (key.size() > 4 && key.compare(key.size() - 4, 4, "=any") == 0))
     return Holds::kYes;
   if (key == "comm_type=intra") return Holds::kYes;
   if (key == "comm_type=inter") return Holds::kNo;
   if (key == "comm_size=pow2") return of(p == pof2);
-  if (number_after("comm_size<=", n)) return less(p, n, true);
+  if (const auto n = number_after(key, "comm_size<=")) return less(p, *n, true);
   // MPICH 4.0's csel.c tests "comm_size<N" as <=: which it means is unknown at N itself.
-  if (number_after("comm_size<", n)) return p == n ? Holds::kUnknown : less(p, n, false);
-  if (number_after("avg_msg_size<=", n)) return less(avg, n, true);
-  if (number_after("avg_msg_size<", n)) return less(avg, n, false);
-  if (number_after("total_msg_size<=", n)) return less(total, n, true);
-  if (number_after("total_msg_size<", n)) return less(total, n, false);
-  if (number_after("count<=", n)) return less(count, n, true);
+  if (const auto n = number_after(key, "comm_size<"))
+    return p == *n ? Holds::kUnknown : less(p, *n, false);
+  if (const auto n = number_after(key, "avg_msg_size<=")) return less(avg, *n, true);
+  if (const auto n = number_after(key, "avg_msg_size<")) return less(avg, *n, false);
+  if (const auto n = number_after(key, "total_msg_size<=")) return less(total, *n, true);
+  if (const auto n = number_after(key, "total_msg_size<")) return less(total, *n, false);
+  if (const auto n = number_after(key, "count<=")) return less(count, *n, true);
   if (key == "count<pow2") return of(count < pof2);
   // IMB's Reduce_scatter gives every rank count / P floats, the remainder to the last ones.
   if (key == "is_block_regular=yes") return of(count % p == 0);
@@ -313,8 +312,8 @@ void reserved_paths(const Tree& node, const std::string& collective, const std::
 std::string mpich_own_selection(const MpichSelection& s, const std::string& collective,
                                 std::size_t bytes, int processes) {
   const auto tree = Tree::parse(s.tree);
-  const auto c = tree.find("collective=" + core::to_lower(collective));
-  if (c == tree.end()) return "";
+  const Tree* c = collective_of(tree, collective);
+  if (c == nullptr) return "";
   std::vector<std::string> out;
   selectable(*c, collective, bytes, processes, out);
   return out.size() == 1 ? out.front() : "";
@@ -323,8 +322,8 @@ std::string mpich_own_selection(const MpichSelection& s, const std::string& coll
 std::string mpich_reserved_case(const MpichSelection& s, const std::string& collective,
                                 const std::string& container, int processes) {
   const auto tree = Tree::parse(s.tree);
-  const auto c = tree.find("collective=" + core::to_lower(collective));
-  if (c == tree.end()) return "";
+  const Tree* c = collective_of(tree, collective);
+  if (c == nullptr) return "";
   std::vector<std::string> failed;
   reserved_paths(*c, collective, container, processes, "", failed);
   if (failed.empty() ||

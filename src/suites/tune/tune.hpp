@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -87,6 +88,23 @@ struct TunedCollective {
   AlgorithmVariable variable;
   std::vector<LengthChoice> choices;
 };
+
+// A tuning file's rows from the choice per length: one from each measured length up (the first
+// from 0 bytes), merged where the value stays the same; a length whose size is not above the last
+// row's (Barrier's: all 0) adds none. `size` is the size the library compares at IMB's length,
+// `value` a row's value (the library's own decision where nothing was chosen).
+template <class Value, class Size, class ValueOf>
+std::vector<std::pair<std::size_t, Value>> length_rows(const std::vector<LengthChoice>& choices,
+                                                       Size size, ValueOf value) {
+  std::vector<std::pair<std::size_t, Value>> rows;
+  for (const auto& c : choices) {
+    Value v = value(c);
+    const std::size_t from = rows.empty() ? 0 : size(c.bytes);
+    if (rows.empty() || (from > rows.back().first && rows.back().second != v))
+      rows.emplace_back(from, std::move(v));
+  }
+  return rows;
+}
 
 // Open MPI's coll/tuned dynamic rules file (coll_tuned_dynamic_rules_filename, read when
 // coll_tuned_use_dynamic_rules is on): for communicators of exactly `processes` ranks, each
