@@ -174,7 +174,6 @@ std::map<std::string, std::string> protocol_switches(const db::StoredRun& run);
 // by its own time); on the mode when both sides measured the benchmark in several modes.
 Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
                         const CompareSettings& settings);
-// The readable tables (one per benchmark table) and a closing verdict.
 // A figure as JSON: the number, or null where it is NaN or infinite (JSON has neither).
 nlohmann::json number_or_null(double v);
 
@@ -183,6 +182,7 @@ nlohmann::json number_or_null(double v);
 nlohmann::json comparison_json(const std::vector<db::StoredRun>& a,
                                const std::vector<db::StoredRun>& b, const Comparison& c);
 
+// The readable tables (one per benchmark table) and a closing verdict.
 std::string render_comparison(const std::vector<db::StoredRun>& a,
                               const std::vector<db::StoredRun>& b, const Comparison& c,
                               const CompareSettings& settings);
