@@ -13,6 +13,7 @@
 
 #include "core/convergence.hpp"
 #include "core/curve_model.hpp"
+#include "core/text.hpp"
 
 namespace mpiscope::db {
 
@@ -974,6 +975,10 @@ StoredRun ResultsDb::load_run(std::int64_t id, const LoadLimits& limits) {
   while (b.step()) {
     core::BenchmarkRun t;
     const auto bid = b.int64(0);
+    if (!limits.benchmark.empty()) {
+      read_columns(b, kBenchmarks, t, schema_version_);
+      if (core::to_lower(t.name) != core::to_lower(limits.benchmark)) continue;
+    }
     row_count.reset();
     row_count.bind(":benchmark_id", bid);
     row_count.step();

@@ -47,6 +47,8 @@ struct StoredRun {
 struct LoadLimits {
   std::size_t max_points = static_cast<std::size_t>(-1);
   std::size_t max_rows_per_table = static_cast<std::size_t>(-1);
+  // Only the tables of this benchmark (its name, case-insensitive); empty: every table.
+  std::string benchmark;
 };
 
 // A row as the database holds it: accurate mode's statistics over repetitions and the overlap's

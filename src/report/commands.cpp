@@ -23,6 +23,7 @@
 #include "output/text_table.hpp"
 #include "output/tidy.hpp"
 #include "report/compare.hpp"
+#include "report/history.hpp"
 #include "report/html_report.hpp"
 #include "report/summary.hpp"
 
@@ -232,20 +233,9 @@ std::string cut(const std::string& text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
 }
 
-// When the run was made, as "YYYY-MM-DD HH:MM": its ISO date, else the date its file printed
-// (IMB: "Mon Nov 23 12:00:00 2026"), else (a file without a date) when it was imported.
+// When the run was made, as "YYYY-MM-DD HH:MM" (run_date_text).
 std::string run_date(const db::RunListing& r) {
-  if (r.date_iso.size() >= 16) return r.date_iso.substr(0, 10) + " " + r.date_iso.substr(11, 5);
-  std::tm t{};
-  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%Y-%m-%d %H:%M:%S", "%a %d %b %Y %H:%M:%S"})
-    if (const char* end = strptime(r.date.c_str(), format, &t); end && *end == '\0') {
-      char text[32];
-      std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &t);
-      return text;
-    }
-  if (r.recorded_at.size() >= 16)
-    return r.recorded_at.substr(0, 10) + " " + r.recorded_at.substr(11, 5);
-  return "-";
+  return run_date_text(r.date_iso, r.date, r.recorded_at);
 }
 
 // classic (IMB's "imb" is the same), accurate, or imported for files of other tools.
@@ -272,8 +262,8 @@ void check_since(const std::string& since) {
 // was not recognised), or one the database holds; anything else is a typo that would list
 // nothing.
 void check_suite_filter(const std::string& suite, const std::vector<db::RunListing>& runs) {
-  static const std::set<std::string> commands = {"import", "runs",   "export",  "label",
-                                                 "delete", "report", "summary", "compare"};
+  static const std::set<std::string> commands = {"import", "runs",    "export",  "label",  "delete",
+                                                 "report", "summary", "compare", "history"};
   std::set<std::string> known = {"imb"};
   for (const auto& entry : cli::registered_suites())
     if (!commands.count(entry.name)) known.insert(entry.name);
@@ -554,7 +544,9 @@ int report_main(int argc, char** argv, const std::string& program,
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
     std::vector<db::StoredRun> runs;
-    const db::LoadLimits limits{max_points, std::min<std::size_t>(1000, max_points)};
+    const db::LoadLimits limits{.max_points = max_points,
+                                .max_rows_per_table = std::min<std::size_t>(1000, max_points),
+                                .benchmark = {}};
     for (auto id : ids) {
       auto run = database.load_run(id, limits);
       if (run.tables_left_out > 0 || run.rows_left_out > 0) {
@@ -679,6 +671,116 @@ int summary_main(int argc, char** argv, const std::string& program,
   });
 }
 
+int history_main(int argc, char** argv, const std::string& program,
+                 const std::vector<std::string>&) {
+  CLI::App app(
+      "Prints one benchmark's figure over the stored runs in date order, a series per table "
+      "and length, and the changes found in each series: where (the runs either side), how "
+      "large (after/before with 95 % bounds), and what else changed with it (MPI library, "
+      "mpiscope's version, hosts, environment, rules). A change needs --min-segment runs on "
+      "each side; each series is tested by binary segmentation with a permutation test, at a "
+      "level all series share (docs/results-db.md, \"History\"). With --fail-on-change it is a "
+      "nightly gate: exit 3 when a change lies among the newest --recent runs of a series, "
+      "exit 6 when none does but some series could not show one.",
+      program);
+  std::string db_path, benchmark, suite, label, since, until;
+  long long bytes = -1;
+  int procs = 0;
+  HistorySettings settings;
+  bool as_json = false, fail_on_change = false;
+  app.add_option("BENCHMARK", benchmark, "The benchmark (PingPong, Allreduce, osu_bw, ...)")
+      ->required();
+  app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
+  app.add_option("--bytes", bytes, "Only this message length")
+      ->type_name("N")
+      ->check(cli::number_in({0, 1e18}));
+  app.add_option("--procs", procs, "Only tables of this many processes")
+      ->type_name("N")
+      ->check(cli::number_in({1, 1e9}));
+  app.add_option("--suite", suite, "Only runs of this suite")->type_name("SUITE");
+  app.add_option("--label", label, "Only runs with this label")->type_name("TEXT");
+  app.add_option("--since", since, "Only runs made on or after this day (or time)")
+      ->type_name("YYYY-MM-DD[THH:MM]");
+  app.add_option("--until", until, "Only runs made on or before this day (or time)")
+      ->type_name("YYYY-MM-DD[THH:MM]");
+  app.add_option("--min-segment", settings.min_segment,
+                 "Runs needed on each side of a change (at least 2)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(cli::number_in({2, 1e6}));
+  app.add_option("--min-change", settings.min_change_percent,
+                 "Changes smaller than this are counted, not shown")
+      ->type_name("PERCENT")
+      ->capture_default_str()
+      ->check(cli::number_in({0, 1e6}));
+  app.add_option("--level", settings.level,
+                 "The chance that identical runs show a change somewhere, over all series")
+      ->type_name("P")
+      ->capture_default_str()
+      ->check(cli::number_in({1e-6, 0.5}));
+  app.add_option("--recent", settings.recent_runs,
+                 "--fail-on-change: a change among the newest this many runs of a series fails")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(cli::number_in({1, 1e9}));
+  app.add_flag("--fail-on-change", fail_on_change,
+               "Exit 3 when a change lies among the newest --recent runs of a series; else exit "
+               "6 when some series could not show a change");
+  app.add_flag("--json", as_json, "Print the series and their changes as one JSON object");
+  if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
+  return guarded(program, [&] {
+    if (app.count("--since") > 0) check_since(since);
+    if (app.count("--until") > 0) check_since(until);
+    auto database = open_for_reading(chosen_db(app, db_path));
+    auto listing = database.list_runs();
+    if (app.count("--suite") > 0) check_suite_filter(suite, listing);
+    // Date order ("2026-03-14 02:00": text order is time order), then the order of recording.
+    std::vector<std::pair<std::string, std::int64_t>> order;
+    for (const auto& r : listing) {
+      const std::string date = run_date(r);
+      if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
+      if (!label.empty() && r.label != label) continue;
+      std::string from = since, to = until;
+      if (from.size() > 10) from[10] = ' ';
+      if (to.size() > 10) to[10] = ' ';
+      if (!since.empty() && date.compare(0, from.size(), from) < 0) continue;
+      if (!until.empty() && date.compare(0, to.size(), to) > 0) continue;
+      order.emplace_back(date, r.id);
+    }
+    std::stable_sort(order.begin(), order.end());
+    std::vector<db::StoredRun> runs;
+    for (const auto& [date, id] : order) {
+      auto run = database.load_run(id, {.max_points = static_cast<std::size_t>(-1),
+                                        .max_rows_per_table = static_cast<std::size_t>(-1),
+                                        .benchmark = benchmark});
+      std::erase_if(run.benchmarks,
+                    [&](const core::BenchmarkRun& b) { return procs > 0 && b.nprocs != procs; });
+      if (bytes >= 0)
+        for (auto& b : run.benchmarks)
+          std::erase_if(b.rows, [&](const core::Measurement& m) {
+            return m.bytes != static_cast<std::size_t>(bytes);
+          });
+      std::erase_if(run.benchmarks, [](const core::BenchmarkRun& b) { return b.rows.empty(); });
+      if (!run.benchmarks.empty()) runs.push_back(std::move(run));
+    }
+    if (runs.empty())
+      throw CommandError("no run in '" + database.path() + "' measured " + benchmark +
+                         (procs > 0 ? " on " + std::to_string(procs) + " processes" : "") +
+                         (bytes >= 0 ? " at " + std::to_string(bytes) + " bytes" : "") +
+                         (order.size() < listing.size() ? " among the runs chosen" : "") +
+                         " ('mpiscope runs' lists the runs)");
+    const auto h = history_of(benchmark, runs, settings);
+    const std::string shown = as_json ? history_json(h, settings).dump(1) + "\n"
+                                      : render_history(h, settings, database.path());
+    std::fputs(core::printable(shown).c_str(), stdout);
+    if (!fail_on_change) return static_cast<int>(cli::kOk);
+    if (recent_changes(h, settings) > 0) return static_cast<int>(cli::kCheckFailed);
+    for (const auto& s : h.series)
+      if (!s.cannot_tell.empty()) return static_cast<int>(cli::kCannotTell);
+    return static_cast<int>(cli::kOk);
+  });
+}
+
 }  // namespace
 
 MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
@@ -704,5 +806,11 @@ MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
     {},
     70,
     compare_main});
+MPISCOPE_REGISTER_SUITE(cli::SuiteEntry{
+    "history",
+    "One benchmark's figure over the stored runs, and where it changed",
+    {},
+    71,
+    history_main});
 
 }  // namespace mpiscope::report

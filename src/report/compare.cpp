@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <limits>
 #include <map>
@@ -145,6 +146,20 @@ std::string short_library_name(const std::string& mpi_library) {
   return lib;
 }
 
+std::string run_date_text(const std::string& date_iso, const std::string& date,
+                          const std::string& recorded_at) {
+  if (date_iso.size() >= 16) return date_iso.substr(0, 10) + " " + date_iso.substr(11, 5);
+  std::tm t{};
+  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%Y-%m-%d %H:%M:%S", "%a %d %b %Y %H:%M:%S"})
+    if (const char* end = strptime(date.c_str(), format, &t); end && *end == '\0') {
+      char text[32];
+      std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &t);
+      return text;
+    }
+  if (recorded_at.size() >= 16) return recorded_at.substr(0, 10) + " " + recorded_at.substr(11, 5);
+  return "-";
+}
+
 std::string run_label(const db::StoredRun& r) {
   const std::string lib = short_library_name(r.info.mpi_library);
   std::string s = std::to_string(r.id) + " (" + r.info.suite;
@@ -159,17 +174,6 @@ std::string run_label(const db::StoredRun& r) {
 
 namespace {
 
-struct Point {
-  double us = 0;
-  std::int64_t run = 0;
-  std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
-  double cpu_wait_percent = std::nan("");  // the most any rank waited for a CPU (NaN: unknown)
-  // Where the run's figure could lie: `us` itself when it converged; for one that did not, its
-  // own range (core::unconverged_range), each end taken where it works against the verdict.
-  double low = 0, high = 0;
-  bool converged = true;
-};
-
 double cpu_wait_percent_of(const db::StoredRun& run) {
   const auto it = run.info.settings.find(core::kEndOfRunSettings[0]);
   if (it == run.info.settings.end()) return std::nan("");
@@ -178,28 +182,6 @@ double cpu_wait_percent_of(const db::StoredRun& run) {
   return end != it->second.c_str() ? percent : std::nan("");
 }
 
-// A row within its table: the length and, where the suite varies something else at one length
-// (SKaMPI's process count or chunks), that argument.
-using RowKey = std::pair<std::size_t, std::optional<double>>;
-
-// One table of one side: its rows' times, one per run that measured them.
-struct SideTable {
-  std::string label;
-  bool sized = true;
-  std::map<RowKey, std::vector<Point>> points;  // row -> one point per run
-};
-
-// A side's tables by what they measure (name, processes, parameters), then by mode, each in
-// the order the runs first measured them.
-struct Side {
-  std::vector<std::pair<std::string, std::vector<std::pair<std::string, SideTable>>>> tables;
-  std::vector<std::pair<std::string, SideTable>>* find(const std::string& key) {
-    for (auto& [k, modes] : tables)
-      if (k == key) return &modes;
-    return nullptr;
-  }
-};
-
 std::string measured_key(const core::BenchmarkRun& b) {
   std::string key = core::to_lower(b.name) + "|" + std::to_string(b.nprocs);
   for (const auto& [name, value] : b.parameters)
@@ -207,8 +189,8 @@ std::string measured_key(const core::BenchmarkRun& b) {
   return key;
 }
 
-SideTable* find_mode(std::vector<std::pair<std::string, SideTable>>& modes,
-                     const std::string& mode) {
+FigureTable* find_mode(std::vector<std::pair<std::string, FigureTable>>& modes,
+                       const std::string& mode) {
   for (auto& [m, t] : modes)
     if (m == mode) return &t;
   return nullptr;
@@ -224,14 +206,14 @@ RowKey row_key(const core::Measurement& m) {
 // Why a row's time is no figure to judge a change by: a repetition loop that never met its
 // stopping rule measured something, but not a converged figure (core::not_converged_reason); no
 // operation takes no time.
-Point point_of(const core::Measurement& m, double us, const db::StoredRun& run) {
-  Point p{.us = us,
-          .run = run.id,
-          .not_a_figure = {},
-          .cpu_wait_percent = cpu_wait_percent_of(run),
-          .low = us,
-          .high = us,
-          .converged = true};
+RunFigure point_of(const core::Measurement& m, double us, const db::StoredRun& run) {
+  RunFigure p{.us = us,
+              .run = run.id,
+              .not_a_figure = {},
+              .cpu_wait_percent = cpu_wait_percent_of(run),
+              .low = us,
+              .high = us,
+              .converged = true};
   if (!(us > 0)) {
     p.not_a_figure = "time " + output::format_number(us) + " us is not physical";
   } else if (const auto why = core::not_converged_reason(m)) {
@@ -246,45 +228,6 @@ Point point_of(const core::Measurement& m, double us, const db::StoredRun& run) 
   return p;
 }
 
-Side collect(const std::vector<db::StoredRun>& runs) {
-  Side side;
-  for (const auto& run : runs) {
-    // Within a run, a later table of the same key and mode (a repeated benchmark) replaces the
-    // earlier one.
-    std::vector<std::pair<std::string, std::string>> order;
-    std::map<std::pair<std::string, std::string>, const core::BenchmarkRun*> latest;
-    for (const auto& t : run.benchmarks) {
-      const std::pair<std::string, std::string> key{measured_key(t), t.mode};
-      if (!latest.count(key)) order.push_back(key);
-      latest[key] = &t;
-    }
-    for (const auto& key : order) {
-      const core::BenchmarkRun& t = *latest[key];
-      auto* modes = side.find(key.first);
-      if (!modes) {
-        side.tables.push_back({key.first, {}});
-        modes = &side.tables.back().second;
-      }
-      SideTable* table = find_mode(*modes, key.second);
-      if (!table) {
-        core::BenchmarkRun named = t;
-        std::erase_if(named.parameters,
-                      [](const auto& p) { return is_outcome_parameter(p.first); });
-        modes->push_back({key.second, SideTable{table_label(named), t.sized, {}}});
-        table = &modes->back().second;
-      }
-      std::map<RowKey, const core::Measurement*> rows;
-      for (const auto& m : t.rows)
-        if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
-      for (const auto& [row, m] : rows) {
-        const double us = reported_time_us(*m);
-        table->points[row].push_back(point_of(*m, us, run));
-      }
-    }
-  }
-  return side;
-}
-
 // The one-sided level of each of a row's bounds of B/A: a gate asks one question of the upper
 // bound (is B at most the limit slower?) at its own level; without one, the two bounds together
 // make a 95 % interval.
@@ -292,20 +235,20 @@ double bounds_level(const CompareSettings& s) {
   return s.fail_above_percent >= 0 ? s.gate_level : s.significance;
 }
 
-std::vector<double> log_times(const std::vector<Point>& points) {
+std::vector<double> log_times(const std::vector<RunFigure>& points) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(std::log(p.us));
   return t;
 }
 
-std::vector<double> times_of(const std::vector<Point>& points) {
+std::vector<double> times_of(const std::vector<RunFigure>& points) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(p.us);
   return t;
 }
 
 // A side's times with each run that did not converge at the low or the high end of its range.
-std::vector<double> ends_of(const std::vector<Point>& points, bool high) {
+std::vector<double> ends_of(const std::vector<RunFigure>& points, bool high) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(high ? p.high : p.low);
   return t;
@@ -330,8 +273,8 @@ double normal_quantile_upper(double alpha) {
 // the rank test's bounds of log(B/A) are about z sigma sqrt(2 / n) sqrt(pi / 3) wide (the
 // normal approximation, widened by the rank test's efficiency 3 / pi), and they must fit in
 // `gap`, the distance from the estimate to the nearest boundary that settles the row.
-std::size_t runs_needed(const std::vector<Point>& pa, const std::vector<Point>& pb, double gap,
-                        const CompareSettings& s) {
+std::size_t runs_needed(const std::vector<RunFigure>& pa, const std::vector<RunFigure>& pb,
+                        double gap, const CompareSettings& s) {
   if (pa.size() + pb.size() < 3) return 0;  // no spread to go by
   double sum = 0;
   std::size_t count = 0;
@@ -369,7 +312,7 @@ double settling_gap(double ratio, double size, bool gate) {
   return std::max(std::abs(estimate), std::log(size) - std::abs(estimate));
 }
 
-ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
+ComparedRow judge(const std::vector<RunFigure>& pa, const std::vector<RunFigure>& pb,
                   const CompareSettings& s, bool& rank_test_too_weak) {
   ComparedRow r;
   r.a_runs = pa.size();
@@ -454,7 +397,7 @@ ComparedRow judge(const std::vector<Point>& pa, const std::vector<Point>& pb,
   return r;
 }
 
-void compare_tables(const SideTable& ta, const SideTable& tb, const CompareSettings& s,
+void compare_tables(const FigureTable& ta, const FigureTable& tb, const CompareSettings& s,
                     Comparison& c) {
   bool any = false;
   for (const auto& [key, pa] : ta.points) {
@@ -539,6 +482,45 @@ void apply_gate_to_tested_rows(Comparison& c, const CompareSettings& s) {
 }
 
 }  // namespace
+
+RunFigures figures_by_table(const std::vector<db::StoredRun>& runs) {
+  RunFigures side;
+  for (const auto& run : runs) {
+    // Within a run, a later table of the same key and mode (a repeated benchmark) replaces the
+    // earlier one.
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, const core::BenchmarkRun*> latest;
+    for (const auto& t : run.benchmarks) {
+      const std::pair<std::string, std::string> key{measured_key(t), t.mode};
+      if (!latest.count(key)) order.push_back(key);
+      latest[key] = &t;
+    }
+    for (const auto& key : order) {
+      const core::BenchmarkRun& t = *latest[key];
+      auto* modes = side.find(key.first);
+      if (!modes) {
+        side.tables.push_back({key.first, {}});
+        modes = &side.tables.back().second;
+      }
+      FigureTable* table = find_mode(*modes, key.second);
+      if (!table) {
+        core::BenchmarkRun named = t;
+        std::erase_if(named.parameters,
+                      [](const auto& p) { return is_outcome_parameter(p.first); });
+        modes->push_back({key.second, FigureTable{table_label(named), t.sized, {}}});
+        table = &modes->back().second;
+      }
+      std::map<RowKey, const core::Measurement*> rows;
+      for (const auto& m : t.rows)
+        if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
+      for (const auto& [row, m] : rows) {
+        const double us = reported_time_us(*m);
+        table->points[row].push_back(point_of(*m, us, run));
+      }
+    }
+  }
+  return side;
+}
 
 std::size_t runs_for_gate(std::size_t rows, double gate_level) {
   std::size_t n = 1;
@@ -634,12 +616,10 @@ std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
   return p;
 }
 
-namespace {
-// "A round robin (IMB 3.1); B rank 0 (current IMB)" for each named value (a rule, a variable)
-// that differs among the runs that record it.
 std::vector<std::string> value_differences(
     const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
-    const std::function<std::map<std::string, std::string>(const db::StoredRun&)>& named) {
+    const std::function<std::map<std::string, std::string>(const db::StoredRun&)>& named,
+    const std::pair<std::string, std::string>& sides) {
   auto values_of = [&](const std::vector<db::StoredRun>& runs) {
     std::map<std::string, std::set<std::string>> values;
     for (const auto& r : runs)
@@ -659,11 +639,26 @@ std::vector<std::string> value_differences(
     std::set<std::string> all = in_a;
     all.insert(it->second.begin(), it->second.end());
     if (all.size() > 1)
-      differences.push_back(name + ": A " + joined(in_a) + "; B " + joined(it->second));
+      differences.push_back(name + ": " + sides.first + " " + joined(in_a) + "; " + sides.second +
+                            " " + joined(it->second));
   }
   return differences;
 }
-}  // namespace
+
+ProvenanceNames provenance_names(const std::vector<db::StoredRun>& a,
+                                 const std::vector<db::StoredRun>& b) {
+  ProvenanceNames names;
+  const std::string prefix = core::kEnvironmentSettingPrefix;
+  for (const auto* side : {&a, &b})
+    for (const auto& run : *side)
+      for (const auto& [name, value] : run.info.settings)
+        if (name.compare(0, prefix.size(), prefix) == 0) {
+          names.variables.insert(name.substr(prefix.size()));
+          for (auto& named : core::variables_named_by(name.substr(prefix.size())))
+            if (run.info.control_variables.count(named)) names.control_variables.insert(named);
+        }
+  return names;
+}
 
 std::map<std::string, std::string> protocol_switches(const db::StoredRun& run) {
   std::map<std::string, std::string> switches;
@@ -683,24 +678,12 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
                         const CompareSettings& settings) {
   Comparison c;
   c.rule_differences = value_differences(a, b, timing_rules);
-  // Every MPI variable either side recorded, so that one set on one side only reads "unset" on
-  // the other, and the library's control variables they name (read on both sides, so that the
-  // default shows where it was not set).
-  std::set<std::string> variables, control_variables;
-  const std::string prefix = core::kEnvironmentSettingPrefix;
-  for (const auto* side : {&a, &b})
-    for (const auto& run : *side)
-      for (const auto& [name, value] : run.info.settings)
-        if (name.compare(0, prefix.size(), prefix) == 0) {
-          variables.insert(name.substr(prefix.size()));
-          for (auto& named : core::variables_named_by(name.substr(prefix.size())))
-            if (run.info.control_variables.count(named)) control_variables.insert(named);
-        }
+  const auto names = provenance_names(a, b);
   c.provenance_differences = value_differences(a, b, [&](const db::StoredRun& run) {
-    return provenance_of(run, variables, control_variables);
+    return provenance_of(run, names.variables, names.control_variables);
   });
   c.switch_differences = value_differences(a, b, protocol_switches);
-  Side side_a = collect(a), side_b = collect(b);
+  RunFigures side_a = figures_by_table(a), side_b = figures_by_table(b);
   std::vector<std::string> matched;
   for (auto& [key, modes_a] : side_a.tables) {
     auto* modes_b = side_b.find(key);
@@ -725,7 +708,7 @@ Comparison compare_runs(const std::vector<db::StoredRun>& a, const std::vector<d
       continue;
     }
     for (const auto& [mode, ta] : modes_a) {
-      if (const SideTable* tb = find_mode(*modes_b, mode))
+      if (const FigureTable* tb = find_mode(*modes_b, mode))
         compare_tables(ta, *tb, settings, c);
       else
         c.only_in_a.push_back(ta.label);

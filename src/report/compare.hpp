@@ -5,10 +5,14 @@
 // the size asked about at all: rows that could not say "cannot tell" (docs/results-db.md).
 #pragma once
 
+#include <cmath>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -58,6 +62,48 @@ std::optional<Interval> shift_bounds(const std::vector<double>& a, const std::ve
 // The runs per side the gate needs to be able to fail with `rows` rows judged by the rank test:
 // the smallest n with 1 / C(2n, n) <= gate_level / rows (5 for up to 12 rows at 0.05).
 std::size_t runs_for_gate(std::size_t rows, double gate_level);
+
+// ---- the figures of a set of runs, by table and row (compare's sides, history's series) ---
+
+// One run's figure for one row of a table.
+struct RunFigure {
+  double us = 0;
+  std::int64_t run = 0;
+  std::string not_a_figure;  // why this time cannot be judged (not converged, not physical)
+  double cpu_wait_percent = std::nan("");  // the most any rank waited for a CPU (NaN: unknown)
+  // Where the run's figure could lie: `us` itself when it converged; for one that did not, its
+  // own range (core::unconverged_range), each end taken where it works against the verdict.
+  double low = 0, high = 0;
+  bool converged = true;
+};
+
+// A row within its table: the length and, where the suite varies something else at one length
+// (SKaMPI's process count or chunks), that argument.
+using RowKey = std::pair<std::size_t, std::optional<double>>;
+
+// One table over a set of runs (a side of compare, a series of history): its rows' times, one per
+// run that measured them.
+struct FigureTable {
+  std::string label;
+  bool sized = true;
+  std::map<RowKey, std::vector<RunFigure>> points;  // row -> one point per run
+};
+
+// A set of runs' tables by what they measure (name, processes, parameters), then by mode, each in
+// the order the runs first measured them.
+struct RunFigures {
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, FigureTable>>>> tables;
+  std::vector<std::pair<std::string, FigureTable>>* find(const std::string& key) {
+    for (auto& [k, modes] : tables)
+      if (k == key) return &modes;
+    return nullptr;
+  }
+};
+
+// The runs' figures, in the order of `runs`: each measured row's reported_time_us, judged
+// (not converged, not physical) and with its run's CPU wait. Within a run, a later table of
+// the same key and mode (a repeated benchmark) replaces the earlier one.
+RunFigures figures_by_table(const std::vector<db::StoredRun>& runs);
 
 // ---- the comparison -----------------------------------------------------------------------
 
@@ -164,6 +210,22 @@ std::map<std::string, std::string> provenance_of(const db::StoredRun& run,
                                                  const std::set<std::string>& variables,
                                                  const std::set<std::string>& control_variables);
 
+// Every MPI variable the runs of either side recorded, so that one set on one side only reads
+// "unset" on the other, and the library's control variables they name (read on both sides, so
+// that the default shows where it was not set): provenance_of's names.
+struct ProvenanceNames {
+  std::set<std::string> variables, control_variables;
+};
+ProvenanceNames provenance_names(const std::vector<db::StoredRun>& a,
+                                 const std::vector<db::StoredRun>& b);
+
+// "collectives' root: A round robin (IMB 3.1); B rank 0 (current IMB)" for each named value (a
+// rule, a variable) that differs among the runs that record it; `sides` names the two sides.
+std::vector<std::string> value_differences(
+    const std::vector<db::StoredRun>& a, const std::vector<db::StoredRun>& b,
+    const std::function<std::map<std::string, std::string>(const db::StoredRun&)>& named,
+    const std::pair<std::string, std::string>& sides = {"A", "B"});
+
 // Where each modelled table of a run switches protocol ("at 4096 bytes", "none found"), by the
 // table's name and process count; tables without a model are left out.
 std::map<std::string, std::string> protocol_switches(const db::StoredRun& run);
@@ -188,6 +250,10 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
                               const CompareSettings& settings);
 // The MPI library's first line up to its first comma, blanks collapsed ("MPICH Version: 4.0.2").
 std::string short_library_name(const std::string& mpi_library);
+// When a run was made, as "YYYY-MM-DD HH:MM": its ISO date, else the date its file printed (IMB:
+// "Mon Nov 23 12:00:00 2026"), else (a file without a date) when it was imported; "-" if none.
+std::string run_date_text(const std::string& date_iso, const std::string& date,
+                          const std::string& recorded_at = "");
 // "3 (imb-mpi1, Open MPI v4.1.4, 2024-05-01T10:00:00)"
 std::string run_label(const db::StoredRun& r);
 // "PingPong, 2 processes, mode aggregate, pattern=ring"

@@ -15,8 +15,8 @@ using namespace harness;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"import", "runs",   "export", "label",
-                                            "delete", "report", "compare"};
+const std::vector<std::string> kCommands = {"import", "runs",    "export",  "label",
+                                            "delete", "report",  "compare", "history"};
 
 // The arguments of each database command that would otherwise succeed on a database of two
 // runs; "{dir}" is the test's folder.
@@ -26,6 +26,7 @@ std::vector<std::string> working_args(const std::string& command, const std::str
   if (command == "delete") return {"delete", "1"};
   if (command == "report") return {"report", "-o", dir + "/r.html"};
   if (command == "compare") return {"compare", "1", "2"};
+  if (command == "history") return {"history", "osu_latency"};
   return {command};
 }
 

@@ -1,0 +1,156 @@
+// `mpiscope history` on real databases: imported nightly IMB files with a known shift (and the
+// kernel changed that night) are found at that night with what changed; real launches slowed by
+// the project's PMPI library from one launch on are found at that launch; the nightly gate's exit
+// statuses (a recent change, none, a series too short to show one) and its bad input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace harness;
+using nlohmann::json;
+
+namespace {
+
+// IMB 3.2.4's PingPong output for one night of March 2026 (night 1 = the 1st), the three lengths'
+// times multiplied by `factor` and a small deterministic spread, on kernel `release`.
+std::string imb_night(int night, double factor, const std::string& release) {
+  const double spread = 1 + 0.01 * ((night * 7) % 5 - 2);  // -2 % to +2 %
+  static const char* const weekdays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  char date[64];  // 1 March 2026 is a Sunday
+  std::snprintf(date, sizeof date, "%s Mar %2d 02:00:00 2026", weekdays[(night - 1) % 7], night);
+  std::string rows;
+  for (const auto& [bytes, us] : std::vector<std::pair<int, double>>{{0, 0.5}, {16, 0.64}, {32, 0.8}}) {
+    const double t = us * factor * spread;
+    char line[128];
+    std::snprintf(line, sizeof line, "%13d %12d %12.2f %12.2f\n", bytes, 1000, t,
+                  bytes / t / 1.048576);
+    rows += line;
+  }
+  return "#---------------------------------------------------\n"
+         "#    Intel (R) MPI Benchmark Suite V3.2.4, MPI-1 part\n"
+         "#---------------------------------------------------\n"
+         "# Date                  : " +
+         std::string(date) +
+         "\n"
+         "# Machine               : x86_64\n"
+         "# System                : Linux\n"
+         "# Release               : " +
+         release +
+         "\n"
+         "# Version               : #1 SMP\n"
+         "# MPI Version           : 3.1\n"
+         "# MPI Thread Environment: MPI_THREAD_SINGLE\n\n"
+         "# Calling sequence was: \n\n# ./IMB-MPI1 PingPong -msglog 4:5\n\n"
+         "# List of Benchmarks to run:\n\n# PingPong\n\n"
+         "#---------------------------------------------------\n"
+         "# Benchmarking PingPong \n"
+         "# #processes = 2 \n"
+         "#---------------------------------------------------\n"
+         "       #bytes #repetitions      t[usec]   Mbytes/sec\n" +
+         rows + "\n\n# All processes entering MPI_Finalize\n";
+}
+
+}  // namespace
+
+TEST(History, ImportedNightsWithAShiftAreFoundAtThatNightWithWhatChanged) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/nights.sqlite";
+  std::vector<std::string> import = {"import", "--db", db};
+  for (int night = 1; night <= 30; ++night)
+    import.push_back(write_file(dir, "night" + std::to_string(night) + ".txt",
+                                imb_night(night, night >= 21 ? 1.3 : 1.0,
+                                          night >= 21 ? "6.1.0-28-amd64" : "6.1.0-27-amd64")));
+  ASSERT_EQ(run_plain(import).exit_code, 0);
+
+  const auto r = run_plain({"history", "PingPong", "--db", db, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto h = json::parse(r.out);
+  EXPECT_EQ(h["runs"], 30);
+  ASSERT_EQ(h["series"].size(), 3u);
+  for (const auto& s : h["series"]) {
+    SCOPED_TRACE(s["bytes"].dump());
+    ASSERT_EQ(s["points"].size(), 30u);
+    ASSERT_EQ(s["changes"].size(), 1u);
+    const auto& c = s["changes"][0];
+    EXPECT_EQ(c["run_before"], 20);
+    EXPECT_EQ(c["run_after"], 21);
+    EXPECT_EQ(c["date"], "2026-03-21 02:00");
+    EXPECT_NEAR(c["ratio"].get<double>(), 1.3, 0.04);
+    EXPECT_TRUE(c["reported"]);
+    ASSERT_EQ(c["changed_with_it"].size(), 1u) << c.dump();
+    EXPECT_EQ(c["changed_with_it"][0], "kernel: before 6.1.0-27-amd64; after 6.1.0-28-amd64");
+  }
+  const auto text = run_plain({"history", "PingPong", "--db", db, "--bytes", "16"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("PingPong, 2 processes, 16 bytes: 30 runs from 2026-03-01 02:00 to "
+                          "2026-03-30 02:00\n  change between run 20 (2026-03-20 02:00) and run "
+                          "21 (2026-03-21 02:00): 30."),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("changed with it: kernel: before 6.1.0-27-amd64; after 6.1.0-28-amd64"),
+            std::string::npos)
+      << text.out;
+
+  // The nightly gate: the change is 10 runs old (--recent 10 by default) and fails it; the
+  // nights before the change pass it; 8 nights cannot show a change at all.
+  EXPECT_EQ(run_plain({"history", "PingPong", "--db", db, "--fail-on-change"}).exit_code, 3);
+  EXPECT_EQ(
+      run_plain({"history", "PingPong", "--db", db, "--fail-on-change", "--recent", "9"}).exit_code,
+      0);
+  const auto before = run_plain(
+      {"history", "PingPong", "--db", db, "--fail-on-change", "--until", "2026-03-20"});
+  EXPECT_EQ(before.exit_code, 0) << before.out;
+  EXPECT_NE(before.out.find("# 3 series tested: 0 with a change shown, 3 without"),
+            std::string::npos)
+      << before.out;
+  const auto few = run_plain(
+      {"history", "PingPong", "--db", db, "--fail-on-change", "--since", "2026-03-23"});
+  EXPECT_EQ(few.exit_code, 6) << few.out;
+  EXPECT_NE(few.out.find("# cannot tell: 3 series could not show a change:\n#   PingPong, 2 "
+                         "processes, 0 bytes: 8 runs: a change needs 5 on each side"),
+            std::string::npos)
+      << few.out;
+
+  // Bad input: one error, exit 2.
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"history", "Pingpang", "--db", db},
+        {"history", "PingPong", "--db", db, "--bytes", "17"},
+        {"history", "PingPong", "--db", db, "--until", "2026-02-30"},
+        {"history", "PingPong", "--db", db, "--min-segment", "1"},
+        {"history", "PingPong", "--db", dir + "/none.sqlite"}}) {
+    const auto b = run_plain(bad);
+    EXPECT_EQ(b.exit_code, 2) << bad[3] << b.out;
+    EXPECT_EQ(count_of(b.err, "error"), 1) << b.err;
+  }
+}
+
+// Twelve real launches, the last six with every MPI_Send delayed by 50 us (the project's PMPI
+// library): the change is found between launch 6 and 7, and nothing recorded changed with it.
+TEST(History, ALaunchSlowedFromOneNightOnIsFoundAtThatLaunch) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/launches.sqlite";
+  const std::string wrapper = with_pmpi_library(dir);
+  for (int launch = 1; launch <= 12; ++launch) {
+    const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "2:3", "-iter", "300", "--db", db},
+                           launch >= 7 ? "MPISCOPE_DELAY=MPI_Send=50" : "", 120, wrapper);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const auto r = run_plain({"history", "pingpong", "--db", db, "--bytes", "4", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto h = json::parse(r.out);
+  ASSERT_EQ(h["series"].size(), 1u) << r.out;
+  const auto& s = h["series"][0];
+  ASSERT_EQ(s["changes"].size(), 1u) << r.out;
+  EXPECT_EQ(s["changes"][0]["run_before"], 6);
+  EXPECT_EQ(s["changes"][0]["run_after"], 7);
+  EXPECT_GT(s["changes"][0]["ratio"].get<double>(), 3);  // 50 us on a few microseconds
+  EXPECT_TRUE(s["changes"][0]["changed_with_it"].empty()) << r.out;
+  const auto gate = run_plain({"history", "PingPong", "--db", db, "--fail-on-change"});
+  EXPECT_EQ(gate.exit_code, 3) << gate.out;
+  EXPECT_NE(gate.out.find("nothing recorded changed with it"), std::string::npos) << gate.out;
+}
