@@ -9,7 +9,8 @@
 
 namespace mpiscope::cli {
 
-// One page: NAME (with the one-line summary), DESCRIPTION (the help screen as printed), SEE ALSO.
+// One page: NAME (with the one-line summary), DESCRIPTION (the help screen: its "Options:" and
+// like headings as sections, each option a paragraph of its own, synopses as printed), SEE ALSO.
 std::string man_page(const std::string& name, const std::string& summary, const std::string& help);
 
 // Writes every page into `directory` (created), the top-level one from `overview` (mpiscope's

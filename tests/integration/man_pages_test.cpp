@@ -1,7 +1,7 @@
 // Issue 33 item 2: the man pages are made from the help screens, so every option a help screen
-// lists is on its page: rendered by man itself, each option of `mpiscope SUITE --help` (and of
-// each legacy name's help) appears on the page, and there is a page for every subcommand and
-// legacy name. Help needs no MPI: it answers without a launcher.
+// lists is on its page, as a paragraph of its own: rendered by man itself, each option of `mpiscope
+// SUITE --help` (and of each legacy name's help) appears on the page, and there is a page for every
+// subcommand and legacy name. Help needs no MPI: it answers without a launcher.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -69,6 +69,37 @@ TEST(ManPages, EveryOptionOfEachHelpScreenIsOnItsPage) {
   // The top page lists every subcommand.
   const auto top = rendered(dir + "/mpiscope.1");
   for (const auto& s : suites) EXPECT_NE(top.find(s), std::string::npos) << s;
+}
+
+// Each option of a help screen is a paragraph of its own on its page (.TP, the option in bold),
+// under a section of its own (OPTIONS for CLI11's screens), not one preformatted block.
+TEST(ManPages, EachOptionIsAParagraphOfItsOwn) {
+  const std::string dir = bin_dir() + "/../share/man/man1";
+  const auto roff = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) out += c == '-' ? std::string("\\-") : std::string(1, c);
+    return out;
+  };
+  std::size_t checked = 0;
+  for (const auto& [page, help] :
+       {std::pair{std::string("osu_bw.1"), run_plain({"--help"}, "osu_bw")},
+        std::pair{std::string("IMB-MPI1.1"), run_plain({"-help"}, "IMB-MPI1")},
+        std::pair{std::string("mpiscope-history.1"), run_plain({"history", "--help"})},
+        std::pair{std::string("mpiscope-skampi.1"), run_plain({"skampi", "--help"})}}) {
+    SCOPED_TRACE(page);
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    const auto text = read_file(dir + "/" + page);
+    for (const auto& line : lines_of(help.out)) {
+      if (line.rfind("  -", 0) != 0) continue;
+      const std::string term = line.substr(2, line.find("  ", 2) - 2);
+      EXPECT_NE(text.find(".TP\n\\fB" + roff(term) + "\\fR\n"), std::string::npos) << term;
+      ++checked;
+    }
+    if (page != "IMB-MPI1.1") {
+      EXPECT_NE(text.find("\n.SH OPTIONS\n"), std::string::npos);
+    }
+  }
+  EXPECT_GE(checked, 60u);
 }
 
 TEST(ManPages, HelpNeedsNoLauncher) {
