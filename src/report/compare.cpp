@@ -49,6 +49,20 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+std::vector<double> logs_of(std::vector<double> values) {
+  for (double& v : values) v = std::log(v);
+  return values;
+}
+
+double normal_quantile_upper(double alpha) {
+  double lo = 0, hi = 10;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 double smallest_rank_test_p(std::size_t na, std::size_t nb) {
   double ways = 1;  // C(na + nb, nb), built up factor by factor
   for (std::size_t k = 1; k <= nb; ++k)
@@ -252,21 +266,6 @@ std::vector<double> ends_of(const std::vector<RunFigure>& points, bool high) {
   std::vector<double> t;
   for (const auto& p : points) t.push_back(high ? p.high : p.low);
   return t;
-}
-
-std::vector<double> logs_of(std::vector<double> t) {
-  for (double& v : t) v = std::log(v);
-  return t;
-}
-
-// The standard normal quantile of 1 - alpha (alpha in (0, 0.5)), by bisection on erfc.
-double normal_quantile_upper(double alpha) {
-  double lo = 0, hi = 10;
-  for (int i = 0; i < 100; ++i) {
-    const double mid = (lo + hi) / 2;
-    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 // The runs per side that would have made the row conclusive, if its runs spread as these do:

@@ -40,7 +40,10 @@ bool is_outcome_parameter(const std::string& name);
 
 // ---- statistics ---------------------------------------------------------------------------
 
-double median_of(std::vector<double> values);  // NaN for none
+double median_of(std::vector<double> values);             // NaN for none
+std::vector<double> logs_of(std::vector<double> values);  // each value's natural logarithm
+// The standard normal quantile of 1 - alpha (alpha in (0, 0.5)), by bisection on erfc.
+double normal_quantile_upper(double alpha);
 
 // The exact permutation distribution of the Wilcoxon-Mann-Whitney rank sum of `b` among all
 // values (ties get mid-ranks): the one-sided p-values that B is stochastically larger (slower)

@@ -62,7 +62,8 @@ struct BestSplit {
 };
 
 // The split whose standardized rank sum is largest in size.
-BestSplit best_split(const std::vector<double>& ranks, std::size_t m, const SplitScale& scale) {
+BestSplit strongest_split(const std::vector<double>& ranks, std::size_t m,
+                          const SplitScale& scale) {
   BestSplit best;
   double sum = 0;
   for (std::size_t k = 1; k + m <= ranks.size(); ++k) {
@@ -75,8 +76,8 @@ BestSplit best_split(const std::vector<double>& ranks, std::size_t m, const Spli
 }
 
 // Whether some split of `ranks` reaches `statistic` (stops at the first that does).
-bool reaches(const std::vector<double>& ranks, std::size_t m, const SplitScale& scale,
-             double statistic) {
+bool some_split_reaches(const std::vector<double>& ranks, std::size_t m, const SplitScale& scale,
+                        double statistic) {
   double sum = 0;
   for (std::size_t k = 1; k + m <= ranks.size(); ++k) {
     sum += ranks[k - 1];
@@ -112,43 +113,27 @@ double split_p_value(const std::vector<double>& ranks, std::size_t m, const Spli
   for (std::size_t d = 1; d <= draws; ++d) {
     for (std::size_t i = shuffled.size() - 1; i > 0; --i)
       std::swap(shuffled[i], shuffled[random.below(i + 1)]);
-    if (reaches(shuffled, m, scale, observed) && ++exceed == kExceedancesToStop)
+    if (some_split_reaches(shuffled, m, scale, observed) && ++exceed == kExceedancesToStop)
       return static_cast<double>(exceed) / static_cast<double>(d);
   }
   return static_cast<double>(exceed + 1) / static_cast<double>(draws + 1);
 }
 
-void segment(const std::vector<double>& values, std::size_t lo, std::size_t hi, double level,
-             std::size_t m, std::vector<Split>& out) {
+void split_segment(const std::vector<double>& values, std::size_t lo, std::size_t hi, double level,
+                   std::size_t m, std::vector<Split>& out) {
   if (hi - lo < 2 * m) return;
   const std::vector<double> part(values.begin() + static_cast<std::ptrdiff_t>(lo),
                                  values.begin() + static_cast<std::ptrdiff_t>(hi));
   const auto ranks = mid_ranks(part);
   const auto scale = split_scale(part.size(), m);
-  const auto best = best_split(ranks, m, scale);
+  const auto best = strongest_split(ranks, m, scale);
   if (best.statistic <= 0) return;  // every value equal
   const double p = split_p_value(ranks, m, scale, best.statistic, level,
                                  0x6d70697363ull ^ (lo * 0x100000001b3ull) ^ hi);
   if (p > level) return;
   out.push_back({lo + best.index, p});
-  segment(values, lo, lo + best.index, level, m, out);
-  segment(values, lo + best.index, hi, level, m, out);
-}
-
-std::vector<double> logs(const std::vector<double>& v) {
-  std::vector<double> out;
-  out.reserve(v.size());
-  for (double x : v) out.push_back(std::log(x));
-  return out;
-}
-
-double upper_normal_quantile(double alpha) {
-  double lo = 0, hi = 10;
-  for (int i = 0; i < 100; ++i) {
-    const double mid = (lo + hi) / 2;
-    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
+  split_segment(values, lo, lo + best.index, level, m, out);
+  split_segment(values, lo + best.index, hi, level, m, out);
 }
 
 // Hodges-Lehmann's shift of b against a and its bounds at one-sided alpha each: shift_bounds'
@@ -172,8 +157,8 @@ Shift shift_of(const std::vector<double>& a, const std::vector<double>& b, doubl
     return s;
   }
   const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
-  const double k = std::floor(na * nb / 2 - upper_normal_quantile(alpha) *
-                                                 std::sqrt(na * nb * (na + nb + 1) / 12));
+  const double k = std::floor(na * nb / 2 - normal_quantile_upper(alpha) *
+                                                std::sqrt(na * nb * (na + nb + 1) / 12));
   if (k >= 1) {
     const auto i = static_cast<std::size_t>(k);
     s.bounds = Interval{d[i - 1], d[pairs - i]};
@@ -184,7 +169,8 @@ Shift shift_of(const std::vector<double>& a, const std::vector<double>& b, doubl
 // What a run was made with, by a readable name: compare's provenance and timing rules, and the
 // MPI library and the MPI version it implements, mpiscope's version, the kernel, the hosts and
 // the label.
-std::map<std::string, std::string> described(const db::StoredRun& run, const ProvenanceNames& n) {
+std::map<std::string, std::string> run_description(const db::StoredRun& run,
+                                                   const ProvenanceNames& n) {
   auto d = provenance_of(run, n.variables, n.control_variables);
   for (auto& [name, value] : timing_rules(run)) d[name] = value;
   if (const auto lib = short_library_name(run.info.mpi_library); !lib.empty())
@@ -195,7 +181,8 @@ std::map<std::string, std::string> described(const db::StoredRun& run, const Pro
   if (!run.info.release.empty()) d["kernel"] = run.info.release;
   if (!run.info.mpi_version.empty()) d["MPI version"] = run.info.mpi_version;
   std::string hosts;
-  for (const auto& [host, ranks] : run.info.ranks_per_host) hosts += (hosts.empty() ? "" : " ") + host;
+  for (const auto& [host, ranks] : run.info.ranks_per_host)
+    hosts += (hosts.empty() ? "" : " ") + host;
   if (!hosts.empty()) d["hosts"] = hosts;
   d["label"] = run.info.label.empty() ? "none" : run.info.label;
   return d;
@@ -219,7 +206,7 @@ ChangePoint change_at(const Split& split, std::size_t lo, std::size_t hi, const 
   if (before.size() > kRunsEachSide)
     before.erase(before.begin(), before.end() - static_cast<std::ptrdiff_t>(kRunsEachSide));
   if (after.size() > kRunsEachSide) after.resize(kRunsEachSide);
-  const auto shift = shift_of(logs(before), logs(after), 0.025);
+  const auto shift = shift_of(logs_of(before), logs_of(after), 0.025);
   c.ratio = std::exp(shift.estimate);
   if (shift.bounds) {
     c.ratio_low = std::exp(shift.bounds->low);
@@ -234,7 +221,7 @@ ChangePoint change_at(const Split& split, std::size_t lo, std::size_t hi, const 
     side_after.push_back(*runs.at(series.points[i].run));
   const auto names = provenance_names(side_before, side_after);
   c.changed_with_it = value_differences(
-      side_before, side_after, [&](const db::StoredRun& r) { return described(r, names); },
+      side_before, side_after, [&](const db::StoredRun& r) { return run_description(r, names); },
       {"before", "after"});
   return c;
 }
@@ -256,8 +243,9 @@ std::string row_text(const Series& s) {
 std::vector<Split> find_changes(const std::vector<double>& values, double level,
                                 std::size_t min_segment) {
   std::vector<Split> out;
-  segment(values, 0, values.size(), level, std::max<std::size_t>(min_segment, 1), out);
-  std::sort(out.begin(), out.end(), [](const Split& a, const Split& b) { return a.index < b.index; });
+  split_segment(values, 0, values.size(), level, std::max<std::size_t>(min_segment, 1), out);
+  std::sort(out.begin(), out.end(),
+            [](const Split& a, const Split& b) { return a.index < b.index; });
   return out;
 }
 
@@ -294,7 +282,9 @@ History history_of(const std::string& benchmark, const std::vector<db::StoredRun
             continue;
           }
           s.unconverged += !p.converged;
-          s.points.push_back({p.run, run_date_text(by_id.at(p.run)->info.date_iso, by_id.at(p.run)->info.date), p.us, p.converged});
+          s.points.push_back(
+              {p.run, run_date_text(by_id.at(p.run)->info.date_iso, by_id.at(p.run)->info.date),
+               p.us, p.converged});
         }
         h.series.push_back(std::move(s));
       }
@@ -356,8 +346,12 @@ nlohmann::json history_json(const History& h, const HistorySettings& settings) {
                          {"after_runs", c.after_runs},
                          {"reported", c.reported},
                          {"changed_with_it", c.changed_with_it}});
-    json one = {{"table", s.table}, {"sized", s.sized},     {"bytes", s.bytes},
-                {"points", points}, {"changes", changes},   {"left_out", s.left_out},
+    json one = {{"table", s.table},
+                {"sized", s.sized},
+                {"bytes", s.bytes},
+                {"points", points},
+                {"changes", changes},
+                {"left_out", s.left_out},
                 {"unconverged", s.unconverged}};
     if (s.argument) one["argument"] = *s.argument;
     if (!s.cannot_tell.empty()) one["cannot_tell"] = s.cannot_tell;
@@ -381,13 +375,13 @@ std::string render_history(const History& h, const HistorySettings& settings,
                            const std::string& db_path) {
   std::string out = "# mpiscope history: " + h.benchmark + " in " + std::to_string(h.runs) +
                     " runs of " + db_path + "\n";
-  out += "# each series: the time a run reports (median, else t_max, t_avg), in date order; a "
-         "change needs " +
-         std::to_string(settings.min_segment) + " runs on each side and a permutation test at " +
-         output::format_number(h.series_level, 4) + " (" +
-         output::format_number(settings.level, 3) + " shared by " + std::to_string(h.tested) +
-         " series); changes below " + output::format_number(settings.min_change_percent, 1) +
-         " % are counted, not shown\n";
+  out +=
+      "# each series: the time a run reports (median, else t_max, t_avg), in date order; a "
+      "change needs " +
+      std::to_string(settings.min_segment) + " runs on each side and a permutation test at " +
+      output::format_number(h.series_level, 4) + " (" + output::format_number(settings.level, 3) +
+      " shared by " + std::to_string(h.tested) + " series); changes below " +
+      output::format_number(settings.min_change_percent, 1) + " % are counted, not shown\n";
   std::size_t quiet = 0, smaller = 0;
   std::vector<const Series*> short_series;
   for (const auto& s : h.series) {
@@ -409,27 +403,26 @@ std::string render_history(const History& h, const HistorySettings& settings,
       const auto& after = s.points[c.index];
       out += "  change between run " + std::to_string(before.run) + " (" + before.date +
              ") and run " + std::to_string(after.run) + " (" + after.date +
-             "): " + percent_text(c.ratio) + ", after/before " +
-             output::format_number(c.ratio, 3);
+             "): " + percent_text(c.ratio) + ", after/before " + output::format_number(c.ratio, 3);
       if (std::isfinite(c.ratio_low))
         out += " (95 % bounds " + output::format_number(c.ratio_low, 3) + " to " +
                output::format_number(c.ratio_high, 3) + ")";
       out += "; median " + output::format_number(c.before_us) + " us over " +
-             std::to_string(c.before_runs) + " runs before, " +
-             output::format_number(c.after_us) + " us over " + std::to_string(c.after_runs) +
-             " after; p " + output::format_number(c.p_value, 4) + "\n";
+             std::to_string(c.before_runs) + " runs before, " + output::format_number(c.after_us) +
+             " us over " + std::to_string(c.after_runs) + " after; p " +
+             output::format_number(c.p_value, 4) + "\n";
       if (c.changed_with_it.empty())
-        out += "    nothing recorded changed with it (library, version, hosts, environment, "
-               "rules)\n";
+        out +=
+            "    nothing recorded changed with it (library, version, hosts, environment, "
+            "rules)\n";
       for (const auto& d : c.changed_with_it) out += "    changed with it: " + d + "\n";
     }
     if (s.unconverged > 0)
       out += "  note: " + std::to_string(s.unconverged) +
              " runs' figures did not converge; each counts as measured\n";
   }
-  out += "\n# " + std::to_string(h.tested) + " series tested: " +
-         std::to_string(h.tested - quiet) + " with a change shown, " + std::to_string(quiet) +
-         " without";
+  out += "\n# " + std::to_string(h.tested) + " series tested: " + std::to_string(h.tested - quiet) +
+         " with a change shown, " + std::to_string(quiet) + " without";
   if (smaller > 0)
     out += "; " + std::to_string(smaller) + " smaller changes (below " +
            output::format_number(settings.min_change_percent, 1) + " %) not shown";

@@ -11,8 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +24,9 @@ namespace mpiscope::report {
 struct HistorySettings {
   // The chance that a series of identical runs shows a change, for all series tested together.
   double level = 0.01;
-  std::size_t min_segment = 5;      // runs on each side of a change, at least
-  double min_change_percent = 5;    // smaller changes are counted, not reported
-  std::size_t recent_runs = 10;     // --fail-on-change: a change among the newest this many runs
+  std::size_t min_segment = 5;    // runs on each side of a change, at least
+  double min_change_percent = 5;  // smaller changes are counted, not reported
+  std::size_t recent_runs = 10;   // --fail-on-change: a change among the newest this many runs
 };
 
 // ---- the method, on one series of values (testable alone) --------------------------------
@@ -74,7 +74,7 @@ struct Series {
   std::string table;  // "Allreduce, 2 processes" (+ mode and parameters)
   std::size_t bytes = 0;
   bool sized = true;
-  std::optional<double> argument;  // compare's RowKey beyond the length
+  std::optional<double> argument;    // compare's RowKey beyond the length
   std::vector<HistoryPoint> points;  // in date order
   std::size_t left_out = 0;          // runs whose time is no figure (not physical, no range)
   std::size_t unconverged = 0;       // points whose figure did not converge (taken as measured)
@@ -85,9 +85,9 @@ struct Series {
 struct History {
   std::string benchmark;
   std::vector<Series> series;
-  std::size_t tested = 0;      // series with enough runs to be tested
-  double series_level = 0;     // the level each of them was tested at
-  std::size_t runs = 0;        // runs that measured the benchmark
+  std::size_t tested = 0;   // series with enough runs to be tested
+  double series_level = 0;  // the level each of them was tested at
+  std::size_t runs = 0;     // runs that measured the benchmark
 };
 
 // The runs, in date order, each holding the benchmark's tables (load_run with
