@@ -59,7 +59,7 @@ struct ChangePoint {
   std::size_t index = 0;  // within the series' points: the first run after the change
   double p_value = 1;
   // After against before (times), Hodges-Lehmann's estimate with its distribution-free 95 %
-  // bounds, from the up to kRunsEachSide runs nearest the change on each side; NaN where the
+  // bounds, from the up to 200 runs nearest the change on each side; NaN where the
   // runs cannot give bounds.
   double ratio = 1, ratio_low = std::numeric_limits<double>::quiet_NaN(),
          ratio_high = std::numeric_limits<double>::quiet_NaN();

@@ -15,8 +15,8 @@ using namespace harness;
 
 namespace {
 
-const std::vector<std::string> kCommands = {"import", "runs",    "export",  "label",
-                                            "delete", "report",  "compare", "history"};
+const std::vector<std::string> kCommands = {"import", "runs",   "export",  "label",
+                                            "delete", "report", "compare", "history"};
 
 // The arguments of each database command that would otherwise succeed on a database of two
 // runs; "{dir}" is the test's folder.

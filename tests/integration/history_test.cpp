@@ -24,7 +24,8 @@ std::string imb_night(int night, double factor, const std::string& release) {
   char date[64];  // 1 March 2026 is a Sunday
   std::snprintf(date, sizeof date, "%s Mar %2d 02:00:00 2026", weekdays[(night - 1) % 7], night);
   std::string rows;
-  for (const auto& [bytes, us] : std::vector<std::pair<int, double>>{{0, 0.5}, {16, 0.64}, {32, 0.8}}) {
+  for (const auto& [bytes, us] :
+       std::vector<std::pair<int, double>>{{0, 0.5}, {16, 0.64}, {32, 0.8}}) {
     const double t = us * factor * spread;
     char line[128];
     std::snprintf(line, sizeof line, "%13d %12d %12.2f %12.2f\n", bytes, 1000, t,
@@ -102,14 +103,14 @@ TEST(History, ImportedNightsWithAShiftAreFoundAtThatNightWithWhatChanged) {
   EXPECT_EQ(
       run_plain({"history", "PingPong", "--db", db, "--fail-on-change", "--recent", "9"}).exit_code,
       0);
-  const auto before = run_plain(
-      {"history", "PingPong", "--db", db, "--fail-on-change", "--until", "2026-03-20"});
+  const auto before =
+      run_plain({"history", "PingPong", "--db", db, "--fail-on-change", "--until", "2026-03-20"});
   EXPECT_EQ(before.exit_code, 0) << before.out;
   EXPECT_NE(before.out.find("# 3 series tested: 0 with a change shown, 3 without"),
             std::string::npos)
       << before.out;
-  const auto few = run_plain(
-      {"history", "PingPong", "--db", db, "--fail-on-change", "--since", "2026-03-23"});
+  const auto few =
+      run_plain({"history", "PingPong", "--db", db, "--fail-on-change", "--since", "2026-03-23"});
   EXPECT_EQ(few.exit_code, 6) << few.out;
   EXPECT_NE(few.out.find("# cannot tell: 3 series could not show a change:\n#   PingPong, 2 "
                          "processes, 0 bytes: 8 runs: a change needs 5 on each side"),
@@ -136,8 +137,9 @@ TEST(History, ALaunchSlowedFromOneNightOnIsFoundAtThatLaunch) {
   const auto db = dir + "/launches.sqlite";
   const std::string wrapper = with_pmpi_library(dir);
   for (int launch = 1; launch <= 12; ++launch) {
-    const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "2:3", "-iter", "300", "--db", db},
-                           launch >= 7 ? "MPISCOPE_DELAY=MPI_Send=50" : "", 120, wrapper);
+    const auto r =
+        run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "2:3", "-iter", "300", "--db", db},
+                launch >= 7 ? "MPISCOPE_DELAY=MPI_Send=50" : "", 120, wrapper);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   const auto r = run_plain({"history", "pingpong", "--db", db, "--bytes", "4", "--json"});
