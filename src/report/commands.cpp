@@ -245,18 +245,34 @@ std::string run_method(const db::RunListing& r) {
   return r.method;
 }
 
-// --since: a day (or time) that exists; strptime alone takes 2024-02-30.
-void check_since(const std::string& since) {
-  const std::string usage = "--since takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + since + "'";
+// --since, --until: a day (or time) that exists; strptime alone takes 2024-02-30.
+void check_day(const std::string& option, const std::string& day) {
+  const std::string usage = option + " takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + day + "'";
   std::tm t{};
-  const char* end = strptime(since.c_str(), since.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
-  if (since.empty() || !end || *end != '\0') throw CommandError(usage);
+  const char* end = strptime(day.c_str(), day.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
+  if (day.empty() || !end || *end != '\0') throw CommandError(usage);
   std::tm normalised = t;
   normalised.tm_isdst = 0;
   timegm(&normalised);  // rolls 30 February over into March
   if (normalised.tm_mday != t.tm_mday || normalised.tm_mon != t.tm_mon)
-    throw CommandError("--since '" + since + "': no such day");
+    throw CommandError(option + " '" + day + "': no such day");
 }
+
+// The runs `runs --suite/--label/--since` and `history` choose (an empty field chooses all).
+struct RunFilter {
+  std::string suite, label, since, until;
+  // A suite filter takes its tests too (presta: every presta-* test); dates compare as text,
+  // "2026-11-23 12:00" against "2026-11-23" or "2026-11-23T12:00".
+  bool matches(const db::RunListing& r, const std::string& date) const {
+    if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) return false;
+    if (!label.empty() && r.label != label) return false;
+    std::string from = since, to = until;
+    if (from.size() > 10) from[10] = ' ';
+    if (to.size() > 10) to[10] = ' ';
+    if (!since.empty() && date.compare(0, from.size(), from) < 0) return false;
+    return until.empty() || date.compare(0, to.size(), to) <= 0;
+  }
+};
 
 // --suite: a suite mpiscope runs (presta-com: a test of presta), "imb" (an IMB file whose title
 // was not recognised), or one the database holds; anything else is a typo that would list
@@ -282,22 +298,23 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
       "adds the table count, completion, where each run came from, the MPI environment variables "
       "set and the ranks' CPU binding).",
       program);
-  std::string db_path, suite, label, since;
+  std::string db_path;
+  RunFilter filter;
   bool long_listing = false;
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
-  app.add_option("--suite", suite, "Only runs of this suite (presta: every presta-* test)")
+  app.add_option("--suite", filter.suite, "Only runs of this suite (presta: every presta-* test)")
       ->type_name("SUITE");
-  app.add_option("--label", label, "Only runs with this label")->type_name("TEXT");
-  app.add_option("--since", since, "Only runs made on or after this day (or time)")
+  app.add_option("--label", filter.label, "Only runs with this label")->type_name("TEXT");
+  app.add_option("--since", filter.since, "Only runs made on or after this day (or time)")
       ->type_name("YYYY-MM-DD[THH:MM]");
   app.add_flag("--long", long_listing,
                "Add tables, completion, source (file), MPI environment and CPU binding columns");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    if (app.count("--since") > 0) check_since(since);
+    if (app.count("--since") > 0) check_day("--since", filter.since);
     auto database = open_for_reading(chosen_db(app, db_path));
     const auto listing = database.list_runs();
-    if (app.count("--suite") > 0) check_suite_filter(suite, listing);
+    if (app.count("--suite") > 0) check_suite_filter(filter.suite, listing);
     std::vector<std::string> headings = {"run",   "date", "suite", "method",
                                          "ranks", "rows", "label", "MPI library"};
     if (long_listing)
@@ -307,12 +324,7 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
     bool unfinished = false;
     for (const auto& r : listing) {
       const std::string date = run_date(r);
-      if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
-      if (!label.empty() && r.label != label) continue;
-      // "2026-11-23 12:00" against "2026-11-23" or "2026-11-23T12:00": text order is time order.
-      std::string from = since;
-      if (from.size() > 10) from[10] = ' ';
-      if (!since.empty() && date.compare(0, from.size(), from) < 0) continue;
+      if (!filter.matches(r, date)) continue;
       const std::string lib = short_library_name(r.mpi_library);
       std::vector<std::string> cells = {std::to_string(r.id),
                                         date,
@@ -683,7 +695,8 @@ int history_main(int argc, char** argv, const std::string& program,
       "nightly gate: exit 3 when a change lies among the newest --recent runs of a series, "
       "exit 6 when none does but some series could not show one.",
       program);
-  std::string db_path, benchmark, suite, label, since, until;
+  std::string db_path, benchmark;
+  RunFilter filter;
   long long bytes = -1;
   int procs = 0;
   HistorySettings settings;
@@ -697,11 +710,11 @@ int history_main(int argc, char** argv, const std::string& program,
   app.add_option("--procs", procs, "Only tables of this many processes")
       ->type_name("N")
       ->check(cli::number_in({1, 1e9}));
-  app.add_option("--suite", suite, "Only runs of this suite")->type_name("SUITE");
-  app.add_option("--label", label, "Only runs with this label")->type_name("TEXT");
-  app.add_option("--since", since, "Only runs made on or after this day (or time)")
+  app.add_option("--suite", filter.suite, "Only runs of this suite")->type_name("SUITE");
+  app.add_option("--label", filter.label, "Only runs with this label")->type_name("TEXT");
+  app.add_option("--since", filter.since, "Only runs made on or after this day (or time)")
       ->type_name("YYYY-MM-DD[THH:MM]");
-  app.add_option("--until", until, "Only runs made on or before this day (or time)")
+  app.add_option("--until", filter.until, "Only runs made on or before this day (or time)")
       ->type_name("YYYY-MM-DD[THH:MM]");
   app.add_option("--min-segment", settings.min_segment,
                  "Runs needed on each side of a change (at least 2)")
@@ -729,23 +742,16 @@ int history_main(int argc, char** argv, const std::string& program,
   app.add_flag("--json", as_json, "Print the series and their changes as one JSON object");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    if (app.count("--since") > 0) check_since(since);
-    if (app.count("--until") > 0) check_since(until);
+    if (app.count("--since") > 0) check_day("--since", filter.since);
+    if (app.count("--until") > 0) check_day("--until", filter.until);
     auto database = open_for_reading(chosen_db(app, db_path));
     auto listing = database.list_runs();
-    if (app.count("--suite") > 0) check_suite_filter(suite, listing);
+    if (app.count("--suite") > 0) check_suite_filter(filter.suite, listing);
     // Date order ("2026-03-14 02:00": text order is time order), then the order of recording.
     std::vector<std::pair<std::string, std::int64_t>> order;
     for (const auto& r : listing) {
       const std::string date = run_date(r);
-      if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) continue;
-      if (!label.empty() && r.label != label) continue;
-      std::string from = since, to = until;
-      if (from.size() > 10) from[10] = ' ';
-      if (to.size() > 10) to[10] = ' ';
-      if (!since.empty() && date.compare(0, from.size(), from) < 0) continue;
-      if (!until.empty() && date.compare(0, to.size(), to) > 0) continue;
-      order.emplace_back(date, r.id);
+      if (filter.matches(r, date)) order.emplace_back(date, r.id);
     }
     std::stable_sort(order.begin(), order.end());
     std::vector<db::StoredRun> runs;

@@ -128,6 +128,10 @@ TEST(History, ImportedNightsWithAShiftAreFoundAtThatNightWithWhatChanged) {
     EXPECT_EQ(b.exit_code, 2) << bad[3] << b.out;
     EXPECT_EQ(count_of(b.err, "error"), 1) << b.err;
   }
+  // Each date option is named in its own error (a bad --until had read "--since takes ...").
+  EXPECT_NE(run_plain({"history", "PingPong", "--db", db, "--until", "March"})
+                .err.find("--until takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got 'March'"),
+            std::string::npos);
 }
 
 // Twelve real launches, the last six with every MPI_Send delayed by 50 us (the project's PMPI
