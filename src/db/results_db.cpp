@@ -433,9 +433,29 @@ std::string schema_v1_sql() {
          kBenchmarkDetailsV1 + create_table_sql(kMeasurements) + kMeasurementDetailsV1;
 }
 
+// Version 5: runs.id becomes AUTOINCREMENT, so that SQLite never hands out the id of a deleted
+// run again (without it, a new run takes the largest id + 1: delete the newest run and the next
+// one gets its id, and a saved `compare 41 42` names another run). A column's key cannot be
+// changed in place: the table is rebuilt with every column of version 4 in the same order, its
+// rows copied with their ids (SQLite then starts counting above the largest), and renamed. Needs
+// foreign keys off (the children keep REFERENCES runs, which names the new table after the
+// rename); ensure_schema checks that, and the children's keys after.
+std::string runs_with_autoincrement_sql() {
+  std::string declarations, names;
+  for (const auto& c : kRuns.columns) {
+    if (c.since_version > 4) continue;
+    declarations += ",\n  " + std::string(c.name) + " " + c.declaration;
+    names += std::string(", ") + c.name;
+  }
+  return "CREATE TABLE runs_v5 (\n  id INTEGER PRIMARY KEY AUTOINCREMENT" + declarations +
+         "\n);\nINSERT INTO runs_v5 (id" + names + ") SELECT id" + names +
+         " FROM runs;\nDROP TABLE runs;\nALTER TABLE runs_v5 RENAME TO runs;\n";
+}
+
 // From version - 1 to version.
 std::string migration_sql(int version) {
-  return added_columns_sql(kRuns, version) + added_columns_sql(kBenchmarks, version) +
+  return (version == 5 ? runs_with_autoincrement_sql() : std::string()) +
+         added_columns_sql(kRuns, version) + added_columns_sql(kBenchmarks, version) +
          added_columns_sql(kMeasurements, version);
 }
 
@@ -677,7 +697,15 @@ void ResultsDb::ensure_schema() {
   }
   // An older database is brought up to this build's version, in the same transaction: a
   // failure leaves it as it was.
+  if (version < 5 && single_integer(conn_, "PRAGMA foreign_keys") != 0)
+    throw DbError("cannot migrate '" + conn_.path() + "': foreign keys are on (a bug)");
   for (auto next = version + 1; next <= kSchemaVersion; ++next) conn_.exec(migration_sql(next));
+  if (version < 5) {  // the rebuilt runs table holds every run its children name
+    auto check = conn_.prepare("PRAGMA foreign_key_check");
+    if (check.step())
+      throw DbError("cannot migrate '" + conn_.path() + "': table " + check.text(0) +
+                    " names a run the database does not hold");
+  }
   if (version != kSchemaVersion)
     conn_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
   schema_version_ = kSchemaVersion;

@@ -15,9 +15,10 @@
 
 namespace mpiscope::db {
 
-// 1: the first release; 2: runs.label; 3: benchmarks.model; 4: runs.control_variables. Opening
-// an older database for writing migrates it.
-inline constexpr int kSchemaVersion = 4;
+// 1: the first release; 2: runs.label; 3: benchmarks.model; 4: runs.control_variables; 5: run
+// ids are never given out twice (runs.id AUTOINCREMENT). Opening an older database for writing
+// migrates it.
+inline constexpr int kSchemaVersion = 5;
 
 // A statistic the source did not record (an imported OSU table has only the average time):
 // NaN in memory, NULL in the database.

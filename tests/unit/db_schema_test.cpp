@@ -318,11 +318,11 @@ std::string version_1_database() {
 
 }  // namespace
 
-// The schema of a new database is tests/data/golden/results_db_v4.sql: a change of any table needs
+// The schema of a new database is tests/data/golden/results_db_v5.sql: a change of any table needs
 // a new schema version and a migration (Column::since_version), and this file is then rewritten.
 TEST(DbSchema, TablesAreAsReleased) {
   db::ResultsDb d(fresh_path("s.sqlite"));
-  EXPECT_EQ(schema_of(d), golden_text("results_db_v4.sql"));
+  EXPECT_EQ(schema_of(d), golden_text("results_db_v5.sql"));
 }
 
 // A version 1 database opened for writing gains the label column, keeps its runs, and ends with
@@ -434,6 +434,30 @@ TEST(DbSchema, DeleteRemovesEverythingOfTheRunsOrNothing) {
        {"runs", "benchmarks", "benchmark_parameters", "measurements", "measurement_values",
         "run_notes", "run_summary", "run_hosts", "run_settings"})
     EXPECT_EQ(count(table), 0) << table;
+}
+
+// A run id names one run for ever: after the newest runs are deleted, a new run gets a new id
+// (SQLite's plain INTEGER PRIMARY KEY would hand out the largest id + 1 again), in a new
+// database and in one migrated from version 1, whose runs keep their ids.
+TEST(DbSchema, RunIdsAreNeverGivenOutTwice) {
+  db::ResultsDb d(fresh_path("ids.sqlite"));
+  db::StoredRun run;
+  run.info = sample_info();
+  const auto first = d.store(run);
+  const auto second = d.begin_run(sample_info());
+  d.delete_runs({second});
+  const auto third = d.store(run);
+  EXPECT_GT(third, second);
+  d.delete_runs({first, third});
+  EXPECT_GT(d.begin_run(sample_info()), third);
+
+  const auto path = version_1_database();
+  db::ResultsDb migrated(path);
+  ASSERT_EQ(migrated.list_runs().size(), 1u);
+  EXPECT_EQ(migrated.list_runs()[0].id, 1);
+  EXPECT_EQ(migrated.load_run(1).benchmarks.at(0).rows.at(0).t_max_us, 2.5);
+  migrated.delete_runs({1});
+  EXPECT_EQ(migrated.store(run), 2);
 }
 
 TEST(DbSchema, AParameterTheStatementLacksIsAnError) {
