@@ -892,7 +892,7 @@ std::vector<RunListing> ResultsDb::list_runs() {
       "'method'), ''), coalesce((SELECT group_concat(e, ' ') FROM (SELECT substr(s.name, 5) || "
       "'=' || s.value AS e FROM run_settings s WHERE s.run_id = r.id AND s.name GLOB 'env:*' "
       "ORDER BY s.name)), ''), coalesce((SELECT value FROM run_settings s WHERE s.run_id = r.id "
-      "AND s.name = 'cpu_binding'), '') FROM runs r ORDER BY r.id");
+      "AND s.name = 'cpu_binding'), ''), r.mpi_version FROM runs r ORDER BY r.id");
   std::vector<RunListing> out;
   while (s.step()) {
     RunListing l;
@@ -913,9 +913,19 @@ std::vector<RunListing> ResultsDb::list_runs() {
     l.method = s.text(14);
     l.environment = s.text(15);
     l.cpu_binding = s.text(16);
+    l.mpi_version = s.text(17);
     out.push_back(l);
   }
   return out;
+}
+
+std::vector<std::int64_t> ResultsDb::runs_holding(const std::string& benchmark) {
+  auto s = conn_.prepare(
+      "SELECT DISTINCT run_id FROM benchmarks WHERE name = :name COLLATE NOCASE ORDER BY run_id");
+  s.bind(":name", benchmark);
+  std::vector<std::int64_t> ids;
+  while (s.step()) ids.push_back(s.int64(0));
+  return ids;
 }
 
 bool ResultsDb::has_run(std::int64_t id) {

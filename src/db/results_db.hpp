@@ -67,7 +67,7 @@ std::map<std::string, std::string> parameters_as_stored(const core::BenchmarkRun
 // One line of `mpiscope runs`.
 struct RunListing {
   std::int64_t id = 0;
-  std::string date_iso, suite, mpi_library, source, source_file, machine;
+  std::string date_iso, suite, mpi_library, mpi_version, source, source_file, machine;
   std::string date;         // as the source printed it (imports may lack date_iso)
   std::string recorded_at;  // when the database received it (UTC, ISO 8601)
   std::string label;        // --label / 'mpiscope label'; empty: none
@@ -119,6 +119,8 @@ class ResultsDb {
 
   std::vector<RunListing> list_runs();
   bool has_run(std::int64_t id);
+  // The runs holding a table of this benchmark (its name in any case), in id order.
+  std::vector<std::int64_t> runs_holding(const std::string& benchmark);
   // The names of the table parameters of these runs, sorted (`mpiscope export`'s columns).
   std::vector<std::string> parameter_names(const std::vector<std::int64_t>& run_ids);
   // 'mpiscope label': replaces the run's label (empty: none). DbError for an unknown run.

@@ -3,6 +3,7 @@
 // without a launcher.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -25,6 +26,7 @@
 #include "report/compare.hpp"
 #include "report/history.hpp"
 #include "report/html_report.hpp"
+#include "report/run_sets.hpp"
 #include "report/summary.hpp"
 
 namespace mpiscope::report {
@@ -34,6 +36,11 @@ namespace {
 constexpr const char* kDbHelp =
     "Results database (default: $MPISCOPE_DB, else $XDG_DATA_HOME/mpiscope/results.sqlite, else "
     "~/.local/share/mpiscope/results.sqlite)";
+
+constexpr const char* kRunSetHelp =
+    "Runs: ids ('mpiscope runs' lists them), last or last-N, or chosen by what they are: a label, "
+    "or label=TEXT, suite=SUITE, benchmark=NAME, mpi=TEXT, since=DAY, until=DAY (a run must match "
+    "each; a key twice: either value); several separated by commas";
 
 class CommandError : public std::runtime_error {
  public:
@@ -76,66 +83,6 @@ void check_output_name(const CLI::App& app, const std::string& option, const std
     throw CommandError(option + " needs a file name, got ''");
 }
 
-// "12", "last", "last-1" (the run before the last).
-std::int64_t resolve_run(db::ResultsDb& database, const std::string& spec) {
-  const auto runs = database.list_runs();
-  if (spec.rfind("last", 0) == 0) {
-    long back = 0;
-    if (spec.size() > 4) {
-      if (spec[4] != '-') throw CommandError("run '" + spec + "': use a run id, last or last-N");
-      try {
-        back = std::stol(spec.substr(5));
-      } catch (...) {
-        throw CommandError("run '" + spec + "': use a run id, last or last-N");
-      }
-    }
-    if (back < 0 || static_cast<std::size_t>(back) >= runs.size())
-      throw CommandError("run '" + spec + "': the database holds " + std::to_string(runs.size()) +
-                         " runs");
-    return runs[runs.size() - 1 - static_cast<std::size_t>(back)].id;
-  }
-  std::size_t used = 0;
-  long long id = 0;
-  try {
-    id = std::stoll(spec, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != spec.size())
-    throw CommandError("run '" + spec +
-                       "': use a run id ('mpiscope runs' lists them), last or last-N");
-  if (!database.has_run(id))
-    throw CommandError("no run " + spec + " in '" + database.path() +
-                       "' ('mpiscope runs' lists them)");
-  return id;
-}
-
-// "1,2,3" split at commas, each part a run; an empty part ("1,", "1,,2") is a mistake.
-std::vector<std::string> run_list(const std::string& specs, const std::string& what) {
-  std::vector<std::string> parts;
-  for (const auto& part : core::split(specs, ',')) {
-    if (core::trim(part).empty())
-      throw CommandError(what + " '" + specs + "': an empty run between commas");
-    parts.push_back(core::trim(part));
-  }
-  return parts;
-}
-
-// The runs named, each once: a run named twice is a usage error (export would write its rows
-// twice, report draw it twice), the same for export, report and compare.
-std::vector<std::int64_t> resolve_runs(db::ResultsDb& database,
-                                       const std::vector<std::string>& specs) {
-  std::vector<std::int64_t> ids;
-  for (const auto& spec : specs) {
-    const auto id = resolve_run(database, spec);
-    if (std::find(ids.begin(), ids.end(), id) != ids.end())
-      throw CommandError("run " + std::to_string(id) + " is given twice ('" + spec +
-                         "'); name each run once");
-    ids.push_back(id);
-  }
-  return ids;
-}
-
 void print_error(const std::string& program, const char* message) {
   std::fprintf(stderr, "%s: error: %s\n", program.c_str(), core::printable(message).c_str());
 }
@@ -145,6 +92,8 @@ int guarded(const std::string& program, F&& f) {
   try {
     return f();
   } catch (const CommandError& e) {
+    print_error(program, e.what());
+  } catch (const RunSetError& e) {
     print_error(program, e.what());
   } catch (const db::ImportError& e) {
     print_error(program, e.what());
@@ -233,11 +182,6 @@ std::string cut(const std::string& text, std::size_t width) {
   return text.size() <= width ? text : text.substr(0, width - 3) + "...";
 }
 
-// When the run was made, as "YYYY-MM-DD HH:MM" (run_date_text).
-std::string run_date(const db::RunListing& r) {
-  return run_date_text(r.date_iso, r.date, r.recorded_at);
-}
-
 // classic (IMB's "imb" is the same), accurate, or imported for files of other tools.
 std::string run_method(const db::RunListing& r) {
   if (r.source.rfind("import", 0) == 0 && r.method.empty()) return "imported";
@@ -245,51 +189,33 @@ std::string run_method(const db::RunListing& r) {
   return r.method;
 }
 
-// --since, --until: a day (or time) that exists; strptime alone takes 2024-02-30.
-void check_day(const std::string& option, const std::string& day) {
-  const std::string usage = option + " takes YYYY-MM-DD or YYYY-MM-DDTHH:MM, got '" + day + "'";
-  std::tm t{};
-  const char* end = strptime(day.c_str(), day.size() > 10 ? "%Y-%m-%dT%H:%M" : "%Y-%m-%d", &t);
-  if (day.empty() || !end || *end != '\0') throw CommandError(usage);
-  std::tm normalised = t;
-  normalised.tm_isdst = 0;
-  timegm(&normalised);  // rolls 30 February over into March
-  if (normalised.tm_mday != t.tm_mday || normalised.tm_mon != t.tm_mon)
-    throw CommandError(option + " '" + day + "': no such day");
+// The filter options of `runs` and `history` (the same filter as a run set's key=value terms):
+// --suite, --label, --mpi (and --benchmark for runs) may be given more than once, either value.
+void add_filter_options(CLI::App& app, RunFilter& filter, bool benchmark_option) {
+  auto each = [&](const char* name, std::vector<std::string>& values, const char* help,
+                  const char* type) {
+    app.add_option(name, values, help)->type_name(type)->allow_extra_args(false);
+  };
+  each("--suite", filter.suites, "Only runs of this suite (presta: every presta-* test)", "SUITE");
+  each("--label", filter.labels, "Only runs with this label", "TEXT");
+  if (benchmark_option)
+    each("--benchmark", filter.benchmarks, "Only runs holding a table of this benchmark", "NAME");
+  each("--mpi", filter.mpis,
+       "Only runs whose MPI library or version contains TEXT (any case: 'Open MPI 4.1.4', "
+       "'mpich')",
+       "TEXT");
+  app.add_option("--since", filter.since, "Only runs made on or after this day (or time)")
+      ->type_name("YYYY-MM-DD[THH:MM]");
+  app.add_option("--until", filter.until, "Only runs made on or before this day (or time)")
+      ->type_name("YYYY-MM-DD[THH:MM]");
 }
 
-// The runs `runs --suite/--label/--since` and `history` choose (an empty field chooses all).
-struct RunFilter {
-  std::string suite, label, since, until;
-  // A suite filter takes its tests too (presta: every presta-* test); dates compare as text,
-  // "2026-11-23 12:00" against "2026-11-23" or "2026-11-23T12:00".
-  bool matches(const db::RunListing& r, const std::string& date) const {
-    if (!suite.empty() && r.suite != suite && r.suite.rfind(suite + "-", 0) != 0) return false;
-    if (!label.empty() && r.label != label) return false;
-    std::string from = since, to = until;
-    if (from.size() > 10) from[10] = ' ';
-    if (to.size() > 10) to[10] = ' ';
-    if (!since.empty() && date.compare(0, from.size(), from) < 0) return false;
-    return until.empty() || date.compare(0, to.size(), to) <= 0;
-  }
-};
-
-// --suite: a suite mpiscope runs (presta-com: a test of presta), "imb" (an IMB file whose title
-// was not recognised), or one the database holds; anything else is a typo that would list
-// nothing.
-void check_suite_filter(const std::string& suite, const std::vector<db::RunListing>& runs) {
-  static const std::set<std::string> commands = {"import", "runs",    "export",  "label",  "delete",
-                                                 "report", "summary", "compare", "history"};
-  std::set<std::string> known = {"imb"};
-  for (const auto& entry : cli::registered_suites())
-    if (!commands.count(entry.name)) known.insert(entry.name);
-  for (const auto& r : runs) known.insert(r.suite);
-  if (known.count(suite)) return;
-  for (const auto& k : known)
-    if (suite.rfind(k + "-", 0) == 0 && suite.size() > k.size() + 1) return;
-  std::string list;
-  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-  throw CommandError("--suite '" + suite + "': no such suite (known: " + list + ")");
+// An empty --since is refused too (a script's unset variable), not taken as "no limit".
+void check_filter_options(const CLI::App& app, const RunFilter& filter,
+                          const std::vector<db::RunListing>& listing) {
+  if (app.count("--since") > 0) check_day("--since", filter.since);
+  if (app.count("--until") > 0) check_day("--until", filter.until);
+  filter.check("--", "", listing);
 }
 
 int runs_main(int argc, char** argv, const std::string& program, const std::vector<std::string>&) {
@@ -302,19 +228,15 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
   RunFilter filter;
   bool long_listing = false;
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
-  app.add_option("--suite", filter.suite, "Only runs of this suite (presta: every presta-* test)")
-      ->type_name("SUITE");
-  app.add_option("--label", filter.label, "Only runs with this label")->type_name("TEXT");
-  app.add_option("--since", filter.since, "Only runs made on or after this day (or time)")
-      ->type_name("YYYY-MM-DD[THH:MM]");
+  add_filter_options(app, filter, true);
   app.add_flag("--long", long_listing,
                "Add tables, completion, source (file), MPI environment and CPU binding columns");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    if (app.count("--since") > 0) check_day("--since", filter.since);
     auto database = open_for_reading(chosen_db(app, db_path));
     const auto listing = database.list_runs();
-    if (app.count("--suite") > 0) check_suite_filter(filter.suite, listing);
+    check_filter_options(app, filter, listing);
+    const auto chosen = filter.select(database, listing);
     std::vector<std::string> headings = {"run",   "date", "suite", "method",
                                          "ranks", "rows", "label", "MPI library"};
     if (long_listing)
@@ -323,8 +245,8 @@ int runs_main(int argc, char** argv, const std::string& program, const std::vect
     output::TextTable t(headings);
     bool unfinished = false;
     for (const auto& r : listing) {
+      if (std::find(chosen.begin(), chosen.end(), r.id) == chosen.end()) continue;
       const std::string date = run_date(r);
-      if (!filter.matches(r, date)) continue;
       const std::string lib = short_library_name(r.mpi_library);
       std::vector<std::string> cells = {std::to_string(r.id),
                                         date,
@@ -425,12 +347,13 @@ int export_main(int argc, char** argv, const std::string& program,
       ->check(CLI::IsMember({"csv", "json"}))
       ->capture_default_str();
   app.add_option("-o,--output", out, "Write to FILE instead of standard output")->type_name("FILE");
-  app.add_option("RUN", run_specs, "Runs: ids, last or last-N (default: every run)");
+  app.add_option("RUN", run_specs, std::string(kRunSetHelp) + " (default: every run)")
+      ->type_name("RUNS");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     check_output_name(app, "-o", out);
     auto database = open_for_reading(chosen_db(app, db_path));
-    std::vector<std::int64_t> ids = resolve_runs(database, run_specs);
+    std::vector<std::int64_t> ids = select_runs(database, run_specs, "RUN");
     if (run_specs.empty())
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     // Written run by run, never held whole: stdout, or a file replaced only when complete.
@@ -469,9 +392,11 @@ int export_main(int argc, char** argv, const std::string& program,
   });
 }
 
-// "3,4,5", "last-2,last-1,last": the runs of one side of a comparison, each once.
-std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs) {
-  const std::vector<std::int64_t> ids = resolve_runs(database, run_list(specs, "runs"));
+// "3,4,5", "last-2,last-1,last", "baseline", "mpi=4.1.5,suite=imb-mpi1": the runs of one side
+// of a comparison, each once.
+std::vector<db::StoredRun> load_side(db::ResultsDb& database, const std::string& specs,
+                                     const std::string& what) {
+  const std::vector<std::int64_t> ids = select_runs(database, {specs}, what);
   // The rank test's exact distribution grows with the square of the number of runs.
   constexpr std::size_t kMostRuns = 100;
   if (ids.size() > kMostRuns)
@@ -503,8 +428,9 @@ int report_main(int argc, char** argv, const std::string& program,
   std::string db_path, out = "mpiscope-report.html";
   std::vector<std::string> run_specs;
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
-  app.add_option("--runs", run_specs, "Runs to include: ids, last or last-N (default: every run)")
-      ->type_name("RUN[,RUN…]");
+  app.add_option("--runs", run_specs,
+                 "Runs to include. " + std::string(kRunSetHelp) + " (default: every run)")
+      ->type_name("RUNS");
   app.add_option("-o,--output", out, "The HTML file to write")
       ->capture_default_str()
       ->type_name("FILE");
@@ -538,20 +464,23 @@ int report_main(int argc, char** argv, const std::string& program,
     ReportOptions options;
     options.units = units == "mb" ? BandwidthUnit::kMB : BandwidthUnit::kMiB;
     if (!compare_spec.empty()) {
-      const auto colon = compare_spec.find(':');
+      // The colon between the sides, not one of a time (since=2026-03-14T02:00).
+      std::size_t colon = compare_spec.find(':');
+      while (colon != std::string::npos && colon >= 3 && compare_spec[colon - 3] == 'T' &&
+             std::isdigit(static_cast<unsigned char>(compare_spec[colon - 2])) &&
+             std::isdigit(static_cast<unsigned char>(compare_spec[colon - 1])))
+        colon = compare_spec.find(':', colon + 1);
       if (colon == std::string::npos)
-        throw CommandError("--compare '" + compare_spec + "': use RUNS_A:RUNS_B, e.g. 1,2:3,4");
+        throw CommandError("--compare '" + compare_spec +
+                           "': use RUNS_A:RUNS_B, e.g. 1,2:3,4 or baseline:candidate");
       PageComparison c;
-      c.a = load_side(database, compare_spec.substr(0, colon));
-      c.b = load_side(database, compare_spec.substr(colon + 1));
+      c.a = load_side(database, compare_spec.substr(0, colon), "--compare");
+      c.b = load_side(database, compare_spec.substr(colon + 1), "--compare");
       check_sides_apart(c.a, c.b);
       c.result = compare_runs(c.a, c.b, CompareSettings{});
       options.comparison = std::move(c);
     }
-    std::vector<std::string> specs;
-    for (const auto& s : run_specs)
-      for (auto& spec : run_list(s, "--runs")) specs.push_back(std::move(spec));
-    std::vector<std::int64_t> ids = resolve_runs(database, specs);
+    std::vector<std::int64_t> ids = select_runs(database, run_specs, "--runs");
     if (run_specs.empty())
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
@@ -599,11 +528,12 @@ int compare_main(int argc, char** argv, const std::string& program,
       program);
   std::string db_path, a, b;
   CompareSettings settings;
-  app.add_option("RUN_A", a,
-                 "The reference: a run id ('mpiscope runs'), last or last-N, or several "
-                 "separated by commas (3,4,5)")
+  app.add_option("RUN_A", a, "The reference. " + std::string(kRunSetHelp))
+      ->type_name("RUNS")
       ->required();
-  app.add_option("RUN_B", b, "The runs compared with it, in the same form")->required();
+  app.add_option("RUN_B", b, "The runs compared with it, in the same form")
+      ->type_name("RUNS")
+      ->required();
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
   app.add_option("--fail-above", settings.fail_above_percent,
                  "Exit 3 if some row of B is slower than A by more than PERCENT and beyond "
@@ -624,8 +554,8 @@ int compare_main(int argc, char** argv, const std::string& program,
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(chosen_db(app, db_path));
-    const auto runs_a = load_side(database, a);
-    const auto runs_b = load_side(database, b);
+    const auto runs_a = load_side(database, a, "RUN_A");
+    const auto runs_b = load_side(database, b, "RUN_B");
     check_sides_apart(runs_a, runs_b);
     const auto c = compare_runs(runs_a, runs_b, settings);
     const std::string shown = as_json ? comparison_json(runs_a, runs_b, c).dump(1) + "\n"
@@ -658,18 +588,14 @@ int summary_main(int argc, char** argv, const std::string& program,
   std::vector<std::string> run_specs;
   bool as_json = false;
   app.add_option("RUN", run_specs,
-                 "Runs to draw from: ids, last or last-N, several separated by commas "
-                 "(default: every run)")
-      ->type_name("RUN[,RUN…]");
+                 "Runs to draw from. " + std::string(kRunSetHelp) + " (default: every run)")
+      ->type_name("RUNS");
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
   app.add_flag("--json", as_json, "Print the figures as one JSON object");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
     auto database = open_for_reading(chosen_db(app, db_path));
-    std::vector<std::string> specs;
-    for (const auto& s : run_specs)
-      for (auto& spec : run_list(s, "RUN")) specs.push_back(std::move(spec));
-    std::vector<std::int64_t> ids = resolve_runs(database, specs);
+    std::vector<std::int64_t> ids = select_runs(database, run_specs, "RUN");
     if (run_specs.empty())
       for (const auto& r : database.list_runs()) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
@@ -710,12 +636,7 @@ int history_main(int argc, char** argv, const std::string& program,
   app.add_option("--procs", procs, "Only tables of this many processes")
       ->type_name("N")
       ->check(cli::number_in({1, 1e9}));
-  app.add_option("--suite", filter.suite, "Only runs of this suite")->type_name("SUITE");
-  app.add_option("--label", filter.label, "Only runs with this label")->type_name("TEXT");
-  app.add_option("--since", filter.since, "Only runs made on or after this day (or time)")
-      ->type_name("YYYY-MM-DD[THH:MM]");
-  app.add_option("--until", filter.until, "Only runs made on or before this day (or time)")
-      ->type_name("YYYY-MM-DD[THH:MM]");
+  add_filter_options(app, filter, false);
   app.add_option("--min-segment", settings.min_segment,
                  "Runs needed on each side of a change (at least 2)")
       ->type_name("N")
@@ -742,16 +663,15 @@ int history_main(int argc, char** argv, const std::string& program,
   app.add_flag("--json", as_json, "Print the series and their changes as one JSON object");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
-    if (app.count("--since") > 0) check_day("--since", filter.since);
-    if (app.count("--until") > 0) check_day("--until", filter.until);
     auto database = open_for_reading(chosen_db(app, db_path));
     auto listing = database.list_runs();
-    if (app.count("--suite") > 0) check_suite_filter(filter.suite, listing);
+    check_filter_options(app, filter, listing);
+    const auto chosen = filter.select(database, listing);
     // Date order ("2026-03-14 02:00": text order is time order), then the order of recording.
     std::vector<std::pair<std::string, std::int64_t>> order;
     for (const auto& r : listing) {
-      const std::string date = run_date(r);
-      if (filter.matches(r, date)) order.emplace_back(date, r.id);
+      if (std::find(chosen.begin(), chosen.end(), r.id) != chosen.end())
+        order.emplace_back(run_date(r), r.id);
     }
     std::stable_sort(order.begin(), order.end());
     std::vector<db::StoredRun> runs;

@@ -310,21 +310,20 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     if (lib.size() > 40) lib = lib.substr(0, 40) + "...";
     std::set<std::string> methods;
     for (const auto& b : r.benchmarks) methods.insert(is_accurate(b) ? "accurate" : "classic");
-    json jr = {
-        {"id", r.id},
-        // The run's own label (issue 20: mpiscope label); empty until the database keeps one.
-        {"label", ""},
-        {"suite", r.info.suite},
-        {"library", lib},
-        {"hosts", hosts_by_ranks(r.info)},
-        {"ranks", r.info.world_size},
-        {"method", methods.size() == 1 ? *methods.begin() : "classic and accurate"},
-        {"source", r.source},
-        {"complete", r.complete},
-        {"date", r.info.date_iso.empty() ? r.info.date : r.info.date_iso},
-        {"meta", run_meta(r)},
-        {"summary", json::array()},
-        {"tables", json::array()}};
+    json jr = {{"id", r.id},
+               // --label or `mpiscope label`: the legend and the run picker show it.
+               {"label", r.info.label},
+               {"suite", r.info.suite},
+               {"library", lib},
+               {"hosts", hosts_by_ranks(r.info)},
+               {"ranks", r.info.world_size},
+               {"method", methods.size() == 1 ? *methods.begin() : "classic and accurate"},
+               {"source", r.source},
+               {"complete", r.complete},
+               {"date", r.info.date_iso.empty() ? r.info.date : r.info.date_iso},
+               {"meta", run_meta(r)},
+               {"summary", json::array()},
+               {"tables", json::array()}};
     for (const auto& s : r.summary) {
       const json v = value_in(s.value, s.unit, units);
       jr["summary"].push_back({{"name", s.name}, {"value", v[0]}, {"unit", v[1]}});

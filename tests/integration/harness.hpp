@@ -99,6 +99,10 @@ class BackgroundCommand {
 std::string with_pmpi_library(const std::string& dir);
 // A file of tests/data/import/: real output of Intel's IMB, OSU and SKaMPI to import.
 std::string sample(const std::string& name);
+// IMB 3.2.4's PingPong output for one night of March 2026 (night 1 = the 1st), the three lengths'
+// times (0, 16, 32 bytes) multiplied by `factor` and a small deterministic spread, on kernel
+// `release`: nightly files to import with a known shift.
+std::string imb_pingpong_night(int night, double factor, const std::string& release);
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
 // Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader); a test

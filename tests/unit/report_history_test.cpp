@@ -83,6 +83,25 @@ TEST(HistoryMethod, IdenticalRunsRarelyShowAChange) {
   std::printf("history: %zu false alarms in %zu flat series of 50 runs at level 0.01\n", alarms,
               trials);
   EXPECT_LE(alarms, trials / 20);
+  // At level 0.01 a correct test gives about 4 (binomial: more than 10 has a chance of 0.3 %;
+  // the seeds are fixed, so this is the same count every time).
+  EXPECT_LE(alarms, 10u);
+}
+
+// A year and a half of nights: a 10 % change at night 1,400 of 2,000 (3 % noise) is found there,
+// settled by the bound that needs no permutation (its p is far below the level), and 20 flat
+// series of 2,000 show none: the bound never undercuts what the permutations would say.
+TEST(HistoryMethod, LongSeriesAreSettledWithoutFalseAlarms) {
+  std::mt19937_64 random(7);
+  const auto v = series(random, 2000, 0.03, 1400, 1.1);
+  const auto splits = report::find_changes(v, 0.01 / 400, 5);
+  ASSERT_EQ(splits.size(), 1u);
+  EXPECT_NEAR(static_cast<double>(splits[0].index), 1400, 2);
+  EXPECT_LT(splits[0].p_value, 1e-20);
+  std::size_t alarms = 0;
+  for (int t = 0; t < 20; ++t)
+    alarms += !report::find_changes(series(random, 2000, 0.03), 0.01, 5).empty();
+  EXPECT_EQ(alarms, 0u);
 }
 
 TEST(HistoryMethod, TheSameSeriesGivesTheSameAnswer) {
