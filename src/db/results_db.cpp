@@ -771,12 +771,13 @@ std::int64_t ResultsDb::insert_benchmark(std::int64_t run_id, int seq,
 }
 
 void ResultsDb::insert_row(std::int64_t benchmark_id, int seq, const core::Measurement& m) {
-  auto s = conn_.prepare(insert_sql(kMeasurements));
+  static const std::string insert_measurement = insert_sql(kMeasurements);
+  auto& s = conn_.cached(insert_measurement);
   s.bind(":benchmark_id", benchmark_id).bind(":seq", seq);
   write_columns(s, kMeasurements, m, true);
   s.run();
   const auto id = conn_.last_insert_id();
-  auto v = conn_.prepare(
+  auto& v = conn_.cached(
       "INSERT INTO measurement_values (measurement_id, seq, name, value, unit) VALUES "
       "(:measurement_id, :seq, :name, :value, :unit)");
   for (std::size_t k = 0; k < m.values.size(); ++k) {

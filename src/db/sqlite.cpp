@@ -66,7 +66,17 @@ Connection::Connection(const std::string& path, Mode mode, int busy_timeout_ms) 
 }
 
 Connection::~Connection() {
+  cache_.clear();  // finalized before the connection closes
   sqlite3_close_v2(db_);
+}
+
+Statement& Connection::cached(const std::string& sql) {
+  auto& s = cache_[sql];
+  if (!s)
+    s = std::make_unique<Statement>(*this, sql);
+  else
+    s->reset();
+  return *s;
 }
 
 void Connection::fail(const std::string& what) const {

@@ -423,7 +423,10 @@ int report_main(int argc, char** argv, const std::string& program,
       "size (or SKaMPI's process count or chunks) with accurate mode's intervals and "
       "SKaMPI's standard errors, time over process count across launches, b_eff as one card "
       "per run, runs overlaid, a run picker, series toggles, zoom, SVG, PNG and CSV export, "
-      "each run's metadata and its summary figures; with --compare, compare's verdicts.",
+      "each run's metadata and its summary figures; with --compare, compare's verdicts. The "
+      "newest --detail runs are drawn in full; every run is in the history view (each "
+      "benchmark's figure over the dates, with the changes 'mpiscope history' finds), so that "
+      "a year of nightly runs stays a page of a few megabytes.",
       program);
   std::string db_path, out = "mpiscope-report.html";
   std::vector<std::string> run_specs;
@@ -449,6 +452,13 @@ int report_main(int argc, char** argv, const std::string& program,
       ->capture_default_str()
       ->check(CLI::IsMember({"mib", "mb"}))
       ->type_name("mib|mb");
+  std::size_t detail = 25;
+  app.add_option("--detail", detail,
+                 "Draw the newest N of the runs in full (curves, tables, metadata); the older "
+                 "ones are in the history view only")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->type_name("N");
   std::string compare_spec;
   app.add_option("--compare", compare_spec,
                  "Add a comparison of two runs or sets of runs, as 'mpiscope compare' makes it: "
@@ -481,9 +491,30 @@ int report_main(int argc, char** argv, const std::string& program,
       options.comparison = std::move(c);
     }
     std::vector<std::int64_t> ids = select_runs(database, run_specs, "--runs");
+    const auto listing = database.list_runs();
     if (run_specs.empty())
-      for (const auto& r : database.list_runs()) ids.push_back(r.id);
+      for (const auto& r : listing) ids.push_back(r.id);
     if (ids.empty()) throw CommandError("the database '" + database.path() + "' holds no run yet");
+    // Date order (history's), then the order of recording; the newest `detail` in full.
+    std::vector<std::pair<std::string, std::int64_t>> by_date;
+    for (const auto& r : listing)
+      if (std::find(ids.begin(), ids.end(), r.id) != ids.end())
+        by_date.emplace_back(run_date(r), r.id);
+    std::stable_sort(by_date.begin(), by_date.end());
+    std::set<std::int64_t> in_full;
+    for (std::size_t i = by_date.size() > detail ? by_date.size() - detail : 0; i < by_date.size();
+         ++i)
+      in_full.insert(by_date[i].second);
+    std::erase_if(ids, [&](std::int64_t id) { return !in_full.count(id); });
+    // The history view, when its series can show a change (2 x min_segment runs) or runs are
+    // left out of the full detail: each run read whole, its figures kept, its tables let go.
+    HistoryView view;
+    if (by_date.size() > detail || by_date.size() >= 2 * view.settings.min_segment) {
+      for (const auto& [date, id] : by_date) view.runs.add(database.load_run(id));
+      view.history = history_of("every benchmark", view.runs, view.settings);
+      view.detail_runs = in_full.size();
+      options.history = &view;
+    }
     std::vector<db::StoredRun> runs;
     const db::LoadLimits limits{.max_points = max_points,
                                 .max_rows_per_table = std::min<std::size_t>(1000, max_points),
@@ -503,8 +534,17 @@ int report_main(int argc, char** argv, const std::string& program,
       runs.push_back(std::move(run));
     }
     output::replace_file(out, render_html(runs, database.path(), options));
-    std::printf("%s: wrote %s (%zu runs from %s)\n", program.c_str(), out.c_str(), runs.size(),
+    std::printf("%s: wrote %s (%zu runs from %s", program.c_str(), out.c_str(), runs.size(),
                 database.path().c_str());
+    if (options.history)
+      std::printf("; the history of %zu runs, %zu series, %zu changes reported",
+                  view.runs.runs.size(), view.history.series.size(), [&] {
+                    std::size_t n = 0;
+                    for (const auto& s : view.history.series)
+                      for (const auto& c : s.changes) n += c.reported;
+                    return n;
+                  }());
+    std::printf(")\n");
     return static_cast<int>(cli::kOk);
   });
 }
@@ -674,7 +714,7 @@ int history_main(int argc, char** argv, const std::string& program,
         order.emplace_back(run_date(r), r.id);
     }
     std::stable_sort(order.begin(), order.end());
-    std::vector<db::StoredRun> runs;
+    HistoryRuns runs;
     for (const auto& [date, id] : order) {
       auto run = database.load_run(id, {.max_points = static_cast<std::size_t>(-1),
                                         .max_rows_per_table = static_cast<std::size_t>(-1),
@@ -687,9 +727,9 @@ int history_main(int argc, char** argv, const std::string& program,
             return m.bytes != static_cast<std::size_t>(bytes);
           });
       std::erase_if(run.benchmarks, [](const core::BenchmarkRun& b) { return b.rows.empty(); });
-      if (!run.benchmarks.empty()) runs.push_back(std::move(run));
+      if (!run.benchmarks.empty()) runs.add(std::move(run));
     }
-    if (runs.empty())
+    if (runs.runs.empty())
       throw CommandError("no run in '" + database.path() + "' measured " + benchmark +
                          (procs > 0 ? " on " + std::to_string(procs) + " processes" : "") +
                          (bytes >= 0 ? " at " + std::to_string(bytes) + " bytes" : "") +

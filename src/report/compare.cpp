@@ -484,41 +484,42 @@ void apply_gate_to_tested_rows(Comparison& c, const CompareSettings& s) {
 
 RunFigures figures_by_table(const std::vector<db::StoredRun>& runs) {
   RunFigures side;
-  for (const auto& run : runs) {
-    // Within a run, a later table of the same key and mode (a repeated benchmark) replaces the
-    // earlier one.
-    std::vector<std::pair<std::string, std::string>> order;
-    std::map<std::pair<std::string, std::string>, const core::BenchmarkRun*> latest;
-    for (const auto& t : run.benchmarks) {
-      const std::pair<std::string, std::string> key{measured_key(t), t.mode};
-      if (!latest.count(key)) order.push_back(key);
-      latest[key] = &t;
+  for (const auto& run : runs) add_figures(side, run);
+  return side;
+}
+
+void add_figures(RunFigures& side, const db::StoredRun& run) {
+  // Within a run, a later table of the same key and mode (a repeated benchmark) replaces the
+  // earlier one.
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, const core::BenchmarkRun*> latest;
+  for (const auto& t : run.benchmarks) {
+    const std::pair<std::string, std::string> key{measured_key(t), t.mode};
+    if (!latest.count(key)) order.push_back(key);
+    latest[key] = &t;
+  }
+  for (const auto& key : order) {
+    const core::BenchmarkRun& t = *latest[key];
+    auto* modes = side.find(key.first);
+    if (!modes) {
+      side.tables.push_back({key.first, {}});
+      modes = &side.tables.back().second;
     }
-    for (const auto& key : order) {
-      const core::BenchmarkRun& t = *latest[key];
-      auto* modes = side.find(key.first);
-      if (!modes) {
-        side.tables.push_back({key.first, {}});
-        modes = &side.tables.back().second;
-      }
-      FigureTable* table = find_mode(*modes, key.second);
-      if (!table) {
-        core::BenchmarkRun named = t;
-        std::erase_if(named.parameters,
-                      [](const auto& p) { return is_outcome_parameter(p.first); });
-        modes->push_back({key.second, FigureTable{table_label(named), t.sized, {}}});
-        table = &modes->back().second;
-      }
-      std::map<RowKey, const core::Measurement*> rows;
-      for (const auto& m : t.rows)
-        if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
-      for (const auto& [row, m] : rows) {
-        const double us = reported_time_us(*m);
-        table->points[row].push_back(point_of(*m, us, run));
-      }
+    FigureTable* table = find_mode(*modes, key.second);
+    if (!table) {
+      core::BenchmarkRun named = t;
+      std::erase_if(named.parameters, [](const auto& p) { return is_outcome_parameter(p.first); });
+      modes->push_back({key.second, FigureTable{table_label(named), t.sized, {}}});
+      table = &modes->back().second;
+    }
+    std::map<RowKey, const core::Measurement*> rows;
+    for (const auto& m : t.rows)
+      if (m.measured && std::isfinite(reported_time_us(m))) rows[row_key(m)] = &m;
+    for (const auto& [row, m] : rows) {
+      const double us = reported_time_us(*m);
+      table->points[row].push_back(point_of(*m, us, run));
     }
   }
-  return side;
 }
 
 std::size_t runs_for_gate(std::size_t rows, double gate_level) {

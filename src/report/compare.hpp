@@ -107,6 +107,8 @@ struct RunFigures {
 // (not converged, not physical) and with its run's CPU wait. Within a run, a later table of
 // the same key and mode (a repeated benchmark) replaces the earlier one.
 RunFigures figures_by_table(const std::vector<db::StoredRun>& runs);
+// One run more, after those already in `figures` (history reads a year of runs one at a time).
+void add_figures(RunFigures& figures, const db::StoredRun& run);
 
 // ---- the comparison -----------------------------------------------------------------------
 

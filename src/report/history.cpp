@@ -278,17 +278,33 @@ double smallest_change_p(std::size_t n, double level) {
   return std::max(exact, 1 / static_cast<double>(permutations_for(level) + 1));
 }
 
+void HistoryRuns::add(db::StoredRun run) {
+  with_tables += !run.benchmarks.empty();
+  add_figures(figures, run);
+  run.benchmarks.clear();
+  run.benchmarks.shrink_to_fit();
+  runs.push_back(std::move(run));
+}
+
 History history_of(const std::string& benchmark, const std::vector<db::StoredRun>& runs,
+                   const HistorySettings& settings) {
+  HistoryRuns light;
+  for (const auto& r : runs) light.add(r);
+  return history_of(benchmark, light, settings);
+}
+
+History history_of(const std::string& benchmark, const HistoryRuns& input,
                    const HistorySettings& settings) {
   History h;
   h.benchmark = benchmark;
+  h.runs = input.with_tables;
   std::map<std::int64_t, const db::StoredRun*> by_id;
-  for (const auto& r : runs) {
+  std::map<std::int64_t, std::string> dates;  // read once a run, not once a point
+  for (const auto& r : input.runs) {
     by_id[r.id] = &r;
-    h.runs += !r.benchmarks.empty();
+    dates[r.id] = run_date_text(r.info.date_iso, r.info.date);
   }
-  const auto figures = figures_by_table(runs);
-  for (const auto& [key, modes] : figures.tables)
+  for (const auto& [key, modes] : input.figures.tables)
     for (const auto& [mode, table] : modes)
       for (const auto& [row, points] : table.points) {
         Series s;
@@ -302,9 +318,7 @@ History history_of(const std::string& benchmark, const std::vector<db::StoredRun
             continue;
           }
           s.unconverged += !p.converged;
-          s.points.push_back(
-              {p.run, run_date_text(by_id.at(p.run)->info.date_iso, by_id.at(p.run)->info.date),
-               p.us, p.converged});
+          s.points.push_back({p.run, dates.at(p.run), p.us, p.converged});
         }
         h.series.push_back(std::move(s));
       }

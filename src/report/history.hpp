@@ -90,8 +90,22 @@ struct History {
   std::size_t runs = 0;     // runs that measured the benchmark
 };
 
+// The runs of a history, gathered one at a time in date order so that a year of nightly runs is
+// never held whole: each run's tables become its figures (compare's), and the run is kept
+// without them (what changed with a change is read from its header and settings).
+struct HistoryRuns {
+  std::vector<db::StoredRun> runs;  // in date order, without their tables
+  RunFigures figures;
+  std::size_t with_tables = 0;  // runs that measured something of it
+  void add(db::StoredRun run);
+};
+
+// One series per table and row of `runs`; `benchmark` names what they are (the report: every
+// benchmark).
+History history_of(const std::string& benchmark, const HistoryRuns& runs,
+                   const HistorySettings& settings);
 // The runs, in date order, each holding the benchmark's tables (load_run with
-// LoadLimits::benchmark); one series per table and row.
+// LoadLimits::benchmark).
 History history_of(const std::string& benchmark, const std::vector<db::StoredRun>& runs,
                    const HistorySettings& settings);
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "core/convergence.hpp"
@@ -341,7 +343,62 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
         comparison_json(options.comparison->a, options.comparison->b, options.comparison->result);
   // The page opens with the machine on one screen (report/summary.hpp).
   data["machine_summary"] = summary_json(machine_summary(runs));
+  if (options.history) data["history"] = history_view_data(*options.history);
   return data;
+}
+
+json history_view_data(const HistoryView& view) {
+  json runs = json::array();
+  std::map<std::int64_t, std::int64_t> index;
+  for (const auto& r : view.runs.runs) {
+    index[r.id] = static_cast<std::int64_t>(runs.size());
+    runs.push_back({r.id, run_date_text(r.info.date_iso, r.info.date, ""), r.info.label,
+                    short_library_name(r.info.mpi_library)});
+  }
+  auto optional_number = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  // 4 significant digits, printed as such (the shortest text that reads back the same value).
+  auto rounded = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", v);
+    return std::strtod(text, nullptr);
+  };
+  json series = json::array();
+  for (const auto& s : view.history.series) {
+    json steps = json::array(), values = json::array(), changes = json::array();
+    std::int64_t previous = 0;
+    for (const auto& p : s.points) {
+      steps.push_back(index.at(p.run) - previous);
+      previous = index.at(p.run);
+      values.push_back(rounded(p.us));
+    }
+    for (const auto& c : s.changes)
+      changes.push_back({{"at", c.index},
+                         {"ratio", c.ratio},
+                         {"low", optional_number(c.ratio_low)},
+                         {"high", optional_number(c.ratio_high)},
+                         {"p", c.p_value},
+                         {"reported", c.reported},
+                         {"before_us", c.before_us},
+                         {"after_us", c.after_us},
+                         {"with", c.changed_with_it}});
+    series.push_back({{"table", s.table},
+                      {"bytes", s.sized ? json(s.bytes) : json(nullptr)},
+                      {"argument", s.argument ? json(*s.argument) : json(nullptr)},
+                      {"steps", std::move(steps)},
+                      {"us", std::move(values)},
+                      {"unconverged", s.unconverged},
+                      {"left_out", s.left_out},
+                      {"cannot_tell", s.cannot_tell},
+                      {"changes", std::move(changes)}});
+  }
+  return {{"runs", std::move(runs)},
+          {"detail_runs", view.detail_runs},
+          {"level", view.settings.level},
+          {"series_level", view.history.series_level},
+          {"tested", view.history.tested},
+          {"min_segment", view.settings.min_segment},
+          {"min_change_percent", view.settings.min_change_percent},
+          {"series", std::move(series)}};
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "db/results_db.hpp"
 #include "report/compare.hpp"
+#include "report/history.hpp"
 
 namespace mpiscope::report {
 
@@ -32,10 +33,25 @@ struct PageComparison {
   Comparison result;
 };
 
+// The page's history view: every run the page covers, in date order, and the history of every
+// benchmark over them (history.hpp), for the runs whose full detail the page leaves out.
+struct HistoryView {
+  HistoryRuns runs;
+  History history;
+  HistorySettings settings;
+  std::size_t detail_runs = 0;  // the newest this many runs have their full detail on the page
+};
+
 struct ReportOptions {
   BandwidthUnit units = BandwidthUnit::kMiB;
   std::optional<PageComparison> comparison;
+  const HistoryView* history = nullptr;
 };
+
+// The history view's numbers: the runs as [id, date, label, MPI library], each series' points as
+// run indices (each the step from the one before) and times in microseconds to 4 significant
+// digits (a year of nightly runs of IMB-MPI1 stays a few megabytes), with its changes.
+nlohmann::json history_view_data(const HistoryView& view);
 
 // A table's card on the page: its name, mode and the parameters that say what it measured
 // ("PingPong", "osu_latency, datatype=MPI_CHAR"); the summary links its figures to it.

@@ -746,6 +746,152 @@ function comparisonCard(c) {
   return card;
 }
 
+// ---- the history view -------------------------------------------------------------------
+
+// Every run of the page over time (html_report.cpp's history_view_data): one table and length at
+// a time, its figure over the date, the run or the MPI library, and the changes 'mpiscope history'
+// finds there, each with what else changed with it. Picked by table and length, or by clicking a
+// change in the list of all of them.
+const historyState = {series: null, x: 'date'};
+function historyPoints(s) {
+  const runs = DATA.history.runs;
+  let at = 0;
+  return s.steps.map((step, i) => { at += step; const [id, date, label, library] = runs[at]; return {i, at, id, date, label, library, us: s.us[i]}; });
+}
+function historyName(s) { return s.table + (s.bytes !== null ? ', ' + fmtBytes(s.bytes) : '') + (s.argument !== null ? ', ' + s.argument : ''); }
+function changeText(s, c, points) {
+  const before = points[c.at - 1], after = points[c.at];
+  const pct = (c.ratio - 1) * 100;
+  const bounds = c.low !== null && c.high !== null ? ` (95 % bounds ${c.low.toFixed(3)} to ${c.high.toFixed(3)})` : '';
+  return `${Math.abs(pct).toFixed(1)} % ${pct >= 0 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date}), after/before ${c.ratio.toFixed(3)}${bounds}` +
+    (c.with.length ? '; changed with it: ' + c.with.join('; ') : '; nothing recorded changed with it');
+}
+function historySpec(s, points, width) {
+  const x = historyState.x;
+  const libraries = [...new Set(points.map(p => p.library || 'unknown'))];
+  const xOfPoint = p => x === 'date' ? Date.parse(p.date.replace(' ', 'T') + ':00Z') : x === 'run' ? p.at + 1 : p.library || 'unknown';
+  const values = points.map(p => ({x: xOfPoint(p), y: p.us, lib: p.library || 'unknown', jitter: ((p.at * 7919) % 97) / 97 - 0.5,
+    tip: `run ${p.id} \u00b7 ${p.date}${p.label ? ' \u00b7 ' + p.label : ''}${p.library ? ' \u00b7 ' + p.library : ''}\n${fmt(p.us)} us`}));
+  // A change sits between the last run before it and the first after; the segments' medians
+  // (of the values drawn) as lines over their runs.
+  const rules = x === 'library' ? [] : s.changes.map(c => {
+    const a = xOfPoint(points[c.at - 1]), b = xOfPoint(points[c.at]);
+    return {x: (a + b) / 2, reported: c.reported, tip: changeText(s, c, points)};
+  });
+  const cuts = [0, ...s.changes.map(c => c.at), points.length];
+  const medians = x === 'library' ? [] : cuts.slice(0, -1).map((from, k) => {
+    const part = points.slice(from, cuts[k + 1]).map(p => p.us).sort((a, b) => a - b);
+    return {x: xOfPoint(points[from]), x2: xOfPoint(points[cuts[k + 1] - 1]), y: median(part)};
+  });
+  const ys = values.map(v => v.y).filter(v => v > 0);
+  return {
+    width, height: 280, padding: 4, autosize: {type: 'fit-x', contains: 'padding'},
+    title: {text: historyName(s), fontSize: 13},
+    data: [{name: 'points', values: values.filter(v => v.y > 0 && (x === 'library' || Number.isFinite(v.x)))}, {name: 'rules', values: rules}, {name: 'medians', values: medians}],
+    signals: [{name: 'ydom', value: extent(ys, 1.3)}],
+    scales: [
+      x === 'library' ? {name: 'x', type: 'band', domain: libraries, range: 'width', padding: 0.2}
+                      : {name: 'x', type: x === 'date' ? 'utc' : 'linear', domain: {data: 'points', field: 'x'}, range: 'width', zero: false, nice: false},
+      {name: 'y', type: 'log', base: 10, domain: {signal: 'ydom'}, range: 'height', nice: false, zero: false},
+      {name: 'color', type: 'ordinal', domain: libraries, range: PALETTE},
+    ],
+    axes: [
+      {orient: 'bottom', scale: 'x', title: x === 'date' ? 'date (UTC)' : x === 'run' ? 'run, in date order' : 'MPI library', labelOverlap: true, grid: x !== 'library', gridOpacity: 0.25},
+      {orient: 'left', scale: 'y', title: 'time [microseconds]', grid: true, tickCount: 10, encode: {labels: {update: {text: {signal: yLabelExpr()}}}}},
+    ],
+    legends: libraries.length > 1 ? [{fill: 'color', title: 'MPI library', orient: 'top', direction: 'horizontal', symbolType: 'circle'}] : [],
+    marks: [
+      {type: 'rule', name: 'segment-median', from: {data: 'medians'}, interactive: false,
+       encode: {update: {x: {scale: 'x', field: 'x'}, x2: {scale: 'x', field: 'x2'}, y: {scale: 'y', field: 'y'}, stroke: {value: '#444'}, strokeWidth: {value: 1.5}, opacity: {value: 0.7}}}},
+      {type: 'symbol', name: 'marker', from: {data: 'points'},
+       encode: {update: {x: x === 'library' ? {scale: 'x', field: 'x', band: {signal: '0.5 + 0.8 * datum.jitter'}} : {scale: 'x', field: 'x'}, y: {scale: 'y', field: 'y'},
+                         fill: {scale: 'color', field: 'lib'}, size: {value: values.length > 500 ? 12 : 30}, opacity: {value: 0.8}, tooltip: {field: 'tip'}}}},
+      {type: 'rule', name: 'change', from: {data: 'rules'},
+       encode: {update: {x: {scale: 'x', field: 'x'}, y: {value: 0}, y2: {signal: 'height'}, stroke: {value: '#d62728'},
+                         strokeDash: {signal: "datum.reported ? [6, 3] : [2, 3]"}, strokeWidth: {value: 2}, tooltip: {field: 'tip'}}}},
+    ],
+  };
+}
+function historyCard() {
+  const H = DATA.history;
+  if (!H || !H.series.length) return null;
+  const card = el('section', {class: 'card', id: 'history', 'data-benchmark': 'history', 'data-card': 'history'});
+  const first = H.runs[0], last = H.runs[H.runs.length - 1];
+  card.append(el('h2', {}, `History: ${H.runs.length} runs from ${first[1]} to ${last[1]}`));
+  const older = H.runs.length - H.detail_runs;
+  card.append(el('p', {class: 'muted'}, `Each benchmark's reported time (the median in accurate mode, else t_max or t_avg) per run, to 4 digits; red lines: the changes 'mpiscope history' finds (binary segmentation with a permutation test, ${H.tested} series sharing a level of ${H.level}; dashed: at least ${H.min_change_percent} %, dotted: smaller), grey lines: the medians between them.` +
+    (older > 0 ? ` The ${older} runs older than the newest ${H.detail_runs} are drawn here only (report --detail).` : '')));
+  // Every reported change; those of one table between the same two runs in one line (a new
+  // library moves every length of a collective at once).
+  const all = [];
+  H.series.forEach((s, k) => {
+    if (!s.changes.some(c => c.reported)) return;
+    const pts = historyPoints(s);
+    for (const c of s.changes) if (c.reported) all.push({k, s, c, before: pts[c.at - 1], after: pts[c.at]});
+  });
+  const groups = new Map();
+  for (const x of all) {
+    const key = [x.s.table, x.before.id, x.after.id, x.c.ratio >= 1].join('|');
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(x);
+  }
+  const lines = [...groups.values()].sort((a, b) => (b[0].after.date || '').localeCompare(a[0].after.date || ''));
+  if (historyState.series === null) historyState.series = lines.length ? lines[0][0].k : 0;
+  const choose = k => { historyState.series = k; render(); document.getElementById('history').scrollIntoView(); };
+  const lineOf = g => {
+    const {s, c, before, after} = g[0];
+    if (g.length === 1) return el('li', {}, el('a', {href: '#', 'data-series': String(g[0].k), onclick: ev => { ev.preventDefault(); choose(g[0].k); }}, historyName(s)), ': ' + changeText(s, c, historyPoints(s)));
+    const pcts = g.map(x => Math.abs(x.c.ratio - 1) * 100), sizes = g.map(x => x.s.bytes).filter(b => b !== null);
+    const withIt = [...new Set(g.flatMap(x => x.c.with))];
+    const item = el('li', {}, el('a', {href: '#', 'data-series': String(g[0].k), onclick: ev => { ev.preventDefault(); choose(g[0].k); }}, s.table),
+      `: ${g.length} lengths${sizes.length ? ` (${fmtBytes(Math.min(...sizes))} to ${fmtBytes(Math.max(...sizes))})` : ''}, ${Math.min(...pcts).toFixed(1)} to ${Math.max(...pcts).toFixed(1)} % ${c.ratio >= 1 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date})` +
+      (withIt.length ? '; changed with it: ' + withIt.join('; ') : '; nothing recorded changed with it') + '; each: ');
+    g.forEach((x, i) => item.append(i ? ', ' : '', el('a', {href: '#', 'data-series': String(x.k), onclick: ev => { ev.preventDefault(); choose(x.k); }}, x.s.bytes !== null ? fmtBytes(x.s.bytes) : historyName(x.s))));
+    return item;
+  };
+  const list = el('ul', {class: 'notes', 'data-changes': String(all.length)},
+    el('li', {}, all.length ? `${all.length} change${all.length === 1 ? '' : 's'} of at least ${H.min_change_percent} %, those of a table between the same two runs on one line, newest first:` : 'No change found in any series.'));
+  lines.slice(0, 12).forEach(g => list.append(lineOf(g)));
+  if (lines.length > 12) {
+    const more = el('details', {}, el('summary', {}, `${lines.length - 12} more`));
+    more.append(el('ul', {class: 'notes'}, ...lines.slice(12).map(lineOf)));
+    list.append(el('li', {}, more));
+  }
+  card.append(list);
+  const s = H.series[historyState.series];
+  const tables = [...new Set(H.series.map(x => x.table))];
+  const pickTable = el('select', {'aria-label': 'history: table'}, ...tables.map(t => el('option', {value: t}, t)));
+  pickTable.value = s.table;
+  pickTable.addEventListener('change', () => choose(H.series.findIndex(x => x.table === pickTable.value)));
+  const lengths = H.series.map((x, k) => [x, k]).filter(([x]) => x.table === s.table);
+  const pickLength = el('select', {'aria-label': 'history: length'}, ...lengths.map(([x, k]) => el('option', {value: String(k)}, x.bytes !== null ? fmtBytes(x.bytes) : String(x.argument ?? '-'))));
+  pickLength.value = String(historyState.series);
+  pickLength.addEventListener('change', () => choose(Number(pickLength.value)));
+  const pickX = el('select', {'aria-label': 'history: x axis'}, ...[['date', 'over the date'], ['run', 'over the runs'], ['library', 'by MPI library']].map(([v, t]) => el('option', {value: v}, t)));
+  pickX.value = historyState.x;
+  pickX.addEventListener('change', () => { historyState.x = pickX.value; render(); });
+  card.append(el('div', {class: 'muted'}, pickTable, ' ', pickLength, ' ', pickX));
+  const points = historyPoints(s);
+  const box = el('div', {class: 'plot', 'data-plot': 'history', 'data-points': String(points.length), 'data-series-changes': String(s.changes.length)});
+  const drawing = el('div', {class: 'drawing'});
+  box.append(drawing);
+  box.draw = () => {
+    const view = new vega.View(vega.parse(historySpec(s, points, Math.max(260, drawing.clientWidth))), {renderer: 'svg', container: drawing, hover: true});
+    views.push(view);
+    view.runAsync().catch(e => console.error(e));
+  };
+  const plots = el('div', {class: 'plots'});
+  plots.append(box);
+  card.append(plots);
+  const notes = [];
+  if (s.cannot_tell) notes.push('cannot tell: ' + s.cannot_tell);
+  if (s.unconverged) notes.push(`${s.unconverged} point(s) did not converge (drawn as measured)`);
+  if (s.left_out) notes.push(`${s.left_out} run(s) left out: no figure (not physical, or not converged without a range)`);
+  for (const c of s.changes) notes.push((c.reported ? '' : `(below ${H.min_change_percent} %) `) + changeText(s, c, points));
+  if (notes.length) card.append(el('ul', {class: 'notes'}, ...notes.map(n => el('li', {}, n))));
+  return card;
+}
+
 // ---- the page ---------------------------------------------------------------------------
 
 function renderSide() {
@@ -758,6 +904,8 @@ function renderSide() {
   const all = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.add(r.id)); render(); }}, 'show these');
   const none = el('button', {type: 'button', onclick: () => { matching().forEach(r => state.runs.delete(r.id)); render(); }}, 'hide these');
   picker.append(filter, el('div', {class: 'buttons'}, all, ' ', none));
+  if (DATA.history && DATA.history.runs.length > DATA.runs.length)
+    picker.append(el('p', {class: 'muted'}, `${DATA.history.runs.length - DATA.runs.length} older runs are in the history view only (report --detail).`));
   // Grouped by label, then by suite; newest first in each group.
   const groups = new Map();
   for (const r of matching().slice().reverse()) {
@@ -883,6 +1031,8 @@ function render() {
   const machine = machineCard();
   if (machine) main.append(machine);
   if (DATA.comparison) main.append(comparisonCard(DATA.comparison));
+  const history = historyCard();
+  if (history) main.append(history);
   if (!state.runs.size) main.append(el('div', {class: 'card'}, 'Choose one or more runs on the left.'));
   else {
     renderSummary(main);
