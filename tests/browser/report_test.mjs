@@ -216,16 +216,17 @@ try {
       const csv = readFileSync(work + '/saved.csv', 'utf8').trim().split('\n');
       check(csv[0].startsWith('series,') && csv.length > 12, `CSV export writes the plot's points (${csv.length - 1} rows)`);
       // Pooling the repeated launches: the six imports of each IMB file (Open MPI's, MPICH's)
-      // become one curve each, their spread drawn as bars, and the accurate run and the import of
-      // Intel's long PingPong stay curves of their own (4 in all); unpooled again, every run is
-      // back.
+      // become one curve each, their spread drawn as bars, and the two accurate runs (labelled
+      // apart, "accurate A" and "accurate B": a label makes a configuration of its own) and the
+      // import of Intel's long PingPong stay curves of their own (5 in all); unpooled again,
+      // every run is back.
       const curves = async () => JSON.parse(await section.locator('.plot').first().getAttribute('data-series')).length;
       const unpooled = await curves();
       await section.locator('input[aria-label="pool repeated runs"]').check();
       await drawn(page);
       const pooled = await curves();
       const bars = await section.locator('.plot .drawing svg').first().locator('.interval line').count();
-      check(pooled === 4 && bars > 0, `pooling repeated runs draws one curve per configuration with its spread (${unpooled} -> ${pooled} curves, ${bars} bars)`);
+      check(pooled === 5 && bars > 0, `pooling repeated runs draws one curve per configuration with its spread (${unpooled} -> ${pooled} curves, ${bars} bars)`);
       await section.locator('input[aria-label="pool repeated runs"]').uncheck();
       await drawn(page);
       check(await curves() === unpooled, 'unpooling shows every run again');
