@@ -667,8 +667,9 @@ int history_main(int argc, char** argv, const std::string& program,
   int procs = 0;
   HistorySettings settings;
   bool as_json = false, fail_on_change = false;
-  app.add_option("BENCHMARK", benchmark, "The benchmark (PingPong, Allreduce, osu_bw, ...)")
-      ->required();
+  app.add_option("BENCHMARK", benchmark,
+                 "The benchmark (PingPong, Allreduce, osu_bw, ...); left out: every benchmark, "
+                 "all its series sharing the level");
   app.add_option("--db", db_path, kDbHelp)->type_name("FILE");
   app.add_option("--bytes", bytes, "Only this message length")
       ->type_name("N")
@@ -730,12 +731,13 @@ int history_main(int argc, char** argv, const std::string& program,
       if (!run.benchmarks.empty()) runs.add(std::move(run));
     }
     if (runs.runs.empty())
-      throw CommandError("no run in '" + database.path() + "' measured " + benchmark +
+      throw CommandError("no run in '" + database.path() + "' measured " +
+                         (benchmark.empty() ? "anything" : benchmark) +
                          (procs > 0 ? " on " + std::to_string(procs) + " processes" : "") +
                          (bytes >= 0 ? " at " + std::to_string(bytes) + " bytes" : "") +
                          (order.size() < listing.size() ? " among the runs chosen" : "") +
                          " ('mpiscope runs' lists the runs)");
-    const auto h = history_of(benchmark, runs, settings);
+    const auto h = history_of(benchmark.empty() ? "every benchmark" : benchmark, runs, settings);
     const std::string shown = as_json ? history_json(h, settings).dump(1) + "\n"
                                       : render_history(h, settings, database.path());
     std::fputs(core::printable(shown).c_str(), stdout);
