@@ -69,8 +69,8 @@ TEST(DbRecord, RunIsRecordedWithTheSameNumbersAsTheJson) {
       << r.out;
   const json j = json::parse(read_file(dir + "/r.json"));
   Db db(dir + "/r.db");
-  // 2: runs.label, 3: benchmarks.model, 4: runs.control_variables
-  EXPECT_EQ(db.count("PRAGMA user_version"), 4);
+  // 2: runs.label, 3: benchmarks.model, 4: runs.control_variables, 5: runs.id AUTOINCREMENT
+  EXPECT_EQ(db.count("PRAGMA user_version"), 5);
   const auto run = db.query(
       "SELECT suite, world_size, mpi_library, mpiscope_commit, command_line, complete, ok FROM "
       "runs");

@@ -75,9 +75,9 @@ TEST(History, ImportedNightsWithAShiftAreFoundAtThatNightWithWhatChanged) {
 
   // Without a benchmark: every benchmark of the runs (here PingPong's three lengths), the level
   // shared as the report's view shares it; the gate fails on the same change.
-  const every = run_plain({"history", "--db", db, "--json"});
+  const auto every = run_plain({"history", "--db", db, "--json"});
   ASSERT_EQ(every.exit_code, 0) << every.err;
-  const e = json::parse(every.out);
+  const auto e = json::parse(every.out);
   EXPECT_EQ(e["benchmark"], "every benchmark");
   EXPECT_EQ(e["series"].size(), 3u);
   EXPECT_EQ(run_plain({"history", "--db", db, "--fail-on-change"}).exit_code, 3);
