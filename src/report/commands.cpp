@@ -507,18 +507,19 @@ int report_main(int argc, char** argv, const std::string& program,
       in_full.insert(by_date[i].second);
     std::erase_if(ids, [&](std::int64_t id) { return !in_full.count(id); });
     // The history view, when its series can show a change (2 x min_segment runs) or runs are
-    // left out of the full detail: each run read whole, its figures kept, its tables let go.
+    // left out of the full detail: each run read within the page's limits (a run of millions of
+    // rows is thinned as its full view is), its figures kept, its tables let go.
+    const db::LoadLimits limits{.max_points = max_points,
+                                .max_rows_per_table = std::min<std::size_t>(1000, max_points),
+                                .benchmark = {}};
     HistoryView view;
     if (by_date.size() > detail || by_date.size() >= 2 * view.settings.min_segment) {
-      for (const auto& [date, id] : by_date) view.runs.add(database.load_run(id));
+      for (const auto& [date, id] : by_date) view.runs.add(database.load_run(id, limits));
       view.history = history_of("every benchmark", view.runs, view.settings);
       view.detail_runs = in_full.size();
       options.history = &view;
     }
     std::vector<db::StoredRun> runs;
-    const db::LoadLimits limits{.max_points = max_points,
-                                .max_rows_per_table = std::min<std::size_t>(1000, max_points),
-                                .benchmark = {}};
     for (auto id : ids) {
       auto run = database.load_run(id, limits);
       if (run.tables_left_out > 0 || run.rows_left_out > 0) {
