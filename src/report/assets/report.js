@@ -872,6 +872,12 @@ function historyCard() {
   pickX.addEventListener('change', () => { historyState.x = pickX.value; render(); });
   card.append(el('div', {class: 'muted'}, pickTable, ' ', pickLength, ' ', pickX));
   const points = historyPoints(s);
+  // Runs whose date is unknown ("-": an import of a file that prints none) have no place on a
+  // date axis: such a series is drawn over the runs.
+  if (historyState.x === 'date' && points.some(p => !/^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(p.date || ''))) {
+    historyState.x = 'run';
+    pickX.value = 'run';
+  }
   const box = el('div', {class: 'plot', 'data-plot': 'history', 'data-points': String(points.length), 'data-series-changes': String(s.changes.length)});
   const drawing = el('div', {class: 'drawing'});
   box.append(drawing);
