@@ -21,19 +21,29 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
     SCOPED_TRACE(limit);
     const std::string value = std::to_string(limit);
     const std::string json_path = dir + "/pingpong" + value + ".json";
-    const auto r =
-        run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "0:18", "--json", json_path, "--db", db},
-                "OMPI_MCA_btl_vader_eager_limit=" + value + " UCX_RNDV_THRESH=" + value, 120);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json run = json::parse(read_file(json_path));
-    const json& table = run.at("benchmarks").at(0);
-    ASSERT_TRUE(table.contains("model")) << table.dump();
-    const json& model = table.at("model");
+    // A launch beside other work can read too noisy a curve to place the switch (one region,
+    // fit error 27 %: seen once in CI under MPICH): up to three launches, the noisy ones deleted,
+    // so that the database holds one run per limit. A model that never switches at the limit
+    // fails all three.
+    bool switch_at_limit = false;
+    harness::Result r;
+    json model;
+    for (int launch = 0; launch < 3 && !switch_at_limit; ++launch) {
+      if (launch > 0) {
+        ASSERT_EQ(run_plain({"delete", "--db", db, "last"}).exit_code, 0);
+      }
+      r = run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "0:18", "--json", json_path, "--db", db},
+                  "OMPI_MCA_btl_vader_eager_limit=" + value + " UCX_RNDV_THRESH=" + value, 120);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const json run = json::parse(read_file(json_path));
+      const json& table = run.at("benchmarks").at(0);
+      ASSERT_TRUE(table.contains("model")) << table.dump();
+      model = table.at("model");
+      for (const auto& region : model.at("regions"))
+        switch_at_limit |= region.at("first_bytes").get<int>() == limit;
+    }
     EXPECT_EQ(model.at("kind"), "piecewise_hockney");
     EXPECT_EQ(model.at("time_column"), "t_max");
-    bool switch_at_limit = false;
-    for (const auto& region : model.at("regions"))
-      switch_at_limit |= region.at("first_bytes").get<int>() == limit;
     EXPECT_TRUE(switch_at_limit) << model.dump(1) << "\n" << r.out;
     // The text says it after the tables, before IMB's last line.
     const auto said =
@@ -42,7 +52,7 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
     EXPECT_LT(said, r.out.find("# All processes entering MPI_Finalize")) << r.out;
   }
   // compare names the switch that moved, beside the variables that moved it.
-  const auto c = run_plain({"compare", "1", "2", "--db", db});
+  const auto c = run_plain({"compare", "last-1", "last", "--db", db});
   EXPECT_NE(c.out.find("# note: the curves' protocol switches differ"), std::string::npos) << c.out;
   // "#   PingPong (2 processes): A at [other switches, ]1024[, …] bytes; B at …16384… bytes"
   const auto line_at = c.out.find("#   PingPong (2 processes): A at ");
@@ -57,7 +67,8 @@ TEST(CurveModel, TheProtocolSwitchFoundMovesWithTheLibrarysEagerLimit) {
   // The report's comparison names the same switches, and each run's PingPong carries its model
   // for the page to draw (tests/browser checks the drawing).
   const auto page_path = dir + "/report.html";
-  ASSERT_EQ(run_plain({"report", "--db", db, "--compare", "1:2", "-o", page_path}).exit_code, 0);
+  ASSERT_EQ(
+      run_plain({"report", "--db", db, "--compare", "last-1:last", "-o", page_path}).exit_code, 0);
   const std::string page = read_file(page_path);
   const std::string open = "id=\"mpiscope-data\">";
   const auto from = page.find(open) + open.size();
