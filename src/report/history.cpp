@@ -357,6 +357,19 @@ std::size_t recent_changes(const History& h, const HistorySettings& settings) {
   return n;
 }
 
+nlohmann::json change_json(const ChangePoint& c) {
+  return {{"ratio", number_or_null(c.ratio)},
+          {"ratio_low", number_or_null(c.ratio_low)},
+          {"ratio_high", number_or_null(c.ratio_high)},
+          {"p_value", c.p_value},
+          {"before_median_us", c.before_us},
+          {"after_median_us", c.after_us},
+          {"before_runs", c.before_runs},
+          {"after_runs", c.after_runs},
+          {"reported", c.reported},
+          {"changed_with_it", c.changed_with_it}};
+}
+
 nlohmann::json history_json(const History& h, const HistorySettings& settings) {
   using nlohmann::json;
   json series = json::array();
@@ -366,20 +379,13 @@ nlohmann::json history_json(const History& h, const HistorySettings& settings) {
       points.push_back(
           {{"run", p.run}, {"date", p.date}, {"time_us", p.us}, {"converged", p.converged}});
     json changes = json::array();
-    for (const auto& c : s.changes)
-      changes.push_back({{"run_before", s.points[c.index - 1].run},
-                         {"run_after", s.points[c.index].run},
-                         {"date", s.points[c.index].date},
-                         {"ratio", number_or_null(c.ratio)},
-                         {"ratio_low", number_or_null(c.ratio_low)},
-                         {"ratio_high", number_or_null(c.ratio_high)},
-                         {"p_value", c.p_value},
-                         {"before_median_us", c.before_us},
-                         {"after_median_us", c.after_us},
-                         {"before_runs", c.before_runs},
-                         {"after_runs", c.after_runs},
-                         {"reported", c.reported},
-                         {"changed_with_it", c.changed_with_it}});
+    for (const auto& c : s.changes) {
+      json one = change_json(c);
+      one["run_before"] = s.points[c.index - 1].run;
+      one["run_after"] = s.points[c.index].run;
+      one["date"] = s.points[c.index].date;
+      changes.push_back(std::move(one));
+    }
     json one = {{"table", s.table},
                 {"sized", s.sized},
                 {"bytes", s.bytes},

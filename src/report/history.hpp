@@ -112,6 +112,8 @@ History history_of(const std::string& benchmark, const std::vector<db::StoredRun
 // The reported changes whose first run after is among the newest `recent_runs` of its series.
 std::size_t recent_changes(const History& h, const HistorySettings& settings);
 
+// A change's figures, as `history --json` and the report's history view both give them.
+nlohmann::json change_json(const ChangePoint& c);
 nlohmann::json history_json(const History& h, const HistorySettings& settings);
 std::string render_history(const History& h, const HistorySettings& settings,
                            const std::string& db_path);

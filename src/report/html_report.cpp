@@ -355,7 +355,6 @@ json history_view_data(const HistoryView& view) {
     runs.push_back({r.id, run_date_text(r.info.date_iso, r.info.date, ""), r.info.label,
                     short_library_name(r.info.mpi_library)});
   }
-  auto optional_number = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   // 4 significant digits, printed as such (the shortest text that reads back the same value).
   auto rounded = [](double v) {
     char text[32];
@@ -371,16 +370,11 @@ json history_view_data(const HistoryView& view) {
       previous = index.at(p.run);
       values.push_back(rounded(p.us));
     }
-    for (const auto& c : s.changes)
-      changes.push_back({{"at", c.index},
-                         {"ratio", c.ratio},
-                         {"low", optional_number(c.ratio_low)},
-                         {"high", optional_number(c.ratio_high)},
-                         {"p", c.p_value},
-                         {"reported", c.reported},
-                         {"before_us", c.before_us},
-                         {"after_us", c.after_us},
-                         {"with", c.changed_with_it}});
+    for (const auto& c : s.changes) {
+      json one = change_json(c);
+      one["at"] = c.index;
+      changes.push_back(std::move(one));
+    }
     series.push_back({{"table", s.table},
                       {"bytes", s.sized ? json(s.bytes) : json(nullptr)},
                       {"argument", s.argument ? json(*s.argument) : json(nullptr)},

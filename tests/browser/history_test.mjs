@@ -7,19 +7,11 @@
 // Writes a screenshot to SHOTS_DIR. Prints 'N passed, N failed'; exits non-zero on a failure.
 //   node history_test.mjs CHROMIUM PAGE SHOTS_DIR NIGHTS
 import { chromium } from 'playwright-core';
+import { checks, drawn } from './checks.mjs';
 
 const [executablePath, pagePath, shots, nightsText] = process.argv.slice(2);
 const nights = Number(nightsText);
-const failures = [];
-let passed = 0;
-function check(ok, what) {
-  if (ok) passed++;
-  else failures.push(what);
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-}
-// Every plot of the page has drawn its markers (or says it has no data).
-const everyPlotDrawn = () => [...document.querySelectorAll('.plot .drawing')]
-  .every(d => d.querySelector('svg .marker path, svg .undecided path, svg .cell path, .empty'));
+const { check, finish } = checks();
 const historyPoints = () => document.querySelectorAll('#history .plot .drawing svg .marker path').length;
 
 const browser = await chromium.launch({ executablePath, headless: true,
@@ -32,7 +24,7 @@ try {
   page.on('pageerror', e => errors.push(String(e)));
   const started = Date.now();
   await page.goto('file://' + pagePath);
-  await page.waitForFunction(everyPlotDrawn, null, { timeout: 60000 });
+  await drawn(page);
   const opened = Date.now() - started;
   console.log(`# the page opened and drew every plot in ${opened} ms`);
   check(opened <= 5000, `the page opens and draws in at most 5 s (${opened} ms)`);
@@ -60,14 +52,14 @@ try {
   const line = await history.locator('ul.notes[data-changes] > li', { hasText: 'between run 1400 (2024-10-31 02:00) and run 1401' }).first().textContent();
   check(/^Allreduce, 2 processes: 2\d lengths \(0 B to 4 MiB\), 1\d\.\d to 1\d\.\d % slower between run 1400 \(2024-10-31 02:00\) and run 1401 \(2024-11-01 02:00\); changed with it: kernel: before 6\.1\.0-27-amd64; after 6\.1\.0-28-amd64;/.test(line),
         `Allreduce's change at night 1,401 is one line for its lengths, with the kernel named ("${line.slice(0, 240)}")`);
-  const drawn = await page.evaluate(historyPoints);
-  check(drawn === nights, `the view opens on that series with a point per night (${drawn} of ${nights})`);
+  const points = await page.evaluate(historyPoints);
+  check(points === nights, `the view opens on that series with a point per night (${points} of ${nights})`);
   const rule = await history.locator('.plot .drawing svg .change line, .plot .drawing svg .change path').count();
   check(rule === 1, `the change is drawn as one line (${rule})`);
 
   // A PingPong change from the list opens its series: 10 % faster, nothing recorded with it.
   await history.locator('ul.notes[data-changes] > li', { hasText: 'PingPong, 2 processes' }).locator('a', { hasText: /^4 MiB$/ }).click();
-  await page.waitForFunction(everyPlotDrawn, null, { timeout: 20000 });
+  await drawn(page, 20000);
   const title = await history.locator('.plot .drawing svg .role-title text').first().textContent();
   check(title === 'PingPong, 2 processes, 4 MiB', `a change in the list opens its series ("${title}")`);
   const notes = await history.locator('ul.notes').last().textContent();
@@ -86,12 +78,11 @@ try {
 
   // By MPI library: one column of points (the imports do not name it).
   await history.locator('select[aria-label="history: x axis"]').selectOption('library');
-  await page.waitForFunction(everyPlotDrawn, null, { timeout: 20000 });
+  await drawn(page, 20000);
   check(await page.evaluate(historyPoints) === nights, 'the x axis by MPI library draws every night');
   await history.screenshot({ path: `${shots}/history.png` });
   check(errors.length === 0, `no error in the console (${errors.slice(0, 3).join(' | ')})`);
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

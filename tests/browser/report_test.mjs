@@ -7,21 +7,10 @@
 //   node report_test.mjs CHROMIUM PAGE WORK_DIR SHOTS_DIR
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
+import { checks, drawn } from './checks.mjs';
 
 const [executablePath, pagePath, work, shots] = process.argv.slice(2);
-const failures = [];
-let passed = 0;
-function check(ok, what) {
-  if (ok) passed++;
-  else failures.push(what);
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-}
-
-// Every plot has drawn: an SVG with its markers, or a note that it has no data.
-async function drawn(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll('.plot .drawing')]
-    .every(d => d.querySelector('svg .marker path, svg .undecided path, svg .cell path, .empty')), null, { timeout: 60000 });
-}
+const { check, finish } = checks();
 
 // What each card and plot shows, read from the drawing itself.
 function survey() {
@@ -238,5 +227,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

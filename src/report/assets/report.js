@@ -762,9 +762,9 @@ function historyName(s) { return s.table + (s.bytes !== null ? ', ' + fmtBytes(s
 function changeText(s, c, points) {
   const before = points[c.at - 1], after = points[c.at];
   const pct = (c.ratio - 1) * 100;
-  const bounds = c.low !== null && c.high !== null ? ` (95 % bounds ${c.low.toFixed(3)} to ${c.high.toFixed(3)})` : '';
+  const bounds = c.ratio_low !== null && c.ratio_high !== null ? ` (95 % bounds ${c.ratio_low.toFixed(3)} to ${c.ratio_high.toFixed(3)})` : '';
   return `${Math.abs(pct).toFixed(1)} % ${pct >= 0 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date}), after/before ${c.ratio.toFixed(3)}${bounds}` +
-    (c.with.length ? '; changed with it: ' + c.with.join('; ') : '; nothing recorded changed with it');
+    (c.changed_with_it.length ? '; changed with it: ' + c.changed_with_it.join('; ') : '; nothing recorded changed with it');
 }
 function historySpec(s, points, width) {
   const x = historyState.x;
@@ -842,7 +842,7 @@ function historyCard() {
     const {s, c, before, after} = g[0];
     if (g.length === 1) return el('li', {}, el('a', {href: '#', 'data-series': String(g[0].k), onclick: ev => { ev.preventDefault(); choose(g[0].k); }}, historyName(s)), ': ' + changeText(s, c, historyPoints(s)));
     const pcts = g.map(x => Math.abs(x.c.ratio - 1) * 100), sizes = g.map(x => x.s.bytes).filter(b => b !== null);
-    const withIt = [...new Set(g.flatMap(x => x.c.with))];
+    const withIt = [...new Set(g.flatMap(x => x.c.changed_with_it))];
     const item = el('li', {}, el('a', {href: '#', 'data-series': String(g[0].k), onclick: ev => { ev.preventDefault(); choose(g[0].k); }}, s.table),
       `: ${g.length} lengths${sizes.length ? ` (${fmtBytes(Math.min(...sizes))} to ${fmtBytes(Math.max(...sizes))})` : ''}, ${Math.min(...pcts).toFixed(1)} to ${Math.max(...pcts).toFixed(1)} % ${c.ratio >= 1 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date})` +
       (withIt.length ? '; changed with it: ' + withIt.join('; ') : '; nothing recorded changed with it') + '; each: ');
