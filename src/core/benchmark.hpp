@@ -311,6 +311,9 @@ struct Benchmark {
   std::vector<ExpectedBlock> (*expected)(const PointContext&, int iteration) = nullptr;
   // -check of data that does not arrive in the receive buffer (file writes): fetch it there.
   void (*fetch_for_check)(PointContext&) = nullptr;
+  // -check of a call that takes its input from the receive buffer (OSU's -l, MPI_IN_PLACE): puts
+  // it there, after the buffer is cleared and before the call.
+  void (*prepare_check)(PointContext&, int iteration) = nullptr;
   // Non-blocking benchmarks with CPU overlap (IMB-IO I-variants, IMB-NBC): the equivalent without
   // CPU work that gives t_pure; the kernel itself calls cpu_exploit::run() between starting and
   // finishing a transfer.

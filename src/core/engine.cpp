@@ -203,6 +203,7 @@ double verify(const Benchmark& b, PointContext& ctx) {
   const std::byte fill = is_sum(b.datatype) ? std::byte{0} : kSentinel;
   for (int i = 0; i < passes; ++i) {
     if (ctx.buffers->shape().recv > 0) ctx.buffers->clear_recv(i, fill);
+    if (b.prepare_check) b.prepare_check(ctx, i);
     // Orders the clearing before any transfer; a one-sided benchmark's completion step (a fence)
     // then opens its epoch too. Passive-target flushes order nothing, hence the barrier always.
     MPI_Barrier(ctx.comm);

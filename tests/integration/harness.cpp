@@ -154,10 +154,12 @@ std::vector<std::string> osu_shape(const std::string& text) {
   return shape;
 }
 
-void expect_osu_validation_on_every_type(const std::string& program, int processes) {
+void expect_osu_validation_on_every_type(const std::string& program, int processes,
+                                         const std::vector<std::string>& options) {
   SCOPED_TRACE(program);
-  const std::vector<std::string> args = {"osu", program, "-m", "1:64", "-i",  "2",
-                                         "-x",  "1",     "-c", "-T",   "all", "--no-db"};
+  std::vector<std::string> args = {"osu", program, "-m", "1:64", "-i",  "2",
+                                   "-x",  "1",     "-c", "-T",   "all", "--no-db"};
+  args.insert(args.end(), options.begin(), options.end());
   const auto clean = run_mpi(processes, args, "", 60);
   ASSERT_EQ(clean.exit_code, 0) << clean.err;
   EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;

@@ -118,8 +118,9 @@ std::vector<std::string> osu_lines(const std::string& out);
 std::vector<std::string> osu_shape(const std::string& text);
 // `mpiscope osu PROGRAM` with -c on every -T type, sizes 1 to 64 bytes, on `processes` ranks: every
 // row passes (7 of MPI_CHAR, 5 each of MPI_INT and MPI_FLOAT), and a planted corrupt byte
-// (MPISCOPE_FAULT=corrupt:0) fails the run with exit 3.
-void expect_osu_validation_on_every_type(const std::string& program, int processes);
+// (MPISCOPE_FAULT=corrupt:0) fails the run with exit 3. `options` are added to the command line.
+void expect_osu_validation_on_every_type(const std::string& program, int processes,
+                                         const std::vector<std::string>& options = {});
 // The one place that names the MPI library under test: the file the build writes beside its
 // executables (CMakeLists.txt), read from bin_dir(), so that one test program runs against any
 // build. A third library needs no change here.

@@ -684,12 +684,78 @@ TEST(OsuCollectives, RootIsFixedOrRotatesAsKSays) {
   EXPECT_EQ(stored[1][0], "rotating: iteration i's root is rank i mod P");
 }
 
+// -l (issue 34): the collectives called in place where OSU 7.4's call them. Traced on 3 ranks,
+// every call of a size passes MPI_IN_PLACE as OSU's does: the send buffer of every rank of the
+// all-rank calls; a rooted call's at its root only, where a scatter gives it as its receive buffer
+// and a reduce's other ranks send from their receive buffer. Without -l no call does. -c passes
+// on every -T type and fails a planted corruption; the tables are as OSU 7.4's own print them
+// (tests/data/import/osu_in_place_7.4.txt).
+TEST(OsuCollectives, InPlaceCallsPassMpiInPlaceWhereOsusDo) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* call;
+    int root;               // -1: every rank the same
+    const char* at_root;    // how the root (or every rank) gives its buffers
+    const char* elsewhere;  // the other ranks of a rooted call ("": as without -l)
+  };
+  const std::vector<Case> cases = {
+      {{"osu_allreduce", "-l"}, "MPI_Allreduce", -1, " in_place send", ""},
+      {{"osu_reduce", "-l", "-k", "fixed:1"}, "MPI_Reduce", 1, " in_place send", " send=recv"},
+      {{"osu_allgatherv", "-l"}, "MPI_Allgatherv", -1, " in_place send", ""},
+      {{"osu_scatter", "-l", "-k", "fixed:2"}, "MPI_Scatter", 2, " in_place recv", ""},
+      {{"osu_igather", "-l"}, "MPI_Igather", 0, " in_place send", ""},
+      {{"osu_ialltoallw", "-l"}, "MPI_Ialltoallw", -1, " in_place send", ""},
+      {{"osu_allreduce"}, "MPI_Allreduce", -1, "", ""}};
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  int n = 0;
+  for (const auto& c : cases) {
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    SCOPED_TRACE(shown);
+    const std::string trace = dir + "/t" + std::to_string(n++);
+    std::filesystem::create_directory(trace);
+    std::vector<std::string> args = {"osu"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"-m", "1024:2048", "-i", "4", "-x", "1", "-c", "--no-db"});
+    const auto r = run_mpi(3, args, "MPISCOPE_TRACE=" + trace, 60, program);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "Pass"), 2) << r.out;
+    for (int rank = 0; rank < 3; ++rank) {
+      const char* expected = c.root < 0 || rank == c.root ? c.at_root : c.elsewhere;
+      int calls = 0;
+      for (const auto& line : lines_of(read_file(trace + "/trace." + std::to_string(rank)))) {
+        for (const std::string size : {"1024", "2048"}) {
+          const std::string head = std::string(c.call) + " " + size + " root ";
+          if (line.rfind(head, 0) != 0 || line.find("type MPI_CHAR") == std::string::npos) continue;
+          ++calls;
+          EXPECT_EQ(line.substr(line.find("type MPI_CHAR") + 13), expected) << rank << ": " << line;
+        }
+      }
+      EXPECT_GE(calls, 2 * (4 + 1)) << rank;  // per size the warm-up and timed iterations
+    }
+  }
+  for (const char* name : {"osu_alltoallv", "osu_reduce_scatter", "osu_iallreduce"}) {
+    SCOPED_TRACE(name);
+    expect_osu_validation_on_every_type(name, 3, {"-l"});
+  }
+  const auto blocking =
+      run_mpi(2, {"-l", "-m", "1:16", "-i", "100", "--no-db"}, "", 60, "osu_allreduce");
+  const auto scatter =
+      run_mpi(3, {"-l", "-m", "1:16", "-i", "100", "-c", "--no-db"}, "", 60, "osu_scatter");
+  const auto nonblocking =
+      run_mpi(2, {"-l", "-m", "1:16", "-i", "100", "--no-db"}, "", 60, "osu_iallgather");
+  for (const auto* r : {&blocking, &scatter, &nonblocking}) ASSERT_EQ(r->exit_code, 0) << r->err;
+  EXPECT_EQ(osu_shape(blocking.out + scatter.out + nonblocking.out),
+            osu_shape(read_file(sample("osu_in_place_7.4.txt"))));
+}
+
 // OSU 7.4's options mpiscope does not offer: one error each that says why and what instead, never
 // "unexpected argument"; -b single (OSU's default) is accepted.
 TEST(OsuOptions, OptionsNotOfferedAreRefusedWithTheirReason) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"osu_bw", "-b", "multiple"}, "-b multiple"},
-      {{"osu_allreduce", "-l"}, "MPI_IN_PLACE"},
+      {{"osu_bcast", "-l"}, "osu_bcast has no in-place form"},
       {{"osu_mbw_mr", "-V"}, "-W 1, -W 2"},
       {{"osu_latency", "-D", "cont"}, "derived datatypes"},
       {{"osu_latency", "-G", "tty"}, "mpiscope report"},

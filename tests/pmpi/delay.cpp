@@ -28,9 +28,11 @@
 //    MPI_Start, and MPI_Startall with the number of requests it starts;
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
-//    MPI_Reduce, MPI_Reduce_scatter and their non-blocking forms) add "type NAME" (the
-//    datatype's MPI name) and MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every
-//    rank's recvcounts; the count column is the calling rank's own).
+//    MPI_Reduce, MPI_Reduce_scatter, MPI_Reduce_scatter_block and their non-blocking forms) and
+//    the gathers, scatters and all-to-alls (blocking and not) add "type NAME" (the datatype's MPI
+//    name) and how the buffers were given ("in_place send", "in_place recv", "send=recv": OSU's
+//    -l), MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every rank's recvcounts; the
+//    count column is the calling rank's own).
 #include <mpi.h>
 
 #include <chrono>
@@ -99,22 +101,35 @@ bool tracing() {
 // "type MPI_CHAR": a reduction's datatype by its MPI name (the same in every library).
 std::string type_of(MPI_Datatype type) {
   if (!tracing()) return {};
+  if (type == MPI_DATATYPE_NULL) return "type MPI_DATATYPE_NULL";
   char name[MPI_MAX_OBJECT_NAME] = {};
   int length = 0;
   PMPI_Type_get_name(type, name, &length);
   return std::string("type ") + name;
 }
 
+// How a collective was given its buffers: "in_place send" (MPI_IN_PLACE for the send buffer),
+// "in_place recv" (for the receive buffer: a scatter's root), "send=recv" (one buffer for both: a
+// reduction's non-root under OSU's -l), else nothing; after the datatype.
+std::string places(const void* send, const void* recv, MPI_Datatype type) {
+  if (!tracing()) return {};
+  std::string out = type_of(type);
+  if (send == MPI_IN_PLACE) return out + " in_place send";
+  if (recv == MPI_IN_PLACE) return out + " in_place recv";
+  if (send == recv) return out + " send=recv";
+  return out;
+}
+
 // A reduce-scatter's line: this rank's count, then "type NAME counts C0,C1,…".
 void trace_reduce_scatter(const char* call, const int* counts, MPI_Datatype type, MPI_Comm comm,
-                          const void* buffer) {
+                          const void* buffer, const void* recv) {
   if (!tracing()) return;
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   std::string list;
   for (int r = 0; r < size; ++r) list += (r ? "," : "") + std::to_string(counts[r]);
-  trace(call, counts[rank], -1, buffer, type_of(type) + " counts " + list);
+  trace(call, counts[rank], -1, buffer, places(buffer, recv, type) + " counts " + list);
 }
 }  // namespace
 
@@ -136,7 +151,7 @@ extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Dataty
     return MPI_ERR_OTHER;
   }
   spin(delay_now(delay, calls));
-  trace("MPI_Allreduce", count, -1, nullptr, type_of(type));
+  trace("MPI_Allreduce", count, -1, nullptr, places(send, recv, type));
   return PMPI_Allreduce(send, recv, count, type, op, comm);
 }
 
@@ -158,23 +173,23 @@ extern "C" int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buffer) {
 // OSU's and IMB's other reductions: datatype and counts.
 extern "C" int MPI_Reduce_scatter(const void* send, void* recv, const int counts[],
                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  trace_reduce_scatter("MPI_Reduce_scatter", counts, type, comm, send);
+  trace_reduce_scatter("MPI_Reduce_scatter", counts, type, comm, send, recv);
   return PMPI_Reduce_scatter(send, recv, counts, type, op, comm);
 }
 extern "C" int MPI_Iallreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                               MPI_Comm comm, MPI_Request* request) {
-  trace("MPI_Iallreduce", count, -1, send, type_of(type));
+  trace("MPI_Iallreduce", count, -1, send, places(send, recv, type));
   return PMPI_Iallreduce(send, recv, count, type, op, comm, request);
 }
 extern "C" int MPI_Ireduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                            int root, MPI_Comm comm, MPI_Request* request) {
-  trace("MPI_Ireduce", count, root, send, type_of(type));
+  trace("MPI_Ireduce", count, root, send, places(send, recv, type));
   return PMPI_Ireduce(send, recv, count, type, op, root, comm, request);
 }
 extern "C" int MPI_Ireduce_scatter(const void* send, void* recv, const int counts[],
                                    MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                    MPI_Request* request) {
-  trace_reduce_scatter("MPI_Ireduce_scatter", counts, type, comm, send);
+  trace_reduce_scatter("MPI_Ireduce_scatter", counts, type, comm, send, recv);
   return PMPI_Ireduce_scatter(send, recv, counts, type, op, comm, request);
 }
 
@@ -188,7 +203,7 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, M
 
 extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                           int root, MPI_Comm comm) {
-  trace("MPI_Reduce", count, root, send, type_of(type));
+  trace("MPI_Reduce", count, root, send, places(send, recv, type));
   return PMPI_Reduce(send, recv, count, type, op, root, comm);
 }
 
@@ -363,4 +378,122 @@ extern "C" int MPI_File_write_ordered(MPI_File file, const void* buffer, int cou
   static long calls = 0;
   spin(delay_now(delay, calls));
   return PMPI_File_write_ordered(file, buffer, count, type, status);
+}
+
+// The other collectives OSU's -l calls in place: traced with their send count (a scatter's
+// receive count), root, send buffer, datatype and places().
+extern "C" int MPI_Reduce_scatter_block(const void* send, void* recv, int count, MPI_Datatype type,
+                                        MPI_Op op, MPI_Comm comm) {
+  trace("MPI_Reduce_scatter_block", count, -1, send, places(send, recv, type));
+  return PMPI_Reduce_scatter_block(send, recv, count, type, op, comm);
+}
+extern "C" int MPI_Ireduce_scatter_block(const void* send, void* recv, int count, MPI_Datatype type,
+                                         MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Ireduce_scatter_block", count, -1, send, places(send, recv, type));
+  return PMPI_Ireduce_scatter_block(send, recv, count, type, op, comm, request);
+}
+extern "C" int MPI_Allgather(const void* send, int scount, MPI_Datatype stype, void* recv,
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  trace("MPI_Allgather", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Allgather(send, scount, stype, recv, rcount, rtype, comm);
+}
+extern "C" int MPI_Iallgather(const void* send, int scount, MPI_Datatype stype, void* recv,
+                              int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Iallgather", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Iallgather(send, scount, stype, recv, rcount, rtype, comm, request);
+}
+extern "C" int MPI_Allgatherv(const void* send, int scount, MPI_Datatype stype, void* recv,
+                              const int rcounts[], const int displs[], MPI_Datatype rtype,
+                              MPI_Comm comm) {
+  trace("MPI_Allgatherv", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Allgatherv(send, scount, stype, recv, rcounts, displs, rtype, comm);
+}
+extern "C" int MPI_Iallgatherv(const void* send, int scount, MPI_Datatype stype, void* recv,
+                               const int rcounts[], const int displs[], MPI_Datatype rtype,
+                               MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Iallgatherv", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Iallgatherv(send, scount, stype, recv, rcounts, displs, rtype, comm, request);
+}
+extern "C" int MPI_Alltoall(const void* send, int scount, MPI_Datatype stype, void* recv,
+                            int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  trace("MPI_Alltoall", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Alltoall(send, scount, stype, recv, rcount, rtype, comm);
+}
+extern "C" int MPI_Ialltoall(const void* send, int scount, MPI_Datatype stype, void* recv,
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Ialltoall", scount, -1, send, places(send, recv, rtype));
+  return PMPI_Ialltoall(send, scount, stype, recv, rcount, rtype, comm, request);
+}
+extern "C" int MPI_Alltoallv(const void* send, const int scounts[], const int sdispls[],
+                             MPI_Datatype stype, void* recv, const int rcounts[],
+                             const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  trace("MPI_Alltoallv", rcounts[0], -1, send, places(send, recv, rtype));
+  return PMPI_Alltoallv(send, scounts, sdispls, stype, recv, rcounts, rdispls, rtype, comm);
+}
+extern "C" int MPI_Ialltoallv(const void* send, const int scounts[], const int sdispls[],
+                              MPI_Datatype stype, void* recv, const int rcounts[],
+                              const int rdispls[], MPI_Datatype rtype, MPI_Comm comm,
+                              MPI_Request* request) {
+  trace("MPI_Ialltoallv", rcounts[0], -1, send, places(send, recv, rtype));
+  return PMPI_Ialltoallv(send, scounts, sdispls, stype, recv, rcounts, rdispls, rtype, comm,
+                         request);
+}
+extern "C" int MPI_Alltoallw(const void* send, const int scounts[], const int sdispls[],
+                             const MPI_Datatype stypes[], void* recv, const int rcounts[],
+                             const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
+  trace("MPI_Alltoallw", rcounts[0], -1, send, places(send, recv, rtypes[0]));
+  return PMPI_Alltoallw(send, scounts, sdispls, stypes, recv, rcounts, rdispls, rtypes, comm);
+}
+extern "C" int MPI_Ialltoallw(const void* send, const int scounts[], const int sdispls[],
+                              const MPI_Datatype stypes[], void* recv, const int rcounts[],
+                              const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
+                              MPI_Request* request) {
+  trace("MPI_Ialltoallw", rcounts[0], -1, send, places(send, recv, rtypes[0]));
+  return PMPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts, rdispls, rtypes, comm,
+                         request);
+}
+extern "C" int MPI_Gather(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                          MPI_Datatype rtype, int root, MPI_Comm comm) {
+  trace("MPI_Gather", scount, root, send, places(send, recv, stype));
+  return PMPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
+}
+extern "C" int MPI_Igather(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                           MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Igather", scount, root, send, places(send, recv, stype));
+  return PMPI_Igather(send, scount, stype, recv, rcount, rtype, root, comm, request);
+}
+extern "C" int MPI_Gatherv(const void* send, int scount, MPI_Datatype stype, void* recv,
+                           const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                           MPI_Comm comm) {
+  trace("MPI_Gatherv", scount, root, send, places(send, recv, stype));
+  return PMPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root, comm);
+}
+extern "C" int MPI_Igatherv(const void* send, int scount, MPI_Datatype stype, void* recv,
+                            const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                            MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Igatherv", scount, root, send, places(send, recv, stype));
+  return PMPI_Igatherv(send, scount, stype, recv, rcounts, displs, rtype, root, comm, request);
+}
+extern "C" int MPI_Scatter(const void* send, int scount, MPI_Datatype stype, void* recv, int rcount,
+                           MPI_Datatype rtype, int root, MPI_Comm comm) {
+  trace("MPI_Scatter", rcount, root, send, places(send, recv, stype));
+  return PMPI_Scatter(send, scount, stype, recv, rcount, rtype, root, comm);
+}
+extern "C" int MPI_Iscatter(const void* send, int scount, MPI_Datatype stype, void* recv,
+                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                            MPI_Request* request) {
+  trace("MPI_Iscatter", rcount, root, send, places(send, recv, stype));
+  return PMPI_Iscatter(send, scount, stype, recv, rcount, rtype, root, comm, request);
+}
+extern "C" int MPI_Scatterv(const void* send, const int scounts[], const int displs[],
+                            MPI_Datatype stype, void* recv, int rcount, MPI_Datatype rtype,
+                            int root, MPI_Comm comm) {
+  trace("MPI_Scatterv", rcount, root, send, places(send, recv, stype));
+  return PMPI_Scatterv(send, scounts, displs, stype, recv, rcount, rtype, root, comm);
+}
+extern "C" int MPI_Iscatterv(const void* send, const int scounts[], const int displs[],
+                             MPI_Datatype stype, void* recv, int rcount, MPI_Datatype rtype,
+                             int root, MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Iscatterv", rcount, root, send, places(send, recv, stype));
+  return PMPI_Iscatterv(send, scounts, displs, stype, recv, rcount, rtype, root, comm, request);
 }

@@ -165,8 +165,12 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   // A table per -T type, each naming its datatype.
   std::vector<core::Benchmark> benchmarks;
   for (const auto& word : o.types) {
-    benchmarks.push_back(benchmark_for(p, o.window, taking_part, window_creation_of(o), sync_of(o),
-                                       *find_osu_type(word)));
+    benchmarks.push_back(benchmark_for(p, {.window = o.window,
+                                           .world_size = taking_part,
+                                           .creation = window_creation_of(o),
+                                           .sync = sync_of(o),
+                                           .type = *find_osu_type(word),
+                                           .in_place = o.in_place}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
   const auto settings = engine_settings(o, p, world_size);
@@ -197,6 +201,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate ||
       p.figure == Figure::kOneSidedBandwidth)
     info.settings["window"] = std::to_string(o.window);
+  if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
   if (is_one_sided(p.figure)) {
     info.settings["window_creation"] = window_creation_name(window_creation_of(o));
     info.settings["synchronization"] = sync_name(sync_of(o));

@@ -51,33 +51,42 @@ void ialltoallw(core::PointContext& c, int i, MPI_Request* r) {
 
 // Every program's benchmark followed by its _pure twin, on each of OSU's types, built once: the
 // twins are pointed at.
-const std::vector<core::Benchmark>& pairs(const OsuType& type) {
+const std::vector<core::Benchmark>& pairs(const OsuType& type, bool in_place) {
   static const std::vector<std::vector<core::Benchmark>> lists = [] {
     std::vector<std::vector<core::Benchmark>> out;
-    for (const OsuType& t : osu_types()) {
-      std::vector<core::Benchmark> all;
-      const auto add = [&](std::pair<core::Benchmark, core::Benchmark> imb, std::string_view osu) {
-        core::Benchmark overlapped = on_osu_datatype(std::move(imb.first), t);
-        core::Benchmark pure = on_osu_datatype(std::move(imb.second), t);
-        overlapped.name = osu;
-        pure.name = std::string(osu) + "_pure";
-        overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
-        overlapped.turnover = pure.turnover = 0;  // OSU prints times only
-        // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
-        // after each iteration (the sized programs have the barrier in both: -sync).
-        if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
-        all.push_back(std::move(overlapped));
-        all.push_back(std::move(pure));
-      };
-      for (const Source& s : kSources)
-        add(imb::nbc::overlapped_pair(s.imb_nbc, s.definition), s.osu);
-      add(imb::nbc::overlapped_pair_on<ireduce_scatter_block>(
-              collective("osu_reduce_scatter_block"), "osu_ireduce_scatter_block"),
-          "osu_ireduce_scatter_block");
-      add(imb::nbc::overlapped_pair_on<ialltoallw>(collective("osu_alltoallw"), "osu_ialltoallw"),
-          "osu_ialltoallw");
-      out.push_back(std::move(all));
-    }
+    for (const bool calls_in_place : {false, true})
+      for (const OsuType& t : osu_types()) {
+        std::vector<core::Benchmark> all;
+        const auto add = [&](std::pair<core::Benchmark, core::Benchmark> imb,
+                             std::string_view osu) {
+          core::Benchmark overlapped = on_osu_datatype(std::move(imb.first), t);
+          core::Benchmark pure = on_osu_datatype(std::move(imb.second), t);
+          overlapped.name = osu;
+          pure.name = std::string(osu) + "_pure";
+          overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
+          overlapped.turnover = pure.turnover = 0;  // OSU prints times only
+          // osu_ibarrier times its pure loop back to back and its overlapped loop with a barrier
+          // after each iteration (the sized programs have the barrier in both: -sync).
+          if (!overlapped.sized) overlapped.barrier_between_repetitions = true;
+          all.push_back(std::move(overlapped));
+          all.push_back(std::move(pure));
+        };
+        if (calls_in_place) {  // -l: the programs that have an in-place form
+          for (const Program& p : programs())
+            if (p.figure == Figure::kOverlap && has_in_place_form(p.name))
+              add(in_place_nonblocking_pair(p.name), p.name);
+          out.push_back(std::move(all));
+          continue;
+        }
+        for (const Source& s : kSources)
+          add(imb::nbc::overlapped_pair(s.imb_nbc, s.definition), s.osu);
+        add(imb::nbc::overlapped_pair_on<ireduce_scatter_block>(
+                collective("osu_reduce_scatter_block"), "osu_ireduce_scatter_block"),
+            "osu_ireduce_scatter_block");
+        add(imb::nbc::overlapped_pair_on<ialltoallw>(collective("osu_alltoallw"), "osu_ialltoallw"),
+            "osu_ialltoallw");
+        out.push_back(std::move(all));
+      }
     // Pointed at only once every list has its final place.
     for (auto& all : out)
       for (std::size_t k = 0; k + 1 < all.size(); k += 2) all[k].blocking_twin = &all[k + 1];
@@ -85,14 +94,15 @@ const std::vector<core::Benchmark>& pairs(const OsuType& type) {
   }();
   const auto& types = osu_types();
   for (std::size_t k = 0; k < types.size(); ++k)
-    if (std::string(types[k].name) == type.name) return lists[k];
+    if (std::string(types[k].name) == type.name) return lists[(in_place ? types.size() : 0) + k];
   throw std::logic_error(std::string("no OSU type ") + type.name);
 }
 
 }  // namespace
 
-core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type) {
-  const auto& all = pairs(type);
+core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type,
+                                       bool in_place) {
+  const auto& all = pairs(type, in_place);
   const auto it = std::find_if(all.begin(), all.end(),
                                [&](const core::Benchmark& b) { return b.name == osu_name; });
   if (it == all.end()) throw std::logic_error("no IMB-NBC kernel for " + osu_name);

@@ -158,10 +158,6 @@ const std::vector<Refused>& refused_options() {
       {"-b,--buffer-num",
        "-b multiple (a buffer of its own for every message of a window) is not in mpiscope; it "
        "sends a window from one buffer, as OSU's default -b single, which it accepts"},
-      {"-l,--in-place",
-       "-l (MPI_IN_PLACE) is not in mpiscope: the collectives use separate send "
-       "and receive buffers, as OSU without -l",
-       false},
       {"-V,--vary-window",
        "-V (a table over window sizes 1 to 128) is not in mpiscope: run with -W 1, -W 2, ... -W "
        "128, one launch each",
@@ -275,6 +271,14 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "print min, max and the iteration count (latency figures); every phase "
                  "(overlap)");
   app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  // -l where OSU 7.4's option string has it: the gathers, scatters, all-to-alls and reductions.
+  bool in_place_elsewhere = false;
+  if (has_in_place_form(p->name))
+    app.add_flag("-l,--in-place", o.in_place,
+                 "call the collective in place: MPI_IN_PLACE where OSU 7.4 passes it (every "
+                 "rank's send buffer; a rooted call's at the root)");
+  else if (p->sized)
+    app.add_flag("-l,--in-place", in_place_elsewhere)->group("");
   // OSU 7.4's -T, where its option string has it: every program but the one-sided ones. Given
   // more than once, each adds its type's table (OSU appends them too); all: char, int, float.
   std::vector<std::string> type_words;
@@ -335,6 +339,10 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       if (flag == "-b" && core::to_lower(refused_values[r.names]) == "single") continue;
       throw std::invalid_argument(r.why);
     }
+    if (in_place_elsewhere)
+      throw std::invalid_argument(
+          "-l (MPI_IN_PLACE) is for OSU 7.4's gathers, scatters, all-to-alls and reductions; " +
+          p->name + " has no in-place form");
     if (given("-k")) set_root(o, root_text, world_size);
     if (given("-p")) {
       if (pairs < 1 || pairs > world_size / 2)

@@ -81,9 +81,15 @@ std::string osu_type_word(const OsuType& t);            // "mpi_int"
 // OSU's -T type (the one-sided programs move bytes whatever it is). Bandwidth benchmarks report
 // the time per message (the window's time divided by the messages it moves), so that the
 // engine's throughput nmsg·X / t is OSU's figure with nmsg = 1.
-core::Benchmark benchmark_for(const Program& p, int window, int world_size,
-                              WindowCreation creation = WindowCreation::Allocate,
-                              Sync sync = Sync::Flush, const OsuType& type = osu_types().front());
+struct BenchmarkChoices {
+  int window = 64;                                     // -W
+  int world_size = 2;                                  // the ranks taking part
+  WindowCreation creation = WindowCreation::Allocate;  // -w
+  Sync sync = Sync::Flush;                             // -s
+  OsuType type = osu_types().front();                  // -T
+  bool in_place = false;                               // -l (has_in_place_form programs)
+};
+core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c);
 
 // point_to_point.cpp
 core::Benchmark windowed_bandwidth();            // osu_bw
@@ -106,7 +112,14 @@ core::Benchmark collective(const std::string& osu_name);
 core::Benchmark on_osu_datatype(core::Benchmark b, const OsuType& t);
 // nonblocking.cpp: the IMB-NBC benchmark making the same MPI call (and its _pure twin), renamed,
 // with OSU's overlap rule.
-core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type);
+core::Benchmark nonblocking_collective(const std::string& osu_name, const OsuType& type,
+                                       bool in_place = false);
+// in_place.cpp: -l, the collectives OSU 7.4 calls with MPI_IN_PLACE: whether `program` (blocking
+// or not) has that form; the blocking program's benchmark in it; the non-blocking program's
+// overlapped benchmark and its _pure twin in it (no twin pointer set).
+bool has_in_place_form(const std::string& program);
+core::Benchmark in_place_collective(const std::string& program);
+std::pair<core::Benchmark, core::Benchmark> in_place_nonblocking_pair(const std::string& program);
 // startup.cpp: osu_hello's line, or osu_init's MPI_Init times over the ranks (a table of one
 // row); returns the exit code.
 struct Options;

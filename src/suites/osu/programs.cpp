@@ -80,7 +80,7 @@ const Program* find_program(const std::string& name) {
 
 TableKind table_kind(const Program& p) {
   // The benchmark that measures it on 2 ranks, the count the two-rank programs fix.
-  return {core::family_name(benchmark_for(p, 1, 2).family), p.exactly_two ? 2 : 0};
+  return {core::family_name(benchmark_for(p, {.window = 1}).family), p.exactly_two ? 2 : 0};
 }
 
 const std::vector<std::pair<std::string, WindowCreation>>& window_creation_words() {
@@ -129,8 +129,8 @@ std::string sync_name(Sync s) {
   }
 }
 
-core::Benchmark benchmark_for(const Program& p, int window, int world_size, WindowCreation creation,
-                              Sync sync, const OsuType& type) {
+core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
+  const int window = c.window, world_size = c.world_size;
   core::Benchmark b;
   if (p.figure == Figure::kStartup) {  // no kernel: startup.cpp measures MPI_Init itself
     b.name = p.name;
@@ -138,7 +138,7 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size, Wind
     return b;
   }
   if (is_one_sided(p.figure)) {
-    b = one_sided(p, creation, sync);
+    b = one_sided(p, c.creation, c.sync);
     // Bandwidth: the time per message, the window's (both windows' for bibw) share.
     if (p.figure == Figure::kOneSidedBandwidth)
       b.time_factor = 1.0 / (window * (p.name == "osu_put_bibw" ? 2 : 1));
@@ -162,13 +162,13 @@ core::Benchmark benchmark_for(const Program& p, int window, int world_size, Wind
     b.turnover = 1;
     b.time_factor = 1.0 / messages;
   } else if (p.figure == Figure::kOverlap) {
-    return nonblocking_collective(p.name, type);
+    return nonblocking_collective(p.name, c.type, c.in_place);
   } else {
-    return on_osu_datatype(collective(p.name), type);
+    return on_osu_datatype(c.in_place ? in_place_collective(p.name) : collective(p.name), c.type);
   }
   // Pairs: every rank of an even count, all but the last of an odd one (OSU leaves it idle).
   b.fixed_processes = p.exactly_two ? 2 : world_size / 2 * 2;
-  return on_osu_datatype(std::move(b), type);
+  return on_osu_datatype(std::move(b), c.type);
 }
 
 }  // namespace mpiscope::osu
