@@ -330,7 +330,8 @@ struct Benchmark {
   // the pairs).
   bool throughput_from_mean = false;
   // Each of the PointContext::in_flight messages of a repetition has X bytes of its own in the
-  // buffers, message j at j·X (OSU's one-sided bandwidth); the buffers are sized for the window.
+  // buffers, message j at j·X (OSU's one-sided bandwidth, and its -b multiple); the buffers are
+  // sized for the window.
   bool window_slots = false;
   // A repetition moves a window of messages (IMB's Uniband and Biband, OSU's bandwidth programs):
   // its time is not one message's, and no latency curve is modelled from it (core/curve_model).

@@ -684,6 +684,61 @@ TEST(OsuCollectives, RootIsFixedOrRotatesAsKSays) {
   EXPECT_EQ(stored[1][0], "rotating: iteration i's root is rank i mod P");
 }
 
+// -b multiple (issue 34): every message of a window out of (and into) X bytes of its own, as OSU
+// 7.4's; -b single (its default) one buffer for them all. Traced: osu_bw's window of 4 Isends of
+// 64 bytes at 4 addresses 64 bytes apart (single: one address), osu_bw_persistent's 4 send
+// requests likewise; -c passes on every type with osu_bibw and osu_mbw_mr (each message checked
+// in its place) and fails a planted corruption; the table as OSU's own binary prints it
+// (tests/data/import/osu_bw_multiple_7.4.txt).
+TEST(OsuWindow, MultipleBuffersGiveEveryMessageOfAWindowItsOwn) {
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  // The distinct addresses of rank 0's calls `head` (relative to the lowest) in trace order.
+  const auto offsets = [](const std::string& trace, const std::string& head) {
+    std::vector<long long> seen;
+    for (const auto& line : lines_of(read_file(trace + "/trace.0"))) {
+      if (line.rfind(head, 0) != 0) continue;
+      const long long at = std::stoll(line.substr(line.find(" buf ") + 5), nullptr, 16);
+      if (std::find(seen.begin(), seen.end(), at) == seen.end()) seen.push_back(at);
+    }
+    const long long lowest = seen.empty() ? 0 : *std::min_element(seen.begin(), seen.end());
+    for (auto& a : seen) a -= lowest;
+    return seen;
+  };
+  int n = 0;
+  for (const std::string program_name : {"osu_bw", "osu_bw_persistent"}) {
+    for (const std::string mode : {"single", "multiple"}) {
+      SCOPED_TRACE(program_name + " -b " + mode);
+      const auto trace = dir + "/t" + std::to_string(n++);
+      std::filesystem::create_directory(trace);
+      const auto r = run_mpi(2,
+                             {"osu", program_name, "-b", mode, "-m", "64:64", "-i", "3", "-x", "1",
+                              "-W", "4", "--no-db"},
+                             "MPISCOPE_TRACE=" + trace, 60, program);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const auto seen = offsets(
+          trace, program_name == "osu_bw" ? "MPI_Isend 64 root 1 " : "MPI_Send_init 64 root 1 ");
+      const std::vector<long long> expected =
+          mode == "single" ? std::vector<long long>{0} : std::vector<long long>{0, 64, 128, 192};
+      EXPECT_EQ(seen, expected);
+    }
+  }
+  expect_osu_validation_on_every_type("osu_bibw", 2, {"-b", "multiple", "-W", "4"});
+  // osu_mbw_mr's rank 1 receives: the corruption planted there.
+  const std::vector<std::string> mbw = {"osu", "osu_mbw_mr", "-b",   "multiple", "-W",
+                                        "4",   "-m",         "1:64", "-i",       "2",
+                                        "-c",  "-T",         "all",  "--no-db"};
+  const auto clean = run_mpi(2, mbw, "", 60);
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_EQ(count_of(clean.out, "Pass"), 7 + 5 + 5) << clean.out;
+  const auto corrupted = run_mpi(2, mbw, "MPISCOPE_FAULT=corrupt:1", 60);
+  EXPECT_EQ(corrupted.exit_code, 3) << corrupted.err;
+  const auto r =
+      run_mpi(2, {"-b", "multiple", "-m", "1:64", "-W", "8", "-c", "--no-db"}, "", 60, "osu_bw");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(osu_shape(r.out), osu_shape(read_file(sample("osu_bw_multiple_7.4.txt")))) << r.out;
+}
+
 // -l (issue 34): the collectives called in place where OSU 7.4's call them. Traced on 3 ranks,
 // every call of a size passes MPI_IN_PLACE as OSU's does: the send buffer of every rank of the
 // all-rank calls; a rooted call's at its root only, where a scatter gives it as its receive buffer
@@ -754,7 +809,8 @@ TEST(OsuCollectives, InPlaceCallsPassMpiInPlaceWhereOsusDo) {
 // "unexpected argument"; -b single (OSU's default) is accepted.
 TEST(OsuOptions, OptionsNotOfferedAreRefusedWithTheirReason) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"osu_bw", "-b", "multiple"}, "-b multiple"},
+      {{"osu_allreduce", "-b", "multiple"}, "point-to-point programs"},
+      {{"osu_bw", "-b", "many"}, "Invalid buffer number [-b many]"},
       {{"osu_bcast", "-l"}, "osu_bcast has no in-place form"},
       {{"osu_mbw_mr", "-V"}, "-W 1, -W 2"},
       {{"osu_latency", "-D", "cont"}, "derived datatypes"},

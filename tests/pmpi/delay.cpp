@@ -24,7 +24,7 @@
 //    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
 //    variants), the active-target synchronisation (fence, start, complete, post, wait), and
-//    MPI_Comm_split and MPI_Comm_free, MPI_Send_init and MPI_Recv_init with their peer, and
+//    MPI_Comm_split and MPI_Comm_free, MPI_Send_init and MPI_Recv_init with their peer and buffer,
 //    MPI_Start, and MPI_Startall with the number of requests it starts;
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
@@ -234,12 +234,12 @@ extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int de
 // Persistent point-to-point (osu_latency_persistent): each request made, and each start.
 extern "C" int MPI_Send_init(const void* buffer, int count, MPI_Datatype type, int dest, int tag,
                              MPI_Comm comm, MPI_Request* request) {
-  trace("MPI_Send_init", count, dest);
+  trace("MPI_Send_init", count, dest, buffer);
   return PMPI_Send_init(buffer, count, type, dest, tag, comm, request);
 }
 extern "C" int MPI_Recv_init(void* buffer, int count, MPI_Datatype type, int source, int tag,
                              MPI_Comm comm, MPI_Request* request) {
-  trace("MPI_Recv_init", count, source);
+  trace("MPI_Recv_init", count, source, buffer);
   return PMPI_Recv_init(buffer, count, type, source, tag, comm, request);
 }
 extern "C" int MPI_Start(MPI_Request* request) {

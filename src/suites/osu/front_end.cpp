@@ -170,7 +170,8 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
                                            .creation = window_creation_of(o),
                                            .sync = sync_of(o),
                                            .type = *find_osu_type(word),
-                                           .in_place = o.in_place}));
+                                           .in_place = o.in_place,
+                                           .buffer_per_message = o.buffer_per_message}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
   const auto settings = engine_settings(o, p, world_size);
@@ -202,6 +203,8 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
       p.figure == Figure::kOneSidedBandwidth)
     info.settings["window"] = std::to_string(o.window);
   if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
+  if (o.buffer_per_message && p.figure != Figure::kLatency)
+    info.settings["buffers"] = "X bytes of its own for every message of a window (-b multiple)";
   if (is_one_sided(p.figure)) {
     info.settings["window_creation"] = window_creation_name(window_creation_of(o));
     info.settings["synchronization"] = sync_name(sync_of(o));

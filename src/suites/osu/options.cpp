@@ -155,9 +155,6 @@ struct Refused {
 };
 const std::vector<Refused>& refused_options() {
   static const std::vector<Refused> list = {
-      {"-b,--buffer-num",
-       "-b multiple (a buffer of its own for every message of a window) is not in mpiscope; it "
-       "sends a window from one buffer, as OSU's default -b single, which it accepts"},
       {"-V,--vary-window",
        "-V (a table over window sizes 1 to 128) is not in mpiscope: run with -W 1, -W 2, ... -W "
        "128, one launch each",
@@ -271,6 +268,16 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "print min, max and the iteration count (latency figures); every phase "
                  "(overlap)");
   app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  // -b where OSU 7.4's option strings have it: the point-to-point programs.
+  std::string buffers;
+  const bool point_to_point = p->figure == Figure::kLatency || p->figure == Figure::kBandwidth ||
+                              p->figure == Figure::kRate;
+  app.add_option("-b,--buffer-num", buffers,
+                 "single (default): a window's messages out of and into one buffer each; "
+                 "multiple: X bytes of their own for every message (osu_bw, osu_bibw, their "
+                 "persistent forms, osu_mbw_mr; the latency programs' buffers are made per size "
+                 "either way)")
+      ->group(point_to_point ? "Options" : "");
   // -l where OSU 7.4's option string has it: the gathers, scatters, all-to-alls and reductions.
   bool in_place_elsewhere = false;
   if (has_in_place_form(p->name))
@@ -336,8 +343,19 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     for (const auto& r : refused_options()) {
       const std::string flag(r.names, std::string_view(r.names).find(','));
       if (app.count(flag) == 0) continue;
-      if (flag == "-b" && core::to_lower(refused_values[r.names]) == "single") continue;
       throw std::invalid_argument(r.why);
+    }
+    if (app.count("-b") > 0) {
+      if (!point_to_point)
+        throw std::invalid_argument(
+            "-b (single or multiple buffers) is for OSU 7.4's "
+            "point-to-point programs; " +
+            p->name + " has none");
+      const auto word = core::to_lower(buffers);
+      if (word != "single" && word != "multiple")
+        throw std::invalid_argument("Invalid buffer number [-b " + buffers +
+                                    "]: single or multiple");
+      o.buffer_per_message = word == "multiple";
     }
     if (in_place_elsewhere)
       throw std::invalid_argument(

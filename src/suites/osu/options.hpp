@@ -27,6 +27,7 @@ struct Options {
   bool full = false;                              // -f
   bool validate = false;                          // -c
   bool in_place = false;                          // -l: MPI_IN_PLACE (has_in_place_form)
+  bool buffer_per_message = false;                // -b multiple: windowed programs
   std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
   std::vector<int> tail_percentiles;              // -z: percentiles of the iterations; empty: off
   long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
@@ -42,9 +43,9 @@ struct Options {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, in_place, types, tail_percentiles, mem_limit, root,
-                                   root_rotates, pairs, print_rate, window_creation,
-                                   synchronization, warnings, output, method)
+                                   validate, in_place, buffer_per_message, types, tail_percentiles,
+                                   mem_limit, root, root_rotates, pairs, print_rate,
+                                   window_creation, synchronization, warnings, output, method)
 
 // The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
 // alone (it averages the other programs' iterations over the ranks).

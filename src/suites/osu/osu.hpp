@@ -88,19 +88,21 @@ struct BenchmarkChoices {
   Sync sync = Sync::Flush;                             // -s
   OsuType type = osu_types().front();                  // -T
   bool in_place = false;                               // -l (has_in_place_form programs)
+  bool buffer_per_message = false;                     // -b multiple (the windowed programs)
 };
 core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c);
 
 // point_to_point.cpp
-core::Benchmark windowed_bandwidth();            // osu_bw
-core::Benchmark windowed_bibandwidth();          // osu_bibw
-core::Benchmark multi_pair_bandwidth();          // osu_mbw_mr
-core::Benchmark multi_pair_latency();            // osu_multi_lat
+// buffer_per_message: -b multiple, every message of a window in X bytes of its own.
+core::Benchmark windowed_bandwidth(bool buffer_per_message);    // osu_bw
+core::Benchmark windowed_bibandwidth(bool buffer_per_message);  // osu_bibw
+core::Benchmark multi_pair_bandwidth(bool buffer_per_message);  // osu_mbw_mr
+core::Benchmark multi_pair_latency();                           // osu_multi_lat
 core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
 core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
 // osu_bw_persistent (both_ways: osu_bibw_persistent): osu_bw's (osu_bibw's) window through
 // persistent requests.
-core::Benchmark persistent_windowed_bandwidth(bool both_ways);
+core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_message);
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
 // one_sided.cpp: the one-sided program `p` with window `w` and synchronisation `s`, on IMB-RMA's
 // calls.

@@ -2,7 +2,8 @@
 // repetition is one of OSU's iterations. The windowed ones run the windowed Isend/Irecv kernel
 // shared with current IMB's Uniband and Biband (imb/mpi1/windowed.hpp) with OSU's parameters:
 // windows of ctx.in_flight messages to and from one buffer each, as OSU's default single-buffer
-// mode does, and OSU's one-byte reply through the message buffers.
+// mode does (-b multiple: X bytes of its own for every message), and OSU's one-byte reply through
+// the message buffers.
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -77,18 +78,19 @@ void free_persistent_requests(PointContext& c) {
 // says the window arrived (tag 101); osu_bibw's ranks both receive (from 0 tag 100, from 1 tag
 // 101) and send, starting the receives first and completing the sends first.
 // PointContext::persistent holds the window's sends, then its receives.
-template <bool BothWays>
+template <WindowedTransfer W>
 void make_window_requests(PointContext& c) {
   const int other = 1 - c.rank, window = c.in_flight;
   c.persistent.assign(2 * static_cast<std::size_t>(window), MPI_REQUEST_NULL);
   MPI_Request* sends = c.persistent.data();
   MPI_Request* receives = sends + window;
   for (int k = 0; k < window; ++k) {
-    if (BothWays || c.rank == 0)
-      MPI_Send_init(c.send(0), c.count, c.datatype, other, kWindowTag + c.rank, c.comm, &sends[k]);
-    if (BothWays || c.rank == 1)
-      MPI_Recv_init(c.recv(0), c.count, c.datatype, other, kWindowTag + other, c.comm,
-                    &receives[k]);
+    if (W.both_ways || c.rank == 0)
+      MPI_Send_init(imb::mpi1::message_at<W>(c.send(0), c, k), c.count, c.datatype, other,
+                    kWindowTag + c.rank, c.comm, &sends[k]);
+    if (W.both_ways || c.rank == 1)
+      MPI_Recv_init(imb::mpi1::message_at<W>(c.recv(0), c, k), c.count, c.datatype, other,
+                    kWindowTag + other, c.comm, &receives[k]);
   }
 }
 template <bool BothWays>
@@ -126,30 +128,49 @@ core::Benchmark in_family(core::Benchmark b, core::Family family) {
   b.timed_rank = [](const PointContext& c) { return imb::mpi1::in_first_half(c); };
   return b;
 }
+
+// A windowed program on W, or with -b multiple on W with a buffer per message.
+template <WindowedTransfer W>
+core::Benchmark windowed_on(std::string name, bool buffer_per_message) {
+  using imb::mpi1::with_buffer_per_message;
+  return buffer_per_message
+             ? imb::mpi1::windowed_benchmark<with_buffer_per_message(W)>(std::move(name))
+             : imb::mpi1::windowed_benchmark<W>(std::move(name));
+}
+template <WindowedTransfer W>
+void persistent_on(core::Benchmark& b) {
+  b.kernel = core::kernel<persistent_window<W.both_ways>>();
+  b.setup = make_window_requests<W>;
+}
 }  // namespace
 
-core::Benchmark windowed_bandwidth() {
-  return in_family(imb::mpi1::windowed_benchmark<kToPartner>("osu_bw"),
+core::Benchmark windowed_bandwidth(bool buffer_per_message) {
+  return in_family(windowed_on<kToPartner>("osu_bw", buffer_per_message),
                    core::Family::SingleTransfer);
 }
 
-core::Benchmark windowed_bibandwidth() {
-  return in_family(imb::mpi1::windowed_benchmark<kBothWays>("osu_bibw"),
+core::Benchmark windowed_bibandwidth(bool buffer_per_message) {
+  return in_family(windowed_on<kBothWays>("osu_bibw", buffer_per_message),
                    core::Family::SingleTransfer);
 }
 
-core::Benchmark persistent_windowed_bandwidth(bool both_ways) {
-  core::Benchmark b = both_ways ? windowed_bibandwidth() : windowed_bandwidth();
+core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_message) {
+  using imb::mpi1::with_buffer_per_message;
+  core::Benchmark b =
+      both_ways ? windowed_bibandwidth(buffer_per_message) : windowed_bandwidth(buffer_per_message);
   b.name = both_ways ? "osu_bibw_persistent" : "osu_bw_persistent";
-  b.kernel = both_ways ? core::kernel<persistent_window<true>>()
-                       : core::kernel<persistent_window<false>>();
-  b.setup = both_ways ? make_window_requests<true> : make_window_requests<false>;
+  if (both_ways)
+    buffer_per_message ? persistent_on<with_buffer_per_message(kBothWays)>(b)
+                       : persistent_on<kBothWays>(b);
+  else
+    buffer_per_message ? persistent_on<with_buffer_per_message(kToPartner)>(b)
+                       : persistent_on<kToPartner>(b);
   b.release = free_persistent_requests;
   return b;
 }
 
-core::Benchmark multi_pair_bandwidth() {
-  core::Benchmark b = in_family(imb::mpi1::windowed_benchmark<kToPartner>("osu_mbw_mr"),
+core::Benchmark multi_pair_bandwidth(bool buffer_per_message) {
+  core::Benchmark b = in_family(windowed_on<kToPartner>("osu_mbw_mr", buffer_per_message),
                                 core::Family::ParallelTransfer);
   b.barrier_between_repetitions = true;  // OSU: a barrier before each iteration
   b.throughput_from_mean = true;         // OSU: the senders' mean time

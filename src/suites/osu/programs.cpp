@@ -152,10 +152,11 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b = multi_pair_latency();
   } else if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate) {
     const bool both_ways = p.name == "osu_bibw" || p.name == "osu_bibw_persistent";
+    const bool own = c.buffer_per_message;
     b = p.name == "osu_bw" || p.name == "osu_bibw"
-            ? (both_ways ? windowed_bibandwidth() : windowed_bandwidth())
-        : p.name == "osu_mbw_mr" ? multi_pair_bandwidth()
-                                 : persistent_windowed_bandwidth(both_ways);
+            ? (both_ways ? windowed_bibandwidth(own) : windowed_bandwidth(own))
+        : p.name == "osu_mbw_mr" ? multi_pair_bandwidth(own)
+                                 : persistent_windowed_bandwidth(both_ways, own);
     // Messages one repetition moves: the window, both ways for bibw, from every pair for mbw_mr.
     const int messages =
         window * (both_ways ? 2 : 1) * (p.name == "osu_mbw_mr" ? world_size / 2 : 1);

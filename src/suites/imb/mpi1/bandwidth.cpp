@@ -20,6 +20,19 @@ std::vector<core::ExpectedBlock> from_partner(const PointContext& c, int) {
 std::vector<core::ExpectedBlock> from_partner_in_second_half(const PointContext& c, int i) {
   return in_first_half(c) ? std::vector<core::ExpectedBlock>{} : from_partner(c, i);
 }
+// OSU's -b multiple: message k in X bytes of its own, from the partner's pattern at k·X.
+std::vector<core::ExpectedBlock> from_partner_per_message(const PointContext& c, int) {
+  std::vector<core::ExpectedBlock> blocks;
+  for (int k = 0; k < c.in_flight; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * c.bytes;
+    blocks.push_back({at, window_partner(c), at, c.bytes});
+  }
+  return blocks;
+}
+std::vector<core::ExpectedBlock> from_partner_per_message_in_second_half(const PointContext& c,
+                                                                         int i) {
+  return in_first_half(c) ? std::vector<core::ExpectedBlock>{} : from_partner_per_message(c, i);
+}
 
 constexpr WindowedTransfer kUniband{.acknowledgement = WindowAcknowledgement::kOwnByte};
 constexpr WindowedTransfer kBiband{.both_ways = true,
@@ -38,12 +51,17 @@ core::Benchmark reported_as_imb(core::Benchmark b, double turnover) {
 }
 }  // namespace
 
-core::Benchmark windowed_benchmark(std::string name, bool both_ways, core::Kernel kernel) {
+core::Benchmark windowed_benchmark(std::string name, const WindowedTransfer& w,
+                                   core::Kernel kernel) {
   core::Benchmark b;
   b.name = std::move(name);
   b.kernel = kernel;
   b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
-  b.expected = both_ways ? from_partner : from_partner_in_second_half;
+  if (w.buffer_per_message)
+    b.expected = w.both_ways ? from_partner_per_message : from_partner_per_message_in_second_half;
+  else
+    b.expected = w.both_ways ? from_partner : from_partner_in_second_half;
+  b.window_slots = w.buffer_per_message;
   b.windowed = true;
   return b;
 }

@@ -32,7 +32,22 @@ struct WindowedTransfer {
   // (OSU). Either way the receives are posted first.
   bool sends_completed_first = false;
   int data_tag = 0, ack_tag = 1;
+  // OSU's -b multiple: message k of a window goes out of and into X bytes of its own, at k·X in
+  // the buffers (sized for the window: Benchmark::window_slots); else every message uses the
+  // buffers' first X bytes.
+  bool buffer_per_message = false;
 };
+constexpr WindowedTransfer with_buffer_per_message(WindowedTransfer w) {
+  w.buffer_per_message = true;
+  return w;
+}
+
+// Where message k of a window starts in `buffer`.
+template <WindowedTransfer W>
+std::byte* message_at(std::byte* buffer, const core::PointContext& c, int k) {
+  if constexpr (W.buffer_per_message) return buffer + static_cast<std::size_t>(k) * c.bytes;
+  return buffer;
+}
 
 inline bool in_first_half(const core::PointContext& c) {
   return c.rank < c.nprocs / 2;
@@ -60,9 +75,11 @@ void windowed_transfer(core::PointContext& c, int i) {
     MPI_Request* receives = requests + (W.sends_completed_first ? window : 0);
     MPI_Request* sends = requests + (W.sends_completed_first ? 0 : window);
     for (int k = 0; k < window; ++k)
-      MPI_Irecv(c.recv(i), c.count, c.datatype, other, W.data_tag, c.comm, &receives[k]);
+      MPI_Irecv(message_at<W>(c.recv(i), c, k), c.count, c.datatype, other, W.data_tag, c.comm,
+                &receives[k]);
     for (int k = 0; k < window; ++k)
-      MPI_Isend(c.send(i), c.count, c.datatype, other, W.data_tag, c.comm, &sends[k]);
+      MPI_Isend(message_at<W>(c.send(i), c, k), c.count, c.datatype, other, W.data_tag, c.comm,
+                &sends[k]);
     if constexpr (W.sends_completed_first) {
       MPI_Waitall(window, sends, MPI_STATUSES_IGNORE);
       MPI_Waitall(window, receives, MPI_STATUSES_IGNORE);
@@ -72,9 +89,11 @@ void windowed_transfer(core::PointContext& c, int i) {
   } else {
     for (int k = 0; k < window; ++k) {
       if (first_half)
-        MPI_Isend(c.send(i), c.count, c.datatype, other, W.data_tag, c.comm, &requests[k]);
+        MPI_Isend(message_at<W>(c.send(i), c, k), c.count, c.datatype, other, W.data_tag, c.comm,
+                  &requests[k]);
       else
-        MPI_Irecv(c.recv(i), c.count, c.datatype, other, W.data_tag, c.comm, &requests[k]);
+        MPI_Irecv(message_at<W>(c.recv(i), c, k), c.count, c.datatype, other, W.data_tag, c.comm,
+                  &requests[k]);
     }
     MPI_Waitall(window, requests, MPI_STATUSES_IGNORE);
   }
@@ -92,13 +111,14 @@ void windowed_transfer(core::PointContext& c, int i) {
   }
 }
 
-// A benchmark running `kernel`, a windowed_transfer: buffers of X bytes each way and -check
-// blocks (every receiving rank holds its partner's pattern). The caller names it and sets what
-// is reported.
-core::Benchmark windowed_benchmark(std::string name, bool both_ways, core::Kernel kernel);
+// A benchmark running `kernel`, a windowed_transfer: buffers of X bytes each way (X per message
+// of the window with buffer_per_message) and -check blocks (every receiving rank holds its
+// partner's pattern, in each message's place). The caller names it and sets what is reported.
+core::Benchmark windowed_benchmark(std::string name, const WindowedTransfer& w,
+                                   core::Kernel kernel);
 template <WindowedTransfer W>
 core::Benchmark windowed_benchmark(std::string name) {
-  return windowed_benchmark(std::move(name), W.both_ways, core::kernel<windowed_transfer<W>>());
+  return windowed_benchmark(std::move(name), W, core::kernel<windowed_transfer<W>>());
 }
 
 }  // namespace mpiscope::imb::mpi1
