@@ -333,6 +333,9 @@ struct Benchmark {
   // buffers, message j at j·X (OSU's one-sided bandwidth, and its -b multiple); the buffers are
   // sized for the window.
   bool window_slots = false;
+  // Messages in flight per repetition of this benchmark (OSU's -V: a table per window size);
+  // 0: the run's EngineSettings::window_size.
+  int window = 0;
   // A repetition moves a window of messages (IMB's Uniband and Biband, OSU's bandwidth programs):
   // its time is not one message's, and no latency curve is modelled from it (core/curve_model).
   bool windowed = false;

@@ -485,8 +485,7 @@ class SuiteRunner {
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
     const std::size_t per_message = std::max(bytes, kWarmupBytes);
     const BufferShape shape =
-        b.shape(b.window_slots ? per_message * static_cast<std::size_t>(settings_.window_size)
-                               : per_message,
+        b.shape(b.window_slots ? per_message * static_cast<std::size_t>(window_of(b)) : per_message,
                 q, repetitions);
     const OffCache& oc = settings_.off_cache;
     // -off_cache: repetition i uses slot i mod slots, so slots beyond the repetition count would
@@ -556,7 +555,7 @@ class SuiteRunner {
     ctx.barrier_between_repetitions = barrier_between_repetitions(b);
     if (settings_.own_barrier_collectives && b.family == Family::Collective)
       ctx.barrier = own_barrier;
-    ctx.in_flight = settings_.window_size;
+    ctx.in_flight = window_of(b);
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +
@@ -861,12 +860,16 @@ class SuiteRunner {
       return;
     }
     if (b.turnover > 0) {
-      const double messages =
-          messages_per_repetition(b, ps.layout.active_size, settings_.window_size);
+      const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b));
       const double median = m.accurate->summary_us.median;
       m.mbytes_per_sec = megabytes_per_second(messages * static_cast<double>(m.bytes), median);
       if (b.message_rate) add_message_rate(messages, median, m);
     }
+  }
+
+  // A windowed benchmark's messages in flight: its own window, else the run's.
+  int window_of(const Benchmark& b) const {
+    return b.window > 0 ? b.window : settings_.window_size;
   }
 
   static void add_message_rate(double messages, double t_us, Measurement& m) {
@@ -893,8 +896,7 @@ class SuiteRunner {
     m.rank_times_us = times;
     const auto q = static_cast<std::size_t>(ps.layout.active_size);
     // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second).
-    const double messages =
-        messages_per_repetition(b, ps.layout.active_size, settings_.window_size);
+    const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b));
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
       return megabytes_per_second(messages * static_cast<double>(m.bytes), t_max_us);

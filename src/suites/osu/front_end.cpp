@@ -165,6 +165,19 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   // A table per -T type, each naming its datatype.
   std::vector<core::Benchmark> benchmarks;
   for (const auto& word : o.types) {
+    // -V: the type's table for every window of kVariedWindows, each its own benchmark.
+    if (o.vary_window) {
+      for (const int window : kVariedWindows) {
+        benchmarks.push_back(benchmark_for(p, {.window = window,
+                                               .world_size = taking_part,
+                                               .type = *find_osu_type(word),
+                                               .buffer_per_message = o.buffer_per_message}));
+        benchmarks.back().window = window;
+        benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
+        benchmarks.back().parameters["window"] = std::to_string(window);
+      }
+      continue;
+    }
     benchmarks.push_back(benchmark_for(p, {.window = o.window,
                                            .world_size = taking_part,
                                            .creation = window_creation_of(o),
@@ -201,7 +214,8 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
       fmt::format("{} (larger than {} bytes: {})", o.skip, kLargeMessage, o.skip_large);
   if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate ||
       p.figure == Figure::kOneSidedBandwidth)
-    info.settings["window"] = std::to_string(o.window);
+    info.settings["window"] =
+        o.vary_window ? "1, 2, 4, ... 128 (-V: a table per window)" : std::to_string(o.window);
   if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
   if (o.buffer_per_message && p.figure != Figure::kLatency)
     info.settings["buffers"] = "X bytes of its own for every message of a window (-b multiple)";

@@ -155,10 +155,6 @@ struct Refused {
 };
 const std::vector<Refused>& refused_options() {
   static const std::vector<Refused> list = {
-      {"-V,--vary-window",
-       "-V (a table over window sizes 1 to 128) is not in mpiscope: run with -W 1, -W 2, ... -W "
-       "128, one launch each",
-       false},
       {"-D,--ddt", "-D (derived datatypes) is not in mpiscope: -T chooses a basic type"},
       {"-G,--graph",
        "-G draws OSU's gnuplot graphs; mpiscope records the run (--db) and draws its curves with "
@@ -318,6 +314,12 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     app.add_option("-R,--print-rate", print_rate,
                    "1: print the Messages/s column (default); 0: not")
         ->check(cli::integer_of<int>());
+    app.add_flag("-V,--vary-window", o.vary_window,
+                 "a table over windows of 1, 2, 4, ... 128 messages: MB/s (and messages/s) per "
+                 "size and window, instead of -W's one window");
+  }
+  if (p->figure != Figure::kRate) {  // OSU's other programs have no -V
+    app.add_flag("-V,--vary-window", o.vary_window)->group("");
   }
   int validation_warmup = 0;
   if (p->figure != Figure::kOneSided && p->figure != Figure::kOneSidedBandwidth)
@@ -344,6 +346,18 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       const std::string flag(r.names, std::string_view(r.names).find(','));
       if (app.count(flag) == 0) continue;
       throw std::invalid_argument(r.why);
+    }
+    if (app.count("-V") > 0 && p->figure != Figure::kRate)
+      throw std::invalid_argument("-V (a table over window sizes) is for osu_mbw_mr; " + p->name +
+                                  " has no -V");
+    if (o.vary_window) {
+      if (o.validate || app.count("-z") > 0)
+        throw std::invalid_argument(
+            "-V prints a table of MB/s per size and window: no Validation or tail columns; run "
+            "-c or -z with -W");
+      if (app.count("-W") > 0)
+        o.warnings.push_back("-V: the window varies from 1 to 128 messages; -W " +
+                             std::to_string(o.window) + " is not used");
     }
     if (app.count("-b") > 0) {
       if (!point_to_point)

@@ -13,9 +13,10 @@
 
 namespace mpiscope::osu {
 
-constexpr std::size_t kLargeMessage = 8192;          // LARGE_MESSAGE_SIZE
-constexpr long long kDefaultMemLimit = 512ll << 20;  // MAX_MEM_LIMIT
-constexpr long long kLowestMemLimit = 1ll << 20;     // MAX_MEM_LOWER_LIMIT
+constexpr std::size_t kLargeMessage = 8192;                      // LARGE_MESSAGE_SIZE
+constexpr int kVariedWindows[] = {1, 2, 4, 8, 16, 32, 64, 128};  // WINDOW_SIZES (osu_mbw_mr -V)
+constexpr long long kDefaultMemLimit = 512ll << 20;              // MAX_MEM_LIMIT
+constexpr long long kLowestMemLimit = 1ll << 20;                 // MAX_MEM_LOWER_LIMIT
 
 struct Options {
   std::string program;                            // e.g. "osu_bw"
@@ -28,6 +29,7 @@ struct Options {
   bool validate = false;                          // -c
   bool in_place = false;                          // -l: MPI_IN_PLACE (has_in_place_form)
   bool buffer_per_message = false;                // -b multiple: windowed programs
+  bool vary_window = false;                       // -V (osu_mbw_mr): a table over kVariedWindows
   std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
   std::vector<int> tail_percentiles;              // -z: percentiles of the iterations; empty: off
   long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
@@ -43,9 +45,10 @@ struct Options {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, in_place, buffer_per_message, types, tail_percentiles,
-                                   mem_limit, root, root_rotates, pairs, print_rate,
-                                   window_creation, synchronization, warnings, output, method)
+                                   validate, in_place, buffer_per_message, vary_window, types,
+                                   tail_percentiles, mem_limit, root, root_rotates, pairs,
+                                   print_rate, window_creation, synchronization, warnings, output,
+                                   method)
 
 // The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
 // alone (it averages the other programs' iterations over the ranks).

@@ -60,6 +60,11 @@ std::string TextReporter::title() const {
   if (program_.figure == Figure::kOverlap)  // print_preamble_nbc
     return fmt::format("\n# {} v7.4\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n",
                        program_.title);
+  if (program_.figure == Figure::kRate && options_.vary_window)
+    return fmt::format(
+        "# {} v7.4\n# [ pairs: {} ] [ window size: varied ]\n\n# Uni-directional Bandwidth "
+        "(MB/sec)\n",
+        program_.title, pairs_);
   if (program_.figure == Figure::kRate)  // osu_mbw_mr prints its header without a blank line
     return fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
                        options_.window);
@@ -76,6 +81,16 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   title_printed_ = true;
   if (program_.figure == Figure::kStartup) {  // osu_init: the title alone
     std::fputs(h.c_str(), out_);
+    std::fflush(out_);
+    return;
+  }
+  if (options_.vary_window) {  // -V: one header per type, before its first window
+    if (b.parameters.at("window") != std::to_string(kVariedWindows[0])) return;
+    const auto datatype = b.parameters.find("datatype");
+    h += fmt::format("# Datatype: {}.\n#      ",
+                     datatype == b.parameters.end() ? "MPI_CHAR" : datatype->second);
+    for (const int w : kVariedWindows) h += fmt::format("  {:>10}", w);
+    std::fputs((h + "\n").c_str(), out_);
     std::fflush(out_);
     return;
   }
@@ -125,7 +140,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   std::fflush(out_);
 }
 
-void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
+void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) {
   if (!m.measured) {
     std::fputs(fmt::format("# {}: {}\n", m.bytes, m.note).c_str(), out_);
     std::fflush(out_);
@@ -139,6 +154,11 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
     fmt::print(out_, "nprocs: {}, min: {} ms, max: {} ms, avg: {} ms\n", ms("nprocs"),
                ms("osu_min_ms"), ms("osu_max_ms"), ms("osu_avg_ms"));
     std::fflush(out_);
+    return;
+  }
+  if (options_.vary_window) {  // kept for the profiles (print_varied_windows)
+    if (varied_mbps_.find(m.bytes) == varied_mbps_.end()) varied_sizes_.push_back(m.bytes);
+    varied_mbps_[m.bytes][std::stoi(b.parameters.at("window"))] = osu_megabytes_per_second(m);
     return;
   }
   std::string r = program_.sized ? fmt::format("{:<{}}", m.bytes, kSize) : std::string();
@@ -180,7 +200,43 @@ void TextReporter::row(const core::BenchmarkRun&, const core::Measurement& m) {
   std::fflush(out_);
 }
 
+void TextReporter::print_varied_windows() {
+  // osu_mbw_mr.c's window_varied loops: "%-7d" sizes, "  %10.2f" figures; a size that one of
+  // the windows did not measure shows "-" there.
+  const auto profile = [&](auto figure) {
+    for (const std::size_t bytes : varied_sizes_) {
+      std::string r = fmt::format("{:<7}", bytes);
+      const auto& by_window = varied_mbps_[bytes];
+      for (const int w : kVariedWindows) {
+        const auto it = by_window.find(w);
+        r += it == by_window.end() ? fmt::format("  {:>10}", "-")
+                                   : fmt::format("  {:>10.2f}", figure(bytes, it->second));
+      }
+      std::fputs((r + "\n").c_str(), out_);
+    }
+  };
+  profile([](std::size_t, double mbps) { return mbps; });
+  if (options_.print_rate) {
+    std::string h = "\n# Message Rate Profile\n#      ";
+    for (const int w : kVariedWindows) h += fmt::format("  {:>10}", w);
+    std::fputs((h + "\n").c_str(), out_);
+    profile([](std::size_t bytes, double mbps) {
+      return bytes > 0 ? 1e6 * mbps / static_cast<double>(bytes) : 0.0;
+    });
+  }
+  varied_sizes_.clear();
+  varied_mbps_.clear();
+  std::fflush(out_);
+}
+
 void TextReporter::benchmark_finished(const core::BenchmarkRun& b) {
+  if (options_.vary_window) {
+    const auto window = b.parameters.find("window");
+    if (window != b.parameters.end() &&
+        window->second == std::to_string(std::end(kVariedWindows)[-1]))
+      print_varied_windows();
+    return;
+  }
   if (!b.model) return;
   fmt::print(out_, "# {}\n", core::kModelHeading);
   for (const auto& line : core::model_lines(*b.model, b)) fmt::print(out_, "# {}\n", line);

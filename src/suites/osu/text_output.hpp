@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "core/reporter.hpp"
 #include "suites/osu/options.hpp"
@@ -37,6 +39,11 @@ class TextReporter : public core::Reporter {
   }
   int field() const;          // FIELD_WIDTH of this program's columns
   std::string title() const;  // the lines before the first table's header
+  // -V: osu_mbw_mr's MB/s per size (rows in order) and window (columns), printed as OSU's two
+  // profiles once the type's last window has run.
+  void print_varied_windows();
+  std::vector<std::size_t> varied_sizes_;
+  std::map<std::size_t, std::map<int, double>> varied_mbps_;
   std::FILE* out_;
   const Program& program_;
   const Options& options_;
