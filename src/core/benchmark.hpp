@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "core/buffers.hpp"
 
 namespace mpiscope::core {
+
+class DerivedTypes;  // core/element_layout.hpp
 
 enum class Family { SingleTransfer, ParallelTransfer, Collective };
 // The element a kernel moves or reduces: MPI_BYTE, MPI_CHAR, MPI_INT, MPI_FLOAT or MPI_DOUBLE
@@ -103,6 +106,14 @@ struct PointContext {
   // passes to its MPI call, and what count, counts and displs count.
   MPI_Datatype datatype = MPI_BYTE;
   std::size_t element_bytes = 1;
+  // A reduction's operation: MPI_SUM, or under IMB-MPI1's -contig_type IMB's own sum of the
+  // derived type's elements.
+  MPI_Op op = MPI_SUM;
+  // -contig_type (EngineSettings::element_layout): the point's derived datatype (held here, freed
+  // with the point), and the bytes from one of a message's elements to the next in the buffers
+  // (0: packed; resize: two elements).
+  std::shared_ptr<const DerivedTypes> derived;
+  std::size_t element_spacing = 0, spaced_element = 1;
   int repetitions = 1;  // what the buffers were sized for (disjoint targets in aggregate mode)
   Aggregation aggregation = Aggregation::None;
   const MessageBuffers* buffers = nullptr;
@@ -147,6 +158,12 @@ struct PointContext {
 
   MPI_Aint window_base(int target) const {
     return window_bases.empty() ? 0 : window_bases[static_cast<std::size_t>(target)];
+  }
+  // Where byte x of the messages lies in the buffers: x, or under -contig_type resize with every
+  // element followed by a gap (the second of Exchange's sends starts at place(bytes)).
+  std::size_t place(std::size_t x) const {
+    if (element_spacing == 0) return x;
+    return x / spaced_element * element_spacing + x % spaced_element;
   }
   int root(int i) const { return root_shift ? i % nprocs : fixed_root; }  // of repetition i
   int left() const { return (rank - 1 + nprocs) % nprocs; }

@@ -105,12 +105,26 @@ std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   return s + " on " + std::to_string(nprocs) + " processes";
 }
 
-void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps) {
+void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps,
+                ElementLayout layout) {
   if (b.release) b.release(ctx);
   ctx.bytes = bytes;
   ctx.datatype = mpi_datatype(b.datatype);
   ctx.element_bytes = element_bytes(b.datatype);
   ctx.count = static_cast<int>(bytes / ctx.element_bytes);
+  ctx.op = MPI_SUM;
+  ctx.element_spacing = 0;
+  ctx.derived.reset();
+  if (layout != ElementLayout::Base && b.sized) {  // -contig_type: the point's own datatype
+    auto derived = std::make_shared<const DerivedTypes>(layout, b.datatype, bytes);
+    ctx.datatype = derived->datatype();
+    ctx.count = derived->count();
+    ctx.element_bytes = derived->type_size();
+    ctx.op = derived->op();
+    ctx.element_spacing = derived->spacing();
+    ctx.spaced_element = element_bytes(b.datatype);
+    ctx.derived = std::move(derived);
+  }
   ctx.counts.clear();
   ctx.types.clear();
   ctx.displs.clear();
@@ -140,7 +154,18 @@ struct ReleaseOnExit {
 double count_defects(const Benchmark& b, const PointContext& ctx, int iteration) {
   double defects = 0;
   const std::byte* recv = ctx.recv(iteration);
+  // A message's byte x lies at at(x) in the buffers (and in the pattern): packed, or under
+  // -contig_type resize element k at k·spacing.
+  const std::size_t element = element_bytes(b.datatype), spacing = ctx.element_spacing;
+  const auto at = [&](std::size_t x) { return ctx.place(x); };
   for (const auto& blk : b.expected(ctx, iteration)) {
+    if (blk.source >= 0 && spacing > 0) {  // a rank's pattern, element by element
+      for (std::size_t e = 0; e < blk.length; e += element)
+        defects += static_cast<double>(count_pattern_mismatches(
+            recv + at(blk.recv_offset + e), std::min(element, blk.length - e), blk.source,
+            at(blk.source_offset + e)));
+      continue;
+    }
     if (blk.source >= 0) {  // bytes of one rank's pattern
       defects += static_cast<double>(count_pattern_mismatches(recv + blk.recv_offset, blk.length,
                                                               blk.source, blk.source_offset));
@@ -148,11 +173,11 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
     }
     if (b.datatype == Datatype::CharSum) {  // whole chars: the sum cannot overflow (buffers.hpp)
       for (std::size_t e = 0; e < blk.length; ++e) {
-        const std::size_t element = blk.source_offset + e;
+        const std::size_t index = at(blk.source_offset + e);
         const char expected = blk.source == ExpectedBlock::kOwnFloats
-                                  ? char_sum_value(ctx.rank, ctx.nprocs, element)
-                                  : char_sum_of_ranks(element);
-        if (static_cast<char>(recv[blk.recv_offset + e]) != expected) defects += 1;
+                                  ? char_sum_value(ctx.rank, ctx.nprocs, index)
+                                  : char_sum_of_ranks(index);
+        if (static_cast<char>(recv[at(blk.recv_offset + e)]) != expected) defects += 1;
       }
       continue;
     }
@@ -161,30 +186,30 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
       const bool ints = b.datatype == Datatype::IntSum;
       const std::size_t size = ints ? sizeof(int) : sizeof(double);
       for (std::size_t e = 0; e < blk.length / size; ++e) {
-        const std::size_t element = blk.source_offset / size + e;
+        const std::size_t index = at(blk.source_offset + e * size) / size;
         const int expected = blk.source == ExpectedBlock::kOwnFloats
-                                 ? char_sum_value(ctx.rank, ctx.nprocs, element)
-                                 : char_sum_of_ranks(element);
-        const std::byte* at = recv + blk.recv_offset + e * size;
+                                 ? char_sum_value(ctx.rank, ctx.nprocs, index)
+                                 : char_sum_of_ranks(index);
+        const std::byte* got = recv + at(blk.recv_offset + e * size);
         int as_int = 0;
         double as_double = 0;
         if (ints)
-          std::memcpy(&as_int, at, sizeof as_int);
+          std::memcpy(&as_int, got, sizeof as_int);
         else
-          std::memcpy(&as_double, at, sizeof as_double);
+          std::memcpy(&as_double, got, sizeof as_double);
         if ((ints ? static_cast<double>(as_int) : as_double) != expected) defects += 1;
       }
       continue;
     }
-    const std::size_t first = blk.source_offset / sizeof(float);
     for (std::size_t e = 0; e < blk.length / sizeof(float); ++e) {
+      const std::size_t index = at(blk.source_offset + e * sizeof(float)) / sizeof(float);
       double expected = 0;
       if (blk.source == ExpectedBlock::kOwnFloats)
-        expected = buf_value(ctx.rank, first + e);
+        expected = buf_value(ctx.rank, index);
       else
-        for (int r = 0; r < ctx.nprocs; ++r) expected += buf_value(r, first + e);
+        for (int r = 0; r < ctx.nprocs; ++r) expected += buf_value(r, index);
       float got = 0;
-      std::memcpy(&got, recv + blk.recv_offset + e * sizeof(float), sizeof got);
+      std::memcpy(&got, recv + at(blk.recv_offset + e * sizeof(float)), sizeof got);
       // Summation order is the library's choice: allow float rounding over nprocs additions.
       const double tolerance = 4.0 * ctx.nprocs * 1.2e-7 * std::fabs(expected) + 1e-6;
       if (!(std::fabs(static_cast<double>(got) - expected) <= tolerance)) defects += 1;
@@ -484,9 +509,13 @@ class SuiteRunner {
         bytes, q, b.rooted);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
     const std::size_t per_message = std::max(bytes, kWarmupBytes);
-    const BufferShape shape =
+    BufferShape shape =
         b.shape(b.window_slots ? per_message * static_cast<std::size_t>(window_of(b)) : per_message,
                 q, repetitions);
+    if (b.sized) {  // -contig_type resize: every element followed by a gap of its size
+      shape.send *= buffer_scale(settings_.element_layout);
+      shape.recv *= buffer_scale(settings_.element_layout);
+    }
     const OffCache& oc = settings_.off_cache;
     // -off_cache: repetition i uses slot i mod slots, so slots beyond the repetition count would
     // never be touched; Intel's IMB bounds its rotation the same way (min(n_sample, …)).
@@ -597,7 +626,8 @@ class SuiteRunner {
     }
     first = false;
     if (settings_.check) {
-      set_length(ctx, b, bytes, ps);  // a fresh start: file pointers back at the beginning
+      set_length(ctx, b, bytes, ps,
+                 settings_.element_layout);  // a fresh start: file pointers back at the beginning
       if (!setup_succeeded_everywhere(ctx, active, m)) return m;
       local.defects = verify(b, ctx);
     }
@@ -632,11 +662,11 @@ class SuiteRunner {
         rs.warm_up == WarmUp::Imb31 || (settings_.accurate && rs.warm_up == WarmUp::EveryLength);
     if (first && b.warm_up && imb31) {
       // IMB 3.1, guide 5.2.6: N_WARMUP runs with a sizeof(assign_type) message.
-      set_length(ctx, b, kWarmupBytes, ps);
+      set_length(ctx, b, kWarmupBytes, ps, settings_.element_layout);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
       for (int i = 0; i < rs.n_warmup; ++i) b.kernel.iterate(ctx, i);
     }
-    set_length(ctx, b, bytes, ps);
+    set_length(ctx, b, bytes, ps, settings_.element_layout);
     if (!setup_succeeded_everywhere(ctx, active, m)) return false;
     if (settings_.accurate) {  // its untimed pilot repetitions warm each length up
       CpuWorkInLoop record{b, out};
@@ -649,7 +679,7 @@ class SuiteRunner {
       std::function<bool()> restart;
       if (b.setup)
         restart = [&] {
-          set_length(ctx, b, bytes, ps);
+          set_length(ctx, b, bytes, ps, settings_.element_layout);
           return setup_succeeded_everywhere(ctx, active, m);
         };
       const TimeLimit limit = time_limited(b, ctx, active, repetitions, rs.time_limit_s, restart);
@@ -658,7 +688,7 @@ class SuiteRunner {
       // A point set up afresh below (a new window, a reopened file) has not run yet.
       rehearsed = b.setup ? 0 : limit.probed;
       // The preparatory run moved file pointers and filled windows: start the timed run afresh.
-      set_length(ctx, b, bytes, ps);
+      set_length(ctx, b, bytes, ps, settings_.element_layout);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;
     }
     const int lead = warm_up_at_length(b, ctx, repetitions, rehearsed);

@@ -384,6 +384,75 @@ TEST(ImbMpi1, CheckHoldsWithEveryDataType) {
   EXPECT_EQ(count_of(wrong.err, "error"), 1) << wrong.err;
 }
 
+// -contig_type (issue 34 item 4, current IMB's): the calls name Intel's derived types (traced on
+// 3 ranks: a vector of the length's elements, count 1; the element resized to twice its extent,
+// count X / size; a vector of those), the buffers hold every element in its place (resize: a gap
+// after each), the reductions sum with IMB's own operation, and -check holds for transfers,
+// Exchange's second message, the v-variants and the sums; a planted corrupt byte fails it; a
+// wrong word is one error.
+TEST(ImbMpi1, ContigTypeNamesIntelsDerivedTypesAndCheckHolds) {
+  struct Case {
+    const char* layout;
+    const char* red_type;
+    std::string allreduce;  // rank 0's MPI_Allreduce line at 64 bytes, after "root -1 buf …"
+    std::string allgatherv;
+  };
+  const std::vector<Case> cases = {
+      {"base", "float", "MPI_Allreduce 16 type MPI_FLOAT", "MPI_Allgatherv 64 type MPI_BYTE"},
+      {"base_vec", "float", "MPI_Allreduce 1 type vector of 16 MPI_FLOAT",
+       "MPI_Allgatherv 1 type vector of 64 MPI_BYTE"},
+      {"resize", "double", "MPI_Allreduce 8 type MPI_DOUBLE resized to extent 16",
+       "MPI_Allgatherv 64 type MPI_BYTE resized to extent 2"},
+      {"resize_vec", "float", "MPI_Allreduce 1 type vector of 16 MPI_FLOAT resized",
+       "MPI_Allgatherv 1 type vector of 64 MPI_BYTE resized"}};
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.layout);
+    const std::string trace = dir + "/" + c.layout;
+    std::filesystem::create_directory(trace);
+    const std::vector<std::string> args = {"imb-mpi1",        "-check",
+                                           "-npmin",          "3",
+                                           "-iter",           "5",
+                                           "-msglog",         "5:6",
+                                           "Exchange",        "Allgatherv",
+                                           "Allreduce",       "Reduce_scatter",
+                                           "Reduce_local",    "-contig_type",
+                                           c.layout,          "-red_data_type",
+                                           c.red_type,        "--json",
+                                           trace + "/r.json", "--no-db"};
+    const auto clean = run_mpi(3, args, "MPISCOPE_TRACE=" + trace, 60, program);
+    ASSERT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+    const auto tables = parse_imb(clean.out);
+    ASSERT_EQ(tables.size(), 5u) << clean.out;
+    for (const auto& t : tables)
+      for (const auto& row : t.cells) EXPECT_EQ(row.back(), "0.00") << t.name << " " << row[0];
+    // The calls at 64 bytes, without their root and buffer columns.
+    std::set<std::string> seen;
+    for (const auto& line : lines_of(read_file(trace + "/trace.0"))) {
+      std::istringstream words(line);
+      std::string call, count, skip, rest;
+      words >> call >> count >> skip >> skip >> skip >> skip;
+      std::getline(words, rest);
+      if (call == "MPI_Allreduce" || call == "MPI_Allgatherv")
+        seen.insert(call + " " + count + rest);
+    }
+    EXPECT_EQ(seen.count(c.allreduce), 1u) << ::testing::PrintToString(seen);
+    EXPECT_EQ(seen.count(c.allgatherv), 1u) << ::testing::PrintToString(seen);
+    const auto doc = nlohmann::json::parse(read_file(trace + "/r.json"));
+    if (std::string(c.layout) != "base") {
+      EXPECT_EQ(doc["run"]["settings"]["contig_type"].get<std::string>().rfind(c.layout, 0), 0u);
+    }
+    if (std::string(c.layout) == "resize") {  // the spaced layout: a planted byte is found
+      const auto bad = run_mpi(3, args, "MPISCOPE_FAULT=corrupt:0", 60);
+      EXPECT_EQ(bad.exit_code, 3) << bad.err;
+    }
+  }
+  const auto wrong = run_mpi(2, {"imb-mpi1", "-contig_type", "resized", "--no-db"}, "", 30);
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
+  EXPECT_EQ(count_of(wrong.err, "error"), 1) << wrong.err;
+}
+
 // -msg_pause on (current IMB's): after each of the 6 lengths every rank sleeps at least 0.1 s, so
 // the run takes at least 0.6 s longer than without; the settings record it; a bad value is one
 // error.

@@ -115,6 +115,8 @@ core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
   s.sync_collectives = suite.options.collective_options && o.sync;
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
+  if (suite.options.data_types)
+    s.element_layout = core::find_element_layout(o.contig_type).value_or(core::ElementLayout::Base);
   s.pause_after_length = o.msg_pause;
   s.timeout_s = o.output.timeout_s;
   s.cpu_target_s = o.cpu_target_s;
@@ -336,6 +338,12 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
     info.settings["datatype"] = core::mpi_type_name(core::find_element_type(o.data_type)->moved);
     info.settings["reduction_datatype"] =
         core::mpi_type_name(core::find_element_type(o.red_data_type)->summed);
+    if (o.contig_type != "base")
+      info.settings["contig_type"] =
+          o.contig_type + (core::buffer_scale(settings.element_layout) > 1
+                               ? " (buffers twice the message; reductions with IMB's "
+                                 "own sum)"
+                               : " (reductions with IMB's own sum)");
   }
   info.settings["imb_rules"] = o.rules;
   info.settings["imb_rules_text"] = rules_text(suite, o);

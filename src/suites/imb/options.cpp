@@ -10,6 +10,7 @@
 
 #include "cli/numbers.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/element_layout.hpp"
 #include "core/input_file.hpp"
 #include "core/text.hpp"
 
@@ -341,6 +342,20 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                    o.red_data_type = core::to_lower(v);
                  },
                  [](const Options& o) { return o.red_data_type; }});
+    t.push_back({"-contig_type", "L",
+                 "the datatype the calls name: base (the element, default), base_vec (one "
+                 "MPI_Type_vector of the message's elements), resize (the element resized to "
+                 "twice its extent: buffers twice the message, every other element carried) or "
+                 "resize_vec (a vector of those); the reductions then sum with IMB's own "
+                 "operation",
+                 [](Options& o, const std::string& v) {
+                   if (!core::find_element_layout(core::to_lower(v)))
+                     throw UsageError(
+                         "-contig_type takes base, base_vec, resize or resize_vec, got '" + v +
+                         "'");
+                   o.contig_type = core::to_lower(v);
+                 },
+                 [](const Options& o) { return o.contig_type; }});
   }
   if (suite.msg_pause)
     t.push_back({"-msg_pause", "on|off",

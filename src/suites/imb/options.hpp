@@ -49,6 +49,7 @@ struct Options {
   int window_size = 256;                 // -window_size: Uniband/Biband messages per window
   std::string data_type = "byte";        // -data_type: what IMB-MPI1's transfers move
   std::string red_data_type = "float";   // -red_data_type: what its reductions sum
+  std::string contig_type = "base";      // -contig_type: core::ElementLayout's name
   bool msg_pause = false;                // -msg_pause: a pause after each length
   double mem_gb = 1.0;                   // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;      // -msglen; empty = defaults
@@ -70,9 +71,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, rules, benchmarks, unknown_ben
                                    multi, off_cache_mb, off_cache_line, msgs_per_sample,
                                    msgs_nonaggr, overall_vol_mb, time_s, warm_up, root_shift, sync,
                                    iter_policy, imb_barrier, max_msg_log, thread_level, window_size,
-                                   data_type, red_data_type, msg_pause, mem_gb, lengths, msglog_min,
-                                   msglog_max, zero_size, aggregate_mode, map_rows, map_cols, check,
-                                   samples, output, io_dir, run_tag, cpu_target_s, method)
+                                   data_type, red_data_type, contig_type, msg_pause, mem_gb,
+                                   lengths, msglog_min, msglog_max, zero_size, aggregate_mode,
+                                   map_rows, map_cols, check, samples, output, io_dir, run_tag,
+                                   cpu_target_s, method)
 
 // IMB 3.1's rules over `current`: its repetition rule (-iter_policy imb3.1), warm-up, rooted
 // collectives (-root_shift on -sync off) and megabyte (2^20 bytes).

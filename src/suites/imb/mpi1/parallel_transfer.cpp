@@ -17,7 +17,7 @@ void sendrecv(PointContext& c, int i) {
 void exchange(PointContext& c, int i) {
   MPI_Request requests[2];
   MPI_Isend(c.send(i), c.count, c.datatype, c.right(), 0, c.comm, &requests[0]);
-  MPI_Isend(c.send(i) + c.bytes, c.count, c.datatype, c.left(), 0, c.comm, &requests[1]);
+  MPI_Isend(c.send(i) + c.place(c.bytes), c.count, c.datatype, c.left(), 0, c.comm, &requests[1]);
   MPI_Recv(c.recv(i), c.count, c.datatype, c.left(), 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Recv(c.recv(i), c.count, c.datatype, c.right(), 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);

@@ -1,6 +1,7 @@
 // IMB-MPI1 reductions (guide 3.3.4.1–3.3.4.3): X/sizeof(float) floats, MPI_FLOAT with MPI_SUM;
 // and current IMB's Reduce_scatter_block and Reduce_local, which run only when named. The kernels
 // reduce the benchmark's element (PointContext::datatype): OSU's programs run them on MPI_CHAR.
+// The operation is PointContext::op: MPI_SUM, or IMB's own sum under -contig_type.
 #include "suites/imb/mpi1/benchmarks.hpp"
 
 namespace mpiscope::imb::mpi1 {
@@ -10,21 +11,21 @@ using core::PointContext;
 using Blocks = std::vector<ExpectedBlock>;
 
 void reduce(PointContext& c, int i) {
-  MPI_Reduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i), c.comm);
+  MPI_Reduce(c.send(i), c.recv(i), c.count, c.datatype, c.op, c.root(i), c.comm);
 }
 void allreduce(PointContext& c, int i) {
-  MPI_Allreduce(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.comm);
+  MPI_Allreduce(c.send(i), c.recv(i), c.count, c.datatype, c.op, c.comm);
 }
 void reduce_scatter(PointContext& c, int i) {
-  MPI_Reduce_scatter(c.send(i), c.recv(i), c.counts.data(), c.datatype, MPI_SUM, c.comm);
+  MPI_Reduce_scatter(c.send(i), c.recv(i), c.counts.data(), c.datatype, c.op, c.comm);
 }
 // Current IMB: every process receives a block of X bytes (X/4 floats) of the reduced np·X.
 void reduce_scatter_block(PointContext& c, int i) {
-  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM, c.comm);
+  MPI_Reduce_scatter_block(c.send(i), c.recv(i), c.count, c.datatype, c.op, c.comm);
 }
 // Current IMB: the local reduction alone, recv += send on every process, no communication.
 void reduce_local(PointContext& c, int i) {
-  MPI_Reduce_local(c.send(i), c.recv(i), c.count, c.datatype, MPI_SUM);
+  MPI_Reduce_local(c.send(i), c.recv(i), c.count, c.datatype, c.op);
 }
 
 Blocks whole_sum(const PointContext& c) {
