@@ -590,7 +590,20 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
   run.info.suite_title = "OSU Micro-Benchmarks";
   TableCollector tables{run, sink};
   std::optional<core::BenchmarkRun> current;  // the table being read
+  // osu_mbw_mr -V: a table per window (as mpiscope's run gives them, parameter "window"), read
+  // from its two profiles, MB/s and then messages/s, rows of a size and a figure per window.
+  bool varied = false, rate_profile = false;
+  std::vector<int> windows;
+  std::map<int, core::BenchmarkRun> by_window;
+  auto finish_varied = [&] {
+    for (const int w : windows)
+      if (const auto it = by_window.find(w); it != by_window.end() && !it->second.rows.empty())
+        tables(std::move(it->second));
+    by_window.clear();
+    rate_profile = false;
+  };
   auto finish_table = [&] {
+    finish_varied();
     if (current && !current->rows.empty()) tables(std::move(*current));
     current.reset();
   };
@@ -613,6 +626,8 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       }
       current->sized = false;
       columns.clear();
+      varied = false;
+      windows.clear();
       if (run.info.suite_title == "OSU Micro-Benchmarks") {
         static const std::regex version(R"(\bv(\d[\w.]*))");
         std::smatch m;
@@ -644,6 +659,33 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
     }
     if (line.rfind('#', 0) == 0) {
       const std::string body = trim(line.substr(1));
+      if (body.find("window size: varied") != std::string::npos) {
+        varied = true;
+        continue;
+      }
+      if (varied) {
+        if (body == "Message Rate Profile") rate_profile = true;
+        std::vector<int> heading;  // "#      1  2  4 … 128": the windows
+        for (const auto& w : words(body)) {
+          double v = 0;
+          if (!to_number(w, v) || v < 1) {
+            heading.clear();
+            break;
+          }
+          heading.push_back(static_cast<int>(v));
+        }
+        if (!heading.empty()) {
+          windows = heading;
+          continue;
+        }
+        if (body.rfind("Datatype:", 0) == 0) {  // -T all: the next type's profiles
+          finish_varied();
+          std::string v = trim(body.substr(9));
+          if (!v.empty() && v.back() == '.') v.pop_back();
+          current->parameters["datatype"] = v;
+        }
+        continue;
+      }
       const auto colon = body.find(':');
       // "# Overall(us)  Compute(us) …": osu_ibarrier's columns (not "# Overall = Coll. Init …").
       if (body.rfind("Size", 0) == 0 || body.find("Latency") != std::string::npos ||
@@ -664,6 +706,37 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
           current = std::move(next);
         }
         current->parameters[key] = v;
+      }
+      continue;
+    }
+    if (varied && !windows.empty() && !line.empty()) {
+      const auto cells = words(line);
+      double size = 0;
+      if (cells.size() != windows.size() + 1 || !to_number(cells[0], size)) continue;
+      for (std::size_t k = 0; k < windows.size(); ++k) {
+        double v = 0;
+        if (!to_number(cells[k + 1], v)) continue;
+        auto [it, made] = by_window.try_emplace(windows[k], *current);
+        core::BenchmarkRun& t = it->second;
+        if (made) {
+          t.rows.clear();
+          t.sized = true;
+          t.has_throughput = true;
+          t.parameters["window"] = std::to_string(windows[k]);
+        }
+        const auto bytes = static_cast<std::size_t>(size);
+        if (rate_profile) {  // the same size's row of the MB/s profile
+          for (auto& row : t.rows)
+            if (row.bytes == bytes) row.values.push_back({"message_rate", v, "messages/s"});
+          continue;
+        }
+        core::Measurement m = blank_row();
+        m.bytes = bytes;
+        m.mbytes_per_sec = v / 1.048576;  // OSU's MB/s are 10^6 bytes/s; the model's 2^20
+        m.values.push_back({"osu_bandwidth", v, "MB/s (10^6 bytes per second, as printed)"});
+        if (v > 0) m.t_avg_us = static_cast<double>(bytes) / v;
+        check_table_size(t);
+        t.rows.push_back(m);
       }
       continue;
     }
