@@ -32,7 +32,10 @@ TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
   const int np = GetParam();
   const auto dir = temp_dir();
   const auto lengths = write_file(dir, "lengths", "0\n7\n65536\n");
-  const auto r = run_mpi(np, {"imb-mpi1", "-msglen", lengths, "-iter", "10", "-check"});
+  // Fewer repetitions from 3 processes on: oversubscribed MPICH ranks wait a time slice at every
+  // synchronisation (45 s at 3 and 4 processes in CI's MPICH pass with 10).
+  const std::string repetitions = np >= 3 ? "4" : "10";
+  const auto r = run_mpi(np, {"imb-mpi1", "-msglen", lengths, "-iter", repetitions, "-check"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto tables = parse_imb(r.out);
   EXPECT_NE(r.out.find("!!!!  ALL BENCHMARKS SUCCESSFUL !!!!"), std::string::npos);
@@ -75,7 +78,7 @@ TEST_P(AllBenchmarks, EveryBenchmarkPrintsItsTablesAtEveryProcessCount) {
       ASSERT_EQ(t->cells.size(), bytes.size());
       for (std::size_t i = 0; i < bytes.size(); ++i) {
         EXPECT_EQ(t->cells[i][0], bytes[i]);
-        EXPECT_EQ(t->cells[i][1], "10");
+        EXPECT_EQ(t->cells[i][1], repetitions);
         EXPECT_EQ(t->cells[i].back(), "0.00") << "defects in " << t->rows[i];
       }
     }
@@ -363,7 +366,7 @@ TEST(ImbMpi1, CheckHoldsWithEveryDataType) {
     SCOPED_TRACE(type);
     const std::vector<std::string> args = {
         "imb-mpi1",   "-check", "-npmin",         "3",     "-iter",     "5",
-        "-msglog",    "2:6",    "Sendrecv",       "Bcast", "Allreduce", "Reduce_scatter",
+        "-msglog",    "3:4",    "Sendrecv",       "Bcast", "Allreduce", "Reduce_scatter",
         "-data_type", type,     "-red_data_type", type,    "--no-db"};
     const auto clean = run_mpi(3, args, "", 60);
     ASSERT_EQ(clean.exit_code, 0) << clean.out << clean.err;
@@ -414,7 +417,7 @@ TEST(ImbMpi1, ContigTypeNamesIntelsDerivedTypesAndCheckHolds) {
     const std::vector<std::string> args = {"imb-mpi1",        "-check",
                                            "-npmin",          "3",
                                            "-iter",           "5",
-                                           "-msglog",         "5:6",
+                                           "-msglen",         write_file(dir, "l", "64\n"),
                                            "Exchange",        "Allgatherv",
                                            "Allreduce",       "Reduce_scatter",
                                            "Reduce_local",    "-contig_type",

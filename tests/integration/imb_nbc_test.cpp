@@ -211,7 +211,7 @@ TEST(ImbNbc, PureVariantsIncludeExcludeAndMsglog) {
 TEST(ImbNbc, CheckVerifiesEveryBenchmarkAndFindsAPlantedCorruption) {
   std::vector<std::string> args = {
       "imb-nbc", "-check", "-npmin",  "3",
-      "-iter",   "4",      "-msglen", write_file(temp_dir(), "l", "64\n4100\n"),
+      "-iter",   "4",      "-msglen", write_file(temp_dir(), "l", "4100\n"),
       "--no-db"};
   for (const auto& name : kNbcDefault) {
     args.push_back(name);

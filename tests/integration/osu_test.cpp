@@ -866,8 +866,8 @@ TEST(OsuCollectives, InPlaceCallsPassMpiInPlaceWhereOsusDo) {
   }
   const auto blocking =
       run_mpi(2, {"-l", "-m", "1:16", "-i", "100", "--no-db"}, "", 60, "osu_allreduce");
-  const auto scatter =
-      run_mpi(3, {"-l", "-m", "1:16", "-i", "100", "-c", "--no-db"}, "", 60, "osu_scatter");
+  const auto scatter = run_mpi(3, {"-l", "-m", "1:16", "-i", "10", "-x", "10", "-c", "--no-db"}, "",
+                               60, "osu_scatter");
   const auto nonblocking =
       run_mpi(2, {"-l", "-m", "1:16", "-i", "100", "--no-db"}, "", 60, "osu_iallgather");
   for (const auto* r : {&blocking, &scatter, &nonblocking}) ASSERT_EQ(r->exit_code, 0) << r->err;
