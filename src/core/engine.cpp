@@ -920,6 +920,12 @@ class SuiteRunner {
     MPI_Gather(&t_us, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, active);
     double defects = 0;
     MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, active);
+    std::vector<double> samples = local.samples;
+    if (settings_.samples_mean_over_ranks && !samples.empty()) {
+      const int n = static_cast<int>(samples.size());  // the same count on every active rank
+      MPI_Reduce(local.samples.data(), samples.data(), n, MPI_DOUBLE, MPI_SUM, 0, active);
+      for (auto& s : samples) s /= static_cast<double>(nactive);
+    }
     if (world_rank_ != 0) return;
     m.measured = true;
     m.repetitions = local.repetitions;
@@ -954,9 +960,9 @@ class SuiteRunner {
     m.mbytes_per_sec = b.throughput_from_mean ? throughput(all.t_avg_us) : all.mbytes_per_sec;
     if (b.message_rate) add_message_rate(messages, m.t_max_us, m);
     if (settings_.check) m.defects = defects;
-    if (!local.samples.empty()) {
-      m.raw_samples_us.reserve(local.samples.size());
-      for (double s : local.samples) m.raw_samples_us.push_back(s * 1e6);
+    if (!samples.empty()) {
+      m.raw_samples_us.reserve(samples.size());
+      for (double s : samples) m.raw_samples_us.push_back(s * 1e6);
       m.samples_us = summarize(m.raw_samples_us);
     }
   }

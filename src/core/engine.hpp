@@ -46,6 +46,9 @@ struct EngineSettings {
   double mem_limit_bytes = 0;  // per process; 0 = no limit
   bool check = false;          // -check: verify received data, add the defects column
   bool keep_samples = false;   // time each repetition separately, keep the samples
+  // Whose samples the row keeps: world rank 0's (false), or each repetition's mean over the
+  // point's active ranks (OSU's collectives' -z: the ranks' iteration times summed, / P).
+  bool samples_mean_over_ranks = false;
   int npmin = 2;
   bool multi = false;
   int multi_outflag = 0;

@@ -5,6 +5,8 @@
 //    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
 //    still run their time;
 //    and MPI_Init_thread (osu_init's start-up);
+//  - MPISCOPE_DELAY_RANKS=1,3 applies those delays on those world ranks only (a collective whose
+//    ranks' times differ: OSU's -z for collectives averages them);
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
 //    a machine that changes speed in the middle of a measurement; MPISCOPE_DELAY_UNTIL=N only to
 //    the first N calls (a measurement slowed at its start, as SKaMPI's empty measurement);
@@ -48,6 +50,13 @@ double delay_of(const char* call) {
   const std::string all(spec), key = std::string(call) + "=";
   const auto at = all.find(key);
   if (at == std::string::npos) return 0;
+  if (const char* ranks = std::getenv("MPISCOPE_DELAY_RANKS")) {
+    int initialized = 0, rank = 0;
+    PMPI_Initialized(&initialized);
+    if (initialized) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const std::string list = std::string(",") + ranks + ",";
+    if (list.find("," + std::to_string(rank) + ",") == std::string::npos) return 0;
+  }
   return std::atof(all.c_str() + at + key.size()) * 1e-6;
 }
 

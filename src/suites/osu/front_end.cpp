@@ -139,8 +139,11 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   s.repetitions.n_barr = 1;        // OSU: one MPI_Barrier before each size's loop
   s.warm_up_in_timed_loop = true;  // its skip iterations, then the timed ones, in one loop
   s.check = o.validate;
-  s.keep_samples = !o.tail_percentiles.empty();  // -z: each iteration's time on rank 0
-  s.npmin = world_size;                          // collectives on every rank only
+  // -z: each iteration's time, rank 0's (point-to-point) or its mean over the ranks (the
+  // blocking collectives: OSU's omb_get_stats sums the ranks' iterations and divides by P).
+  s.keep_samples = !o.tail_percentiles.empty();
+  s.samples_mean_over_ranks = p.figure == Figure::kCollective;
+  s.npmin = world_size;           // collectives on every rank only
   s.root_shift = o.root_rotates;  // -k rotate: root i mod P in iteration i; else -k fixed:N
   s.fixed_root = o.root;
   s.sync_collectives = true;    // each iteration timed alone, a barrier after it
@@ -233,6 +236,13 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["overlap"] =
         "CPU work computes for each rank's own pure communication time; overall, compute and pure "
         "the means over the ranks; overlap = 100 (pure + compute - overall) / pure";
+  }
+  if (!o.tail_percentiles.empty()) {  // -z, and whose iterations the samples are
+    std::string list;
+    for (int q : o.tail_percentiles) list += (list.empty() ? "" : ",") + std::to_string(q);
+    info.settings["tail_percentiles"] =
+        list + (p.figure == Figure::kCollective ? " of each iteration's mean over the ranks"
+                                                : " of rank 0's iterations");
   }
   info.settings["mem_limit_bytes"] = std::to_string(o.mem_limit);
   info.settings["megabyte"] = "10^6 bytes in the text's MB/s; 2^20 in mbytes_per_sec";

@@ -263,7 +263,13 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     app.add_flag("-f,--full", o.full,
                  "print min, max and the iteration count (latency figures); every phase "
                  "(overlap)");
-  app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  // osu_barrier and osu_ibarrier move no data: OSU's option strings have no -c for them, and a
+  // Validation column there could only ever say Pass.
+  bool validate_nothing = false;
+  if (p->sized)
+    app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
+  else
+    app.add_flag("-c,--validation", validate_nothing)->group("");
   // -b where OSU 7.4's option strings have it: the point-to-point programs.
   std::string buffers;
   const bool point_to_point = p->figure == Figure::kLatency || p->figure == Figure::kBandwidth ||
@@ -287,12 +293,14 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   std::vector<std::string> type_words;
   // OSU 7.4's -z[P,P,...] (optional argument): percentiles of the iterations' figures.
   std::string tail;
-  const bool tail_offered = !one_sided && p->sized && p->figure != Figure::kOverlap;
+  const bool tail_offered =
+      !one_sided && p->figure != Figure::kOverlap && (p->sized || p->figure == Figure::kCollective);
   if (tail_offered)
     app.add_option("-z,--tail-lat", tail,
                    "[P,P,...] also print the P-th percentiles of the iterations' latency or "
                    "bandwidth (default 50,90,99; at most 5, each 1 to 100): osu_latency, osu_bw, "
-                   "osu_bibw and their persistent forms")
+                   "osu_bibw and their persistent forms from rank 0's iterations; the blocking "
+                   "collectives from each iteration's mean over the ranks")
         ->expected(0, 1);
   if (!one_sided && p->sized)
     app.add_option("-T,--type", type_words,
@@ -371,6 +379,9 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                                     "]: single or multiple");
       o.buffer_per_message = word == "multiple";
     }
+    if (validate_nothing)
+      throw std::invalid_argument("Invalid option [-c]: " + p->name +
+                                  " moves no data, so there is none to validate");
     if (in_place_elsewhere)
       throw std::invalid_argument(
           "-l (MPI_IN_PLACE) is for OSU 7.4's gathers, scatters, all-to-alls and reductions; " +
@@ -428,11 +439,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       }
     }
     if (tail_offered && app.count("-z") > 0) {
-      if (!has_tail_figures(p->name))
+      if (!has_tail_figures(*p))
         throw std::invalid_argument(
-            "-z: mpiscope prints tail figures for osu_latency, osu_bw, osu_bibw and their "
-            "persistent forms, which OSU takes from rank 0's iterations; for " +
-            p->name + " OSU averages each iteration over the ranks, which mpiscope does not keep");
+            "-z: mpiscope prints tail figures for osu_latency, osu_bw, osu_bibw, their "
+            "persistent forms and the blocking collectives; not for " +
+            p->name);
       if (o.method.accurate())
         throw std::invalid_argument(
             "-z with --method accurate: the accurate meter's own percentiles are in the JSON and "

@@ -50,12 +50,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
                                    print_rate, window_creation, synchronization, warnings, output,
                                    method)
 
-// The programs whose -z figures mpiscope prints: those OSU computes from rank 0's iterations
-// alone (it averages the other programs' iterations over the ranks).
-inline bool has_tail_figures(const std::string& program) {
-  return program == "osu_latency" || program == "osu_latency_persistent" || program == "osu_bw" ||
-         program == "osu_bw_persistent" || program == "osu_bibw_persistent" ||
-         program == "osu_bibw";
+// The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
+// 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.
+inline bool has_tail_figures(const Program& p) {
+  return p.figure == Figure::kCollective || p.name == "osu_latency" ||
+         p.name == "osu_latency_persistent" || p.name == "osu_bw" ||
+         p.name == "osu_bw_persistent" || p.name == "osu_bibw_persistent" || p.name == "osu_bibw";
 }
 
 // OSU 7.4's rooted collectives, which take -k (their root from omb_get_root_rank; osu_bcast's
