@@ -7,8 +7,9 @@
 # the hand-written loop (latency: tool / hand; bandwidth: hand / tool; above 1: the tool
 # measured more time than the hand-written loop did). Goal: at most 1.02.
 #
-#   bench/osu_side_by_side.sh [BUILD_DIR] [LAUNCHER] [ROUNDS] [OSU_PT2PT_DIR] [LENGTHS]
-#   (defaults: build, mpirun.openmpi, 7, none, "1 65536 1048576 4194304")
+#   bench/osu_side_by_side.sh [BUILD_DIR] [LAUNCHER] [ROUNDS] [OSU_PT2PT_DIR] [LENGTHS] [BENCHES]
+#   (defaults: build, mpirun.openmpi, 7, none, "1 65536 1048576 4194304",
+#    "osu_latency osu_bw"; osu_latency_mt runs with -t $THREADS, default 1:2)
 #
 # BUILD_DIR needs bin/mpiscope and bin/osu_hand_loops (MPISCOPE_BENCH=ON, the default).
 # OSU_PT2PT_DIR holds OSU's osu_latency and osu_bw built for the same MPI library, e.g.
@@ -19,6 +20,8 @@ launcher=${2:-mpirun.openmpi}
 rounds=${3:-7}
 osu_dir=${4:-}
 lengths=${5:-1 65536 1048576 4194304}
+benches=${6:-osu_latency osu_bw}
+threads=${THREADS:-1:2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 oversubscribe=""
 [[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
@@ -31,13 +34,21 @@ tools="hand mpiscope"
 run() {
   local tool=$1 bench=$2 bytes=$3 out="$work/out.txt"
   local -a cmd
+  local -a extra=()
+  [[ $bench == osu_latency_mt ]] && extra=(-t "$threads")
   case $tool in
-  hand) cmd=("$build/bin/osu_hand_loops" "${bench#osu_}" "$bytes") ;;
-  mpiscope) cmd=("$build/bin/mpiscope" osu "$bench" -m "$bytes:$bytes" --no-db) ;;
-  osu) cmd=("$osu_dir/$bench" -m "$bytes:$bytes") ;;
+  hand)
+    cmd=("$build/bin/osu_hand_loops" "${bench#osu_}" "$bytes")
+    [[ $bench == osu_latency_mt ]] && cmd+=(--threads "$threads")
+    ;;
+  mpiscope) cmd=("$build/bin/mpiscope" osu "$bench" -m "$bytes:$bytes" "${extra[@]}" --no-db) ;;
+  osu) cmd=("$osu_dir/$bench" -m "$bytes:$bytes" "${extra[@]}") ;;
   esac
   # shellcheck disable=SC2086
-  if ! timeout 300 "$launcher" $oversubscribe -np 2 "${cmd[@]}" > "$out" 2>&1; then
+  # OSU 7.4's osu_latency_mt returns without MPI_Finalize, which Open MPI's launcher reports as
+  # a failure after its table is out.
+  if ! timeout 300 "$launcher" $oversubscribe -np 2 "${cmd[@]}" > "$out" 2>&1 &&
+    ! [[ $tool == osu && $bench == osu_latency_mt ]]; then
     echo "failed: ${cmd[*]}" >&2
     cat "$out" >&2
     exit 1
@@ -50,7 +61,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(date +%s)
 read -r -a order <<< "$tools"
 for ((r = 0; r < rounds; ++r)); do
-  for bench in osu_latency osu_bw; do
+  for bench in $benches; do
     for bytes in $lengths; do
       n=${#order[@]}
       for ((k = 0; k < n; ++k)); do run "${order[(r + k) % n]}" "$bench" "$bytes"; done

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -140,6 +141,13 @@ struct PointContext {
   // Windowed kernels (OSU's osu_bw, osu_bibw, osu_mbw_mr; current IMB's Uniband, Biband): the
   // messages in flight per repetition (OSU's -W, IMB's -window_size: EngineSettings::window_size).
   int in_flight = 1;
+  // Threaded kernels (OSU's osu_latency_mt): the threads each rank runs (Benchmark::
+  // threads_per_rank); thread t's messages are X bytes of their own at t·X in the buffers.
+  std::vector<int> threads_per_rank;
+  int threads_of(int r) const {
+    if (threads_per_rank.empty()) return 1;
+    return threads_per_rank[std::min(static_cast<std::size_t>(r), threads_per_rank.size() - 1)];
+  }
   TimerReads timer_reads = TimerReads::AroundLoop;
   // False on the ranks whose time does not count (Benchmark::timed_rank): they make no
   // per-repetition timer reads, which would delay their partner's timed repetitions.
@@ -350,6 +358,9 @@ struct Benchmark {
   // buffers, message j at j·X (OSU's one-sided bandwidth, and its -b multiple); the buffers are
   // sized for the window.
   bool window_slots = false;
+  // Threads the kernel runs on rank r (the last entry for the ranks past the end), each with X
+  // bytes of its own in the buffers; empty: the calling thread alone. The kernel makes them.
+  std::vector<int> threads_per_rank = {};
   // Messages in flight per repetition of this benchmark (OSU's -V: a table per window size);
   // 0: the run's EngineSettings::window_size.
   int window = 0;

@@ -509,9 +509,10 @@ class SuiteRunner {
         bytes, q, b.rooted);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
     const std::size_t per_message = std::max(bytes, kWarmupBytes);
-    BufferShape shape =
-        b.shape(b.window_slots ? per_message * static_cast<std::size_t>(window_of(b)) : per_message,
-                q, repetitions);
+    // Messages with X bytes of their own: a window's (window_slots), or each thread's.
+    std::size_t slots = b.window_slots ? static_cast<std::size_t>(window_of(b)) : 1;
+    for (const int t : b.threads_per_rank) slots = std::max(slots, static_cast<std::size_t>(t));
+    BufferShape shape = b.shape(per_message * slots, q, repetitions);
     if (b.sized) {  // -contig_type resize: every element followed by a gap of its size
       shape.send *= buffer_scale(settings_.element_layout);
       shape.recv *= buffer_scale(settings_.element_layout);
@@ -585,6 +586,7 @@ class SuiteRunner {
     if (settings_.own_barrier_collectives && b.family == Family::Collective)
       ctx.barrier = own_barrier;
     ctx.in_flight = window_of(b);
+    ctx.threads_per_rank = b.threads_per_rank;
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +

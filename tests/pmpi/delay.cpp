@@ -4,7 +4,8 @@
 //    MPI_File_write_ordered), so that a test can check that accurate mode measures it within its
 //    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
 //    still run their time;
-//    and MPI_Init_thread (osu_init's start-up);
+//    and MPI_Init_thread (osu_init's start-up); MPISCOPE_THREAD_LEVEL_PROVIDED=L makes
+//    MPI_Init_thread grant at most thread level L (0 single … 3 multiple);
 //  - MPISCOPE_DELAY_RANKS=1,3 applies those delays on those world ranks only (a collective whose
 //    ranks' times differ: OSU's -z for collectives averages them);
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
@@ -28,6 +29,11 @@
 //    variants), the active-target synchronisation (fence, start, complete, post, wait), and
 //    MPI_Comm_split and MPI_Comm_free, MPI_Send_init and MPI_Recv_init with their peer and buffer,
 //    MPI_Start, and MPI_Startall with the number of requests it starts;
+//    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
+//    "tag T thread K inside N", K numbering the process's threads in the order of their first
+//    call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
+//    among them (osu_latency_mt: which thread made which iteration's calls, and whether threads
+//    were inside MPI at once);
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
 //    MPI_Reduce, MPI_Reduce_scatter, MPI_Reduce_scatter_block and their non-blocking forms) and
@@ -37,6 +43,7 @@
 //    count column is the calling rank's own).
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -63,7 +70,7 @@ double delay_of(const char* call) {
 int last_written_value = -1;  // by MPI_T_cvar_write, as an int
 
 // The delay of this call of a function, given how many calls of it came before.
-double delay_now(double delay, long& calls) {
+double delay_now(double delay, std::atomic<long>& calls) {
   static const long after = [] {
     const char* n = std::getenv("MPISCOPE_DELAY_AFTER");
     return n == nullptr ? 0L : std::atol(n);
@@ -105,6 +112,25 @@ void trace(const char* call, int count, int root, const void* buffer = nullptr,
 bool tracing() {
   static const bool on = std::getenv("MPISCOPE_TRACE") != nullptr;
   return on;
+}
+
+// MPI_Send and MPI_Recv calls under way in this process, counted from their entry (before any
+// delay) to their return: two or more means threads inside MPI at once.
+std::atomic<int> point_to_point_calls{0};
+struct InPointToPoint {
+  InPointToPoint() { ++point_to_point_calls; }
+  ~InPointToPoint() { --point_to_point_calls; }
+};
+
+// MPISCOPE_TRACE_THREADS: "tag T thread K inside N" for a point-to-point call (N: the calls under
+// way as it entered, its own among them); empty otherwise.
+std::string tag_and_thread(int tag) {
+  static const bool on = tracing() && std::getenv("MPISCOPE_TRACE_THREADS") != nullptr;
+  if (!on) return {};
+  static std::atomic<int> threads{0};
+  thread_local const int thread = threads++;
+  return "tag " + std::to_string(tag) + " thread " + std::to_string(thread) + " inside " +
+         std::to_string(point_to_point_calls.load());
 }
 
 // "type MPI_CHAR": a reduction's datatype by its MPI name (the same in every library).
@@ -153,7 +179,7 @@ extern "C" double MPI_Wtime() {
 extern "C" int MPI_Allreduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
   static const double delay = delay_of("MPI_Allreduce");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   static const char* failing = std::getenv("MPISCOPE_FAIL_IF_ALGORITHM");
   if (failing != nullptr && comm != MPI_COMM_WORLD && last_written_value == std::atoi(failing)) {
     MPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
@@ -171,7 +197,16 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(delay);
   while (std::chrono::steady_clock::now() < until) {
   }
-  return PMPI_Init_thread(argc, argv, required, provided);
+  const int status = PMPI_Init_thread(argc, argv, required, provided);
+  // MPISCOPE_THREAD_LEVEL_PROVIDED=L: a library that grants at most level L (0 single, 1
+  // funneled, 2 serialized, 3 multiple), as the MPI standard's levels are ordered.
+  if (const char* level = std::getenv("MPISCOPE_THREAD_LEVEL_PROVIDED")) {
+    const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                          MPI_THREAD_MULTIPLE};
+    const int at_most = levels[std::atoi(level) & 3];
+    if (*provided > at_most) *provided = at_most;
+  }
+  return status;
 }
 
 extern "C" int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buffer) {
@@ -204,7 +239,7 @@ extern "C" int MPI_Ireduce_scatter(const void* send, void* recv, const int count
 
 extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   static const double delay = delay_of("MPI_Bcast");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
   trace("MPI_Bcast", count, root, buffer);
   return PMPI_Bcast(buffer, count, type, root, comm);
@@ -234,9 +269,12 @@ extern "C" int MPI_Barrier(MPI_Comm comm) {
 
 extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int dest, int tag,
                         MPI_Comm comm) {
+  const InPointToPoint under_way;
   static const double delay = delay_of("MPI_Send");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
+  if (const auto extra = tag_and_thread(tag); !extra.empty())
+    trace("MPI_Send", count, dest, buffer, extra);
   return PMPI_Send(buffer, count, type, dest, tag, comm);
 }
 
@@ -264,7 +302,9 @@ extern "C" int MPI_Startall(int count, MPI_Request* requests) {
 
 extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, int tag,
                         MPI_Comm comm, MPI_Status* status) {
-  trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer);
+  const InPointToPoint under_way;
+  trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer,
+        tag_and_thread(tag));
   return PMPI_Recv(buffer, count, type, source, tag, comm, status);
 }
 
@@ -368,7 +408,7 @@ extern "C" int MPI_Win_wait(MPI_Win win) {
 extern "C" int MPI_File_write(MPI_File file, const void* buffer, int count, MPI_Datatype type,
                               MPI_Status* status) {
   static const double delay = delay_of("MPI_File_write");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
   return PMPI_File_write(file, buffer, count, type, status);
 }
@@ -376,7 +416,7 @@ extern "C" int MPI_File_write(MPI_File file, const void* buffer, int count, MPI_
 extern "C" int MPI_File_write_all(MPI_File file, const void* buffer, int count, MPI_Datatype type,
                                   MPI_Status* status) {
   static const double delay = delay_of("MPI_File_write_all");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
   return PMPI_File_write_all(file, buffer, count, type, status);
 }
@@ -384,7 +424,7 @@ extern "C" int MPI_File_write_all(MPI_File file, const void* buffer, int count, 
 extern "C" int MPI_File_write_ordered(MPI_File file, const void* buffer, int count,
                                       MPI_Datatype type, MPI_Status* status) {
   static const double delay = delay_of("MPI_File_write_ordered");
-  static long calls = 0;
+  static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
   return PMPI_File_write_ordered(file, buffer, count, type, status);
 }

@@ -160,6 +160,18 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   if (p.figure == Figure::kStartup) return run_startup(p, o, thread_level, command_line);
   const int world_size = mpi::world_size();
   const bool root = mpi::world_rank() == 0;
+  if (p.name == "osu_latency_mt") {  // threads calling MPI at once: every rank must have them
+    int provided = thread_level;
+    MPI_Allreduce(&thread_level, &provided, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (provided < MPI_THREAD_MULTIPLE) {
+      if (root)
+        std::fprintf(stderr,
+                     "%s: error: MPI_Init_thread must return MPI_THREAD_MULTIPLE! (this MPI "
+                     "library provides %s)\n",
+                     p.name.c_str(), mpi::thread_level_name(provided).c_str());
+      return cli::kRunFailed;
+    }
+  }
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   // osu_mbw_mr's -p: the first 2 x pairs ranks take part, the others sit out.
@@ -187,7 +199,9 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
                                            .sync = sync_of(o),
                                            .type = *find_osu_type(word),
                                            .in_place = o.in_place,
-                                           .buffer_per_message = o.buffer_per_message}));
+                                           .buffer_per_message = o.buffer_per_message,
+                                           .sender_threads = o.sender_threads,
+                                           .receiver_threads = o.receiver_threads}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
   const auto settings = engine_settings(o, p, world_size);
@@ -225,6 +239,12 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   if (is_one_sided(p.figure)) {
     info.settings["window_creation"] = window_creation_name(window_creation_of(o));
     info.settings["synchronization"] = sync_name(sync_of(o));
+  }
+  if (p.name == "osu_latency_mt") {
+    info.settings["sender_threads"] = std::to_string(o.sender_threads);
+    info.settings["receiver_threads"] = std::to_string(o.receiver_threads);
+    info.settings["tags"] =
+        o.sender_threads > 1 ? "each iteration its own (the iteration number)" : "1 out, 2 back";
   }
   if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
     info.settings["pairs"] = std::to_string(p.figure == Figure::kRate ? pairs : world_size / 2);
@@ -279,6 +299,12 @@ cli::SuiteEntry entry() {
                    },
                // As OSU's own programs run: side by side, MPICH's MPI_Accumulate at 64 KiB read
                // 31 µs under fixed thresholds against OSU's 118-184 µs (bench/README.md).
+               // osu_latency_mt's threads call MPI at once.
+               .thread_level =
+                   [](const std::vector<std::string>& args) {
+                     return !args.empty() && args[0] == "osu_latency_mt" ? MPI_THREAD_MULTIPLE
+                                                                         : MPI_THREAD_SINGLE;
+                   },
                .heap = core::HeapPolicyKind::System})};
 }
 

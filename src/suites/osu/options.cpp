@@ -47,10 +47,10 @@ void set_sizes(Options& o, const std::string& text) {
 
 // The program's defaults (osu_util.c process_options, osu_util.h).
 void set_defaults(Options& o, const Program& p) {
-  o.min_size =
-      p.name == "osu_latency" || p.name == "osu_latency_persistent" || p.name == "osu_multi_lat"
-          ? 0
-          : 1;
+  o.min_size = p.name == "osu_latency" || p.name == "osu_latency_persistent" ||
+                       p.name == "osu_latency_mt" || p.name == "osu_multi_lat"
+                   ? 0
+                   : 1;
   o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
   switch (p.figure) {
     case Figure::kBandwidth:
@@ -144,6 +144,33 @@ void set_root(Options& o, const std::string& text, int world_size) {
         fmt::format("Root rank('-k') cannot be more than number of processes [-k {}: {} processes]",
                     text, world_size));
   o.root = root;
+}
+
+// -t for osu_latency_mt (set_threads): "R" receiver threads (one sender), or "S:R"; each 1 to 127.
+void set_threads(Options& o, const std::string& text) {
+  const auto number = [&](const std::string& s) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (s.empty() || used != s.size() || v < 1 || v >= kMaxThreads)
+      throw std::invalid_argument(fmt::format(
+          "Invalid Number of Threads [-t {}]: [S:]R, each 1 to {}", text, kMaxThreads - 1));
+    return v;
+  };
+  const auto parts = core::split(text, ':');
+  if (parts.size() == 1) {
+    o.sender_threads = 1;
+    o.receiver_threads = number(parts[0]);
+  } else if (parts.size() == 2) {
+    o.sender_threads = number(parts[0]);
+    o.receiver_threads = number(parts[1]);
+  } else {
+    number("");
+  }
 }
 
 // OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
@@ -254,6 +281,12 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                    "synchronization: " + words + " (default " + o.synchronization + ")");
   }
   int probes = 0;
+  const bool threaded = p->name == "osu_latency_mt";
+  std::string threads_text;
+  if (threaded)
+    app.add_option("-t,--num_threads", threads_text,
+                   "[S:]R: rank 0's S sender threads (default 1) and rank 1's R receiver threads "
+                   "(default 2) share each size's iterations; each 1 to 127");
   if (p->figure == Figure::kOverlap)
     app.add_option("-t,--num-test-calls", probes,
                    "MPI_Test calls during the CPU work of each iteration (default 0)")
@@ -279,7 +312,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "multiple: X bytes of their own for every message (osu_bw, osu_bibw, their "
                  "persistent forms, osu_mbw_mr; the latency programs' buffers are made per size "
                  "either way)")
-      ->group(point_to_point ? "Options" : "");
+      ->group(point_to_point && !threaded ? "Options" : "");
   // -l where OSU 7.4's option string has it: the gathers, scatters, all-to-alls and reductions.
   bool in_place_elsewhere = false;
   if (has_in_place_form(p->name))
@@ -368,16 +401,27 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                              std::to_string(o.window) + " is not used");
     }
     if (app.count("-b") > 0) {
-      if (!point_to_point)
+      if (!point_to_point || threaded)
         throw std::invalid_argument(
-            "-b (single or multiple buffers) is for OSU 7.4's "
-            "point-to-point programs; " +
+            "-b (single or multiple buffers) is for OSU 7.4's point-to-point programs whose "
+            "option strings have it; " +
             p->name + " has none");
       const auto word = core::to_lower(buffers);
       if (word != "single" && word != "multiple")
         throw std::invalid_argument("Invalid buffer number [-b " + buffers +
                                     "]: single or multiple");
       o.buffer_per_message = word == "multiple";
+    }
+    if (threaded) {
+      if (app.count("-t") > 0) set_threads(o, threads_text);
+      if (o.validate && o.sender_threads != o.receiver_threads)
+        throw std::invalid_argument(
+            "Number of sender and receiver threads must be same when validation is enabled. Use "
+            "option -t to set");
+      if (o.method.accurate())
+        throw std::invalid_argument(
+            "--method accurate times one repetition at a time on one thread; osu_latency_mt's "
+            "iterations are shared among threads");
     }
     if (validate_nothing)
       throw std::invalid_argument("Invalid option [-c]: " + p->name +

@@ -89,10 +89,15 @@ struct BenchmarkChoices {
   OsuType type = osu_types().front();                  // -T
   bool in_place = false;                               // -l (has_in_place_form programs)
   bool buffer_per_message = false;                     // -b multiple (the windowed programs)
+  int sender_threads = 1, receiver_threads = 2;        // -t S:R (osu_latency_mt)
 };
 core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c);
 
 // point_to_point.cpp
+// OSU 7.4 times each iteration between two MPI_Wtime reads of its own and sums them, on the
+// ranks that send first (rank 0; every pair's first rank in osu_mbw_mr and osu_multi_lat); their
+// partners read no timer: `b` in `family`, timed so.
+core::Benchmark in_family(core::Benchmark b, core::Family family);
 // buffer_per_message: -b multiple, every message of a window in X bytes of its own.
 core::Benchmark windowed_bandwidth(bool buffer_per_message);    // osu_bw
 core::Benchmark windowed_bibandwidth(bool buffer_per_message);  // osu_bibw
@@ -100,6 +105,9 @@ core::Benchmark multi_pair_bandwidth(bool buffer_per_message);  // osu_mbw_mr
 core::Benchmark multi_pair_latency();                           // osu_multi_lat
 core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
 core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
+// threads.cpp: osu_latency_mt, rank 0's `senders` threads and rank 1's `receivers` sharing the
+// ping-pong's iterations.
+core::Benchmark threaded_ping_pong_latency(int senders, int receivers);
 // osu_bw_persistent (both_ways: osu_bibw_persistent): osu_bw's (osu_bibw's) window through
 // persistent requests.
 core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_message);

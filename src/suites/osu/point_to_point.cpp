@@ -119,16 +119,6 @@ std::vector<ExpectedBlock> from_partner(const PointContext& c, int) {
   return {{0, partner(c), 0, c.bytes}};
 }
 
-// OSU 7.4 times each iteration between two MPI_Wtime reads of its own and sums them, on the
-// ranks that send first (rank 0; every pair's first rank in osu_mbw_mr and osu_multi_lat); their
-// partners read no timer.
-core::Benchmark in_family(core::Benchmark b, core::Family family) {
-  b.family = family;
-  b.timer_reads = core::TimerReads::EachRepetition;
-  b.timed_rank = [](const PointContext& c) { return imb::mpi1::in_first_half(c); };
-  return b;
-}
-
 // A windowed program on W, or with -b multiple on W with a buffer per message.
 template <WindowedTransfer W>
 core::Benchmark windowed_on(std::string name, bool buffer_per_message) {
@@ -143,6 +133,13 @@ void persistent_on(core::Benchmark& b) {
   b.setup = make_window_requests<W>;
 }
 }  // namespace
+
+core::Benchmark in_family(core::Benchmark b, core::Family family) {
+  b.family = family;
+  b.timer_reads = core::TimerReads::EachRepetition;
+  b.timed_rank = [](const PointContext& c) { return imb::mpi1::in_first_half(c); };
+  return b;
+}
 
 core::Benchmark windowed_bandwidth(bool buffer_per_message) {
   return in_family(windowed_on<kToPartner>("osu_bw", buffer_per_message),

@@ -72,6 +72,10 @@ std::string TextReporter::title() const {
     return fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
                        window_creation_name(window_creation_of(options_)),
                        sync_name(sync_of(options_)));
+  if (program_.name == "osu_latency_mt")  // its thread counts first, as OSU's rank 0 prints them
+    return fmt::format(
+        "# Number of Sender threads: {} \n# Number of Receiver threads: {}\n\n# {} v7.4\n",
+        options_.sender_threads, options_.receiver_threads, program_.title);
   return fmt::format("\n# {} v7.4\n", program_.title);
 }
 
