@@ -118,6 +118,12 @@ Result run_plain(const std::vector<std::string>& args, const std::string& progra
   return run_command(cmd);
 }
 
+Result run_singleton(const std::vector<std::string>& args) {
+  std::string cmd = "ASAN_OPTIONS=detect_leaks=0 timeout -k 5 60 " + quote(bin_dir() + "/mpiscope");
+  for (const auto& a : args) cmd += " " + quote(a);
+  return run_command(cmd);
+}
+
 Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args) {
   std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec timeout -k 5 120 " +
                     quote(bin_dir() + "/mpiscope");
@@ -226,11 +232,21 @@ std::vector<const Table*> tables_named(const std::vector<Table>& t, const std::s
   return out;
 }
 
-// Every folder a test makes is removed when the test program ends.
+// Every folder a test makes is removed when the test program ends. The last launch's Open MPI
+// daemon may still be removing its session files in TMPDIR (one of these folders): a file gone
+// between listing and removal is tried again, never thrown from here (CI: "filesystem error:
+// cannot remove all" aborted a test that had passed).
 struct TempDirs {
   std::vector<std::string> made;
   ~TempDirs() {
-    for (const auto& d : made) std::filesystem::remove_all(d);
+    for (const auto& d : made) {
+      std::error_code error;
+      for (int attempt = 0; attempt < 5; ++attempt) {
+        std::filesystem::remove_all(d, error);
+        if (!error) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
   }
 };
 TempDirs temp_dirs;

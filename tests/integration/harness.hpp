@@ -28,6 +28,9 @@ Result run_command(const std::string& command, bool merged = false);
 std::string quote(const std::string& s);
 // The program alone, without a launcher.
 Result run_plain(const std::vector<std::string>& args, const std::string& program = "mpiscope");
+// mpiscope started without a launcher, as an MPI singleton (a usage error there costs no
+// launcher's 1 to 2 s); as under run_mpi, the MPI library's own leaks are not reported.
+Result run_singleton(const std::vector<std::string>& args);
 // The same with its address space limited to `kib` KiB (`ulimit -v`), as a batch system's
 // memory limit would.
 Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args);

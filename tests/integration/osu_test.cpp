@@ -591,9 +591,11 @@ TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
 // -z for the blocking collectives (issue 34): each iteration's time averaged over the ranks, then
 // OSU's percentile of those means (omb_get_stats), in the columns of OSU 7.4's own binaries
 // (tests/data/import/osu_collective_tail_7.4.txt: osu_allreduce -m 1:16 -i 20 -z -c -T mpi_int,
-// osu_barrier -i 20 -z50,99 -f). Rank 1 alone slowed by 1 ms in its last MPI_Bcast calls (the
+// osu_barrier -i 20 -z50,99 -f). Rank 1 alone slowed by 20 ms in its last MPI_Bcast calls (the
 // project's PMPI library) while rank 0's bcast returns at once: P99 is half the delay, neither
-// rank 0's figure (no delay) nor the sum (all of it); P90 and P50 stay untouched.
+// rank 0's figure (no delay) nor the sum (all of it); P90 and P50 stay untouched. The delay is
+// large against what a busy machine adds to an iteration (CI's MPICH pass, beside another test:
+// up to 4.5 ms with 1 ms planted).
 TEST(OsuOptions, CollectiveTailFiguresAreEachIterationsMeanOverTheRanks) {
   const auto allreduce =
       run_mpi(2, {"-m", "1:16", "-i", "20", "-z", "-c", "-T", "mpi_int", "--no-db"}, "", 60,
@@ -609,15 +611,15 @@ TEST(OsuOptions, CollectiveTailFiguresAreEachIterationsMeanOverTheRanks) {
   const auto slowed = run_mpi(
       2,
       {"osu", "osu_bcast", "-m", "4:4", "-x", "10", "-i", "200", "-z", "--json", json, "--no-db"},
-      "MPISCOPE_DELAY=MPI_Bcast=1000 MPISCOPE_DELAY_RANKS=1 MPISCOPE_DELAY_AFTER=200", 60,
+      "MPISCOPE_DELAY=MPI_Bcast=20000 MPISCOPE_DELAY_RANKS=1 MPISCOPE_DELAY_AFTER=200", 60,
       with_pmpi_library(dir));
   ASSERT_EQ(slowed.exit_code, 0) << slowed.err;
   const auto l = osu_lines(slowed.out);
   ASSERT_EQ(l.size(), 4u) << slowed.out;
-  EXPECT_LT(figure(l[3], 1), 300.0) << l[3];  // P50
-  EXPECT_LT(figure(l[3], 2), 300.0) << l[3];  // P90: fewer than a tenth of the iterations slowed
-  EXPECT_GT(figure(l[3], 3), 400.0) << l[3];  // P99: (1000 + ~0) / 2
-  EXPECT_LT(figure(l[3], 3), 900.0) << l[3];
+  EXPECT_LT(figure(l[3], 1), 3000.0) << l[3];  // P50
+  EXPECT_LT(figure(l[3], 2), 3000.0) << l[3];  // P90: fewer than a tenth of the iterations slowed
+  EXPECT_GT(figure(l[3], 3), 7000.0) << l[3];  // P99: (20000 + ~0) / 2
+  EXPECT_LT(figure(l[3], 3), 15000.0) << l[3];
   const auto doc = nlohmann::json::parse(read_file(json));
   EXPECT_EQ(doc["run"]["settings"]["tail_percentiles"],
             "50,90,99 of each iteration's mean over the ranks");

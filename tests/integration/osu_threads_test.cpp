@@ -132,7 +132,7 @@ TEST(OsuThreads, LatencyMtSharesIterationsAmongThreadsAsOsusOwn) {
                                                                 {"--method", "accurate"}}) {
     std::vector<std::string> full = {"osu", "osu_latency_mt", "-m", "1:1"};
     full.insert(full.end(), args.begin(), args.end());
-    const auto r = run_plain(full);
+    const auto r = run_singleton(full);
     EXPECT_EQ(r.exit_code, 2) << args[1] << r.err;
     EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
   }

@@ -162,15 +162,9 @@ void set_threads(Options& o, const std::string& text) {
     return v;
   };
   const auto parts = core::split(text, ':');
-  if (parts.size() == 1) {
-    o.sender_threads = 1;
-    o.receiver_threads = number(parts[0]);
-  } else if (parts.size() == 2) {
-    o.sender_threads = number(parts[0]);
-    o.receiver_threads = number(parts[1]);
-  } else {
-    number("");
-  }
+  if (parts.empty() || parts.size() > 2) number("");  // throws: no count, or a second colon
+  o.sender_threads = parts.size() == 2 ? number(parts[0]) : 1;
+  o.receiver_threads = number(parts.back());
 }
 
 // OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
@@ -284,7 +278,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   const bool threaded = p->name == "osu_latency_mt";
   std::string threads_text;
   if (threaded)
-    app.add_option("-t,--num_threads", threads_text,
+    app.add_option("-t,--num-threads", threads_text,
                    "[S:]R: rank 0's S sender threads (default 1) and rank 1's R receiver threads "
                    "(default 2) share each size's iterations; each 1 to 127");
   if (p->figure == Figure::kOverlap)
