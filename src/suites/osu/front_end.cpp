@@ -297,14 +297,14 @@ cli::SuiteEntry entry() {
                      return run(nlohmann::json::parse(options).get<Options>(), thread_level,
                                 launch.command_line);
                    },
-               // As OSU's own programs run: side by side, MPICH's MPI_Accumulate at 64 KiB read
-               // 31 µs under fixed thresholds against OSU's 118-184 µs (bench/README.md).
                // osu_latency_mt's threads call MPI at once.
                .thread_level =
                    [](const std::vector<std::string>& args) {
                      return !args.empty() && args[0] == "osu_latency_mt" ? MPI_THREAD_MULTIPLE
                                                                          : MPI_THREAD_SINGLE;
                    },
+               // As OSU's own programs run: side by side, MPICH's MPI_Accumulate at 64 KiB read
+               // 31 µs under fixed thresholds against OSU's 118-184 µs (bench/README.md).
                .heap = core::HeapPolicyKind::System})};
 }
 
