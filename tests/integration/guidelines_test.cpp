@@ -3,6 +3,8 @@
 // exactly the guidelines of that collective fail, and no other.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -47,7 +49,24 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
     const std::string json_path = dir + "/" + slowed + ".json";
     with_files.insert(with_files.end(), {"--json", json_path, "--db", dir + "/r.sqlite"});
     // 200 us before each call: the collective takes over 100 times its mock-up's time.
-    const auto r = run_mpi(2, with_files, "MPISCOPE_DELAY=MPI_" + slowed + "=200", 180, wrapper);
+    const auto measure = [&] {
+      return run_mpi(2, with_files, "MPISCOPE_DELAY=MPI_" + slowed + "=200", 180, wrapper);
+    };
+    auto r = measure();
+    // "cannot tell" where the test expects "holds" is an honest verdict when a time slice lands
+    // inside a 2-rank MPICH point (once in CI, alone, stop 47): the run is repeated once. A wrong
+    // verdict ("VIOLATED" on another collective's guideline, "holds" on the slowed one) is never
+    // repeated, and a tool that could only say "cannot tell" fails both runs.
+    const auto undecided = [&](const std::string& out) {
+      for (const auto& [guideline, points] : verdicts_of(out))
+        if (std::find(points.begin(), points.end(), "cannot tell") != points.end()) return true;
+      return false;
+    };
+    if (undecided(r.out)) {
+      std::fprintf(stderr, "[ repeated ] %s: some verdict could not tell\n%s", slowed.c_str(),
+                   r.out.c_str());
+      r = measure();
+    }
     EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // --fail-on-violation
     const auto verdicts = verdicts_of(r.out);
     ASSERT_EQ(verdicts.size(), 3u) << r.out;
