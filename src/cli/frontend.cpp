@@ -76,7 +76,20 @@ int run_front_end(const FrontEnd& fe, int argc, char** argv) {
       return kUsage;
     }
     const std::string options = mpi::broadcast(parsed.text, 0, MPI_COMM_WORLD);
-    return fe.run(options, env.provided_thread_level());
+    // The level the suite asked for (IMB's -thread_level, osu_latency_mt's threads), agreed on by
+    // every rank: a library that gives any rank less stops the run before anything is timed.
+    int provided = env.provided_thread_level();
+    MPI_Allreduce(MPI_IN_PLACE, &provided, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (provided < asked) {
+      if (rank == 0)
+        std::fprintf(stderr,
+                     "%s: error: MPI_Init_thread must return %s; the MPI library provides "
+                     "only %s\n",
+                     fe.program.c_str(), mpi::thread_level_name(asked).c_str(),
+                     mpi::thread_level_name(provided).c_str());
+      return kRunFailed;
+    }
+    return fe.run(options, provided);
   } catch (const std::exception& e) {
     // Past the agreement point every rank may be inside a collective: end the whole job.
     const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;

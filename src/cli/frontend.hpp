@@ -48,7 +48,8 @@ struct FrontEnd {
   // Runs on every rank with rank 0's serialized options; returns the exit code.
   std::function<int(const std::string& options, int thread_level)> run;
   // The MPI thread level the command line asks for, read on every rank before MPI starts (IMB's
-  // -thread_level); empty: MPI_THREAD_SINGLE. --timeout raises it to FUNNELED at least.
+  // -thread_level); empty: MPI_THREAD_SINGLE. --timeout raises it to FUNNELED at least. A library
+  // that gives some rank less ends the run with one error from rank 0 and exit 1 (kRunFailed).
   std::function<int(const std::vector<std::string>& args)> thread_level;
   // The C library's heap when neither MPISCOPE_HEAP nor the user's thresholds say
   // (heap_policy.hpp).

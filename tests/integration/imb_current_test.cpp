@@ -222,6 +222,19 @@ TEST(ImbCurrent, ThreadLevelIsRequestedAndReported) {
     EXPECT_EQ(count_of(r.out, std::string("# MPI Thread Environment: ") + reported + "\n"), 1)
         << r.out;
   }
+  // A library that grants less than -thread_level asks (the PMPI library lowers what
+  // MPI_Init_thread says it provides): one error from rank 0, exit 1, nothing measured.
+  const auto dir = temp_dir();
+  const auto r = run_mpi(2, {"imb-mpi1", "PingPong", "-msglog", "0:1", "-thread_level", "multiple"},
+                         "MPISCOPE_THREAD_LEVEL_PROVIDED=2", 30, with_pmpi_library(dir));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
+  EXPECT_EQ(count_of(r.err,
+                     "must return MPI_THREAD_MULTIPLE; the MPI library provides only "
+                     "MPI_THREAD_SERIALIZED"),
+            1)
+      << r.err;
+  EXPECT_EQ(count_of(r.out, "# Benchmarking"), 0) << r.out;
 }
 
 // Bad values of the new options: one message naming the option, exit 2, nothing run.

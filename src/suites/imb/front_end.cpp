@@ -281,17 +281,6 @@ bool has_aggregate_modes(const ImbSuite& suite) {
 int run(const ImbSuite& suite, const std::string& program, const std::string& serialized,
         int thread_level, const std::vector<std::string>& argv) {
   const Options o = nlohmann::json::parse(serialized).get<Options>();
-  // Current IMB stops when MPI cannot give the level -thread_level asks for; every rank agrees.
-  int provided = thread_level;
-  MPI_Allreduce(&thread_level, &provided, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (const int asked = thread_level_of(o.thread_level).value_or(MPI_THREAD_SINGLE);
-      provided < asked) {
-    if (mpi::world_rank() == 0)
-      std::fprintf(stderr, "%s: error: -thread_level %s: the MPI library provides only %s\n",
-                   argv.empty() ? suite.alias.c_str() : argv[0].c_str(), o.thread_level.c_str(),
-                   mpi::thread_level_name(provided).c_str());
-    return cli::kRunFailed;
-  }
   auto settings = engine_settings(o, suite);
   core::scratch_files::install_signal_cleanup();
   if (suite.options.files) {

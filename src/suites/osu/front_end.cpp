@@ -160,18 +160,6 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   if (p.figure == Figure::kStartup) return run_startup(p, o, thread_level, command_line);
   const int world_size = mpi::world_size();
   const bool root = mpi::world_rank() == 0;
-  if (p.name == "osu_latency_mt") {  // threads calling MPI at once: every rank must have them
-    int provided = thread_level;
-    MPI_Allreduce(&thread_level, &provided, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (provided < MPI_THREAD_MULTIPLE) {
-      if (root)
-        std::fprintf(stderr,
-                     "%s: error: MPI_Init_thread must return MPI_THREAD_MULTIPLE! (this MPI "
-                     "library provides %s)\n",
-                     p.name.c_str(), mpi::thread_level_name(provided).c_str());
-      return cli::kRunFailed;
-    }
-  }
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   // osu_mbw_mr's -p: the first 2 x pairs ranks take part, the others sit out.
