@@ -1,5 +1,6 @@
 #include "core/element_layout.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace mpiscope::core {
@@ -45,30 +46,102 @@ void named(MPI_Datatype t, const std::string& name) {
 }
 }  // namespace
 
-const char* element_layout_name(ElementLayout l) {
-  switch (l) {
-    case ElementLayout::BaseVector:
+const char* layout_kind_name(LayoutKind k) {
+  switch (k) {
+    case LayoutKind::BaseVector:
       return "base_vec";
-    case ElementLayout::Resized:
+    case LayoutKind::Resized:
       return "resize";
-    case ElementLayout::ResizedVector:
+    case LayoutKind::ResizedVector:
       return "resize_vec";
+    case LayoutKind::Contiguous:
+      return "cont";
+    case LayoutKind::Vector:
+      return "vect";
+    case LayoutKind::Indexed:
+      return "indx";
     default:
       return "base";
   }
 }
 
-std::optional<ElementLayout> find_element_layout(std::string_view name) {
-  for (auto l : {ElementLayout::Base, ElementLayout::BaseVector, ElementLayout::Resized,
-                 ElementLayout::ResizedVector})
-    if (name == element_layout_name(l)) return l;
+std::optional<LayoutKind> find_imb_layout(std::string_view name) {
+  for (auto k :
+       {LayoutKind::Base, LayoutKind::BaseVector, LayoutKind::Resized, LayoutKind::ResizedVector})
+    if (name == layout_kind_name(k)) return k;
   return std::nullopt;
 }
 
-DerivedTypes::DerivedTypes(ElementLayout layout, Datatype element, std::size_t bytes) {
+namespace {
+// A vector's blocks at a message of `elements`: OSU's count / stride.
+std::size_t vector_blocks(const ElementLayout& l, std::size_t elements) {
+  return elements / static_cast<std::size_t>(std::max(l.stride, 1));
+}
+}  // namespace
+
+std::size_t span_bytes(const ElementLayout& l, std::size_t bytes, std::size_t element_bytes) {
+  std::size_t elements = 0;  // the furthest element the type reaches
+  if (l.kind == LayoutKind::Indexed) {
+    for (const auto& b : l.blocks)
+      elements = std::max(elements, static_cast<std::size_t>(b.displacement + b.length));
+  } else if (l.kind == LayoutKind::Vector) {
+    if (const std::size_t n = vector_blocks(l, bytes / element_bytes); n > 0)
+      elements =
+          (n - 1) * static_cast<std::size_t>(l.stride) + static_cast<std::size_t>(l.block_length);
+  }
+  return std::max(bytes, elements * element_bytes);
+}
+
+std::size_t transmitted_bytes(const ElementLayout& l, std::size_t bytes,
+                              std::size_t element_bytes) {
+  const std::size_t elements = bytes / element_bytes;
+  switch (l.kind) {
+    case LayoutKind::Vector:
+      return vector_blocks(l, elements) * static_cast<std::size_t>(l.block_length) * element_bytes;
+    case LayoutKind::Indexed: {
+      std::size_t moved = 0;
+      for (const auto& b : l.blocks) moved += static_cast<std::size_t>(b.length);
+      return moved * element_bytes;
+    }
+    default:
+      return elements * element_bytes;
+  }
+}
+
+DerivedTypes::DerivedTypes(const ElementLayout& layout, Datatype element, std::size_t bytes) {
   const MPI_Datatype base = mpi_datatype(element);
   const std::size_t s = element_bytes(element);
   const std::string base_name = mpi_type_name(element);
+  const int elements = static_cast<int>(bytes / s);
+  if (layout.counts_transmitted()) {  // OSU's -D: one of the type per message
+    if (layout.kind == LayoutKind::Contiguous) {
+      MPI_Type_contiguous(elements, base, &osu_);
+      named(osu_, "contiguous " + std::to_string(elements) + " " + base_name);
+    } else if (layout.kind == LayoutKind::Vector) {
+      const int blocks =
+          static_cast<int>(vector_blocks(layout, static_cast<std::size_t>(elements)));
+      MPI_Type_vector(blocks, layout.block_length, layout.stride, base, &osu_);
+      named(osu_, "vector of " + std::to_string(blocks) + " blocks of " +
+                      std::to_string(layout.block_length) + " " + base_name + " stride " +
+                      std::to_string(layout.stride));
+    } else {
+      std::vector<int> lengths, displacements;
+      for (const auto& b : layout.blocks) {
+        lengths.push_back(b.length);
+        displacements.push_back(b.displacement);
+      }
+      MPI_Type_indexed(static_cast<int>(lengths.size()), lengths.data(), displacements.data(), base,
+                       &osu_);
+      named(osu_, "indexed " + std::to_string(lengths.size()) + " blocks of " + base_name);
+    }
+    MPI_Type_commit(&osu_);
+    outer_ = osu_;
+    count_ = 1;
+    int size = 0;
+    MPI_Type_size(outer_, &size);
+    type_size_ = static_cast<std::size_t>(size);
+    return;  // no reduction takes it: op_ stays MPI_SUM
+  }
   const bool resized = buffer_scale(layout) > 1;
   outer_ = base;
   if (resized) {  // IMB: lower bound one element, extent two
@@ -79,10 +152,9 @@ DerivedTypes::DerivedTypes(ElementLayout layout, Datatype element, std::size_t b
     outer_ = resized_;
     spacing_ = 2 * s;
   }
-  const int elements = static_cast<int>(bytes / s);
   count_ = elements;
   // The vectors: made at a length of at least one element (IMB: the base type at length 0).
-  if ((layout == ElementLayout::BaseVector || layout == ElementLayout::ResizedVector) &&
+  if ((layout.kind == LayoutKind::BaseVector || layout.kind == LayoutKind::ResizedVector) &&
       elements > 0) {
     MPI_Type_vector(elements, 1, 1, outer_, &vector_);
     MPI_Type_commit(&vector_);
@@ -99,6 +171,7 @@ DerivedTypes::DerivedTypes(ElementLayout layout, Datatype element, std::size_t b
 
 DerivedTypes::~DerivedTypes() {
   if (op_ != MPI_SUM) MPI_Op_free(&op_);
+  if (osu_ != MPI_DATATYPE_NULL) MPI_Type_free(&osu_);
   if (vector_ != MPI_DATATYPE_NULL) MPI_Type_free(&vector_);
   if (resized_ != MPI_DATATYPE_NULL) MPI_Type_free(&resized_);
 }

@@ -106,7 +106,7 @@ std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
 }
 
 void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps,
-                ElementLayout layout) {
+                const ElementLayout& layout) {
   if (b.release) b.release(ctx);
   ctx.bytes = bytes;
   ctx.datatype = mpi_datatype(b.datatype);
@@ -115,7 +115,7 @@ void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const 
   ctx.op = MPI_SUM;
   ctx.element_spacing = 0;
   ctx.derived.reset();
-  if (layout != ElementLayout::Base && b.sized) {  // -contig_type: the point's own datatype
+  if (!layout.packed() && b.sized) {  // -contig_type, -D: the point's own datatype
     auto derived = std::make_shared<const DerivedTypes>(layout, b.datatype, bytes);
     ctx.datatype = derived->datatype();
     ctx.count = derived->count();
@@ -508,7 +508,10 @@ class SuiteRunner {
         settings_.repetitions, settings_.repetitions_rule(settings_.repetitions, bytes, aggregate),
         bytes, q, b.rooted);
     // IMB sizes buffers for max(X, 4) so that the 4-byte warm-up fits (guide 5.2.6, 7.1).
-    const std::size_t per_message = std::max(bytes, kWarmupBytes);
+    // An indexed type (OSU's -D indx) may reach past X bytes.
+    const std::size_t per_message = std::max(
+        b.sized ? span_bytes(settings_.element_layout, bytes, element_bytes(b.datatype)) : bytes,
+        kWarmupBytes);
     // Messages with X bytes of their own: a window's (window_slots), or each thread's.
     std::size_t slots = b.window_slots ? static_cast<std::size_t>(window_of(b)) : 1;
     for (const int t : b.threads_per_rank) slots = std::max(slots, static_cast<std::size_t>(t));
@@ -891,12 +894,24 @@ class SuiteRunner {
       ++skipped_;
       return;
     }
+    const double moved = moved_bytes(b, m);
     if (b.turnover > 0) {
       const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b));
       const double median = m.accurate->summary_us.median;
-      m.mbytes_per_sec = megabytes_per_second(messages * static_cast<double>(m.bytes), median);
+      m.mbytes_per_sec = megabytes_per_second(messages * moved, median);
       if (b.message_rate) add_message_rate(messages, median, m);
     }
+  }
+
+  // The bytes a message of the row moves, as the throughput counts them: X, or under OSU's -D
+  // what its type moves (OSU's transmit size), which the row keeps as its transmit_size.
+  double moved_bytes(const Benchmark& b, Measurement& m) const {
+    const ElementLayout& l = settings_.element_layout;
+    if (!b.sized || !l.counts_transmitted()) return static_cast<double>(m.bytes);
+    const auto moved =
+        static_cast<double>(transmitted_bytes(l, m.bytes, element_bytes(b.datatype)));
+    if (!m.value("transmit_size")) m.values.push_back({"transmit_size", moved, "bytes"});
+    return moved;
   }
 
   // A windowed benchmark's messages in flight: its own window, else the run's.
@@ -935,9 +950,10 @@ class SuiteRunner {
     const auto q = static_cast<std::size_t>(ps.layout.active_size);
     // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second).
     const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b));
+    const double moved = moved_bytes(b, m);
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
-      return megabytes_per_second(messages * static_cast<double>(m.bytes), t_max_us);
+      return megabytes_per_second(messages * moved, t_max_us);
     };
     // Over the ranks that time (a passive target's kUntimed is left out, as Intel's IMB does).
     auto times_of = [&](std::vector<double>::const_iterator first,

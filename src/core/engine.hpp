@@ -57,8 +57,8 @@ struct EngineSettings {
   int fixed_root = 0;              // collectives' root without root_shift (OSU's -k fixed:N)
   bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
-  // IMB-MPI1's -contig_type: the derived datatype the sized benchmarks' calls name.
-  ElementLayout element_layout = ElementLayout::Base;
+  // IMB-MPI1's -contig_type, OSU's -D: the derived datatype the sized benchmarks' calls name.
+  ElementLayout element_layout;
   int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
   // Current IMB's -msg_pause: after each length every rank sleeps a tenth of the time it took to
   // measure it, at least 0.1 s (IMB's SLEEP), so that one length's traffic has drained before the

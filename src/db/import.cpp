@@ -693,6 +693,10 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         columns = osu_columns(line);
         current->sized = !columns.empty() && columns[0] == "Size";
         current->overlap = std::find(columns.begin(), columns.end(), "Overlap(%)") != columns.end();
+        // -D: OSU's text says that a derived datatype moved the data, not which one, so the
+        // table compares with no run of mpiscope's (whose tables name theirs).
+        if (std::find(columns.begin(), columns.end(), "Transmit Size") != columns.end())
+          current->parameters["derived_datatype"] = "unnamed (OSU's -D output names no type)";
       } else if (const auto key = core::to_lower(trim(body.substr(0, colon)));
                  colon != std::string::npos && is_osu_parameter(key)) {
         // "# Datatype: MPI_CHAR.", "# Window creation: MPI_Win_allocate", …
@@ -774,6 +778,8 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
         m.values.push_back({"osu_bandwidth", v, "MB/s (10^6 bytes per second, as printed)"});
       } else if (col == "Messages/s")
         m.values.push_back({"message_rate", v, "messages/s"});
+      else if (col == "Transmit Size")  // -D: the bytes the derived datatype moves
+        m.values.push_back({"transmit_size", v, "bytes"});
       else if (col == "Pure Comm.(us)")
         overlap.t_pure_us = v;
       else if (col == "Compute(us)")
@@ -791,10 +797,13 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       m.overlap = overlap;
     }
     // A bandwidth-only table (osu_bw, osu_bibw, osu_mbw_mr) still compares: its time is the one
-    // OSU's figure implies per message, X / bandwidth, as mpiscope's osu suite reports it.
+    // OSU's figure implies per message, X (under -D the bytes moved) / bandwidth, as mpiscope's osu
+    // suite reports it.
     if (const auto* bw = m.value("osu_bandwidth");
-        bw && bw->value > 0 && std::isnan(m.t_avg_us) && std::isnan(m.t_max_us))
-      m.t_avg_us = static_cast<double>(m.bytes) / bw->value;
+        bw && bw->value > 0 && std::isnan(m.t_avg_us) && std::isnan(m.t_max_us)) {
+      const auto* moved = m.value("transmit_size");  // -D: the bandwidth counts what moved
+      m.t_avg_us = (moved ? moved->value : static_cast<double>(m.bytes)) / bw->value;
+    }
     check_table_size(*current);
     if (m.mbytes_per_sec) current->has_throughput = true;
     current->rows.push_back(m);

@@ -530,6 +530,120 @@ TEST(OsuOptions, TypesGiveATablePerTypeAsOsusOwn) {
   EXPECT_EQ(c.out.find("only in A: osu_latency"), std::string::npos) << c.out;
 }
 
+// -D (issue 34): each message one derived datatype over the size's buffer, as OSU 7.4's own
+// binaries (tests/data/import/osu_ddt_7.4.txt: osu_latency -D vect:8:4 -m 1:64, osu_alltoall
+// -D vect:4:2 -f -m 1:64, osu_mbw_mr -D cont -m 1:64, osu_latency -D cont -z -m 1:8, osu_bcast
+// -D indx:FILE -m 1:64 with FILE below) print the same lines and the same Transmit Size column;
+// the calls name the type (PMPI trace), bandwidths count the bytes it moves, bad input is one
+// error, and OSU's output imports as tables of their own.
+TEST(OsuOptions, DerivedDatatypesAsOsusOwn) {
+  const auto capture = read_file(sample("osu_ddt_7.4.txt"));
+  const auto dir = temp_dir();
+  // 2 bytes at 0, 3 at 4: 5 move.
+  const std::string indexed = write_file(dir, "blocks.txt", "#c\n0, 2\n4, 3\n");
+  const std::vector<std::string> quick = {"-i", "20", "-x", "2", "--no-db"};
+  std::string out;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"osu_latency", "-D", "vect:8:4", "-m", "1:64"},
+           {"osu_alltoall", "-D", "vect:4:2", "-f", "-m", "1:64"},
+           {"osu_mbw_mr", "-D", "cont", "-m", "1:64"},
+           {"osu_latency", "-D", "cont", "-z", "-m", "1:8"},
+           {"osu_bcast", "-D", "indx:" + indexed, "-m", "1:64"}}) {
+    std::vector<std::string> full = {"osu"};
+    full.insert(full.end(), args.begin(), args.end());
+    full.insert(full.end(), quick.begin(), quick.end());
+    const auto r = run_mpi(2, full, "", 60);
+    ASSERT_EQ(r.exit_code, 0) << args[0] << r.err;
+    out += r.out;
+  }
+  EXPECT_EQ(osu_shape(out), osu_shape(capture)) << out;
+  // The last column, Transmit Size, row by row as OSU's (its "Iterations" column aside, which -f
+  // prints as the count run: 20 here).
+  const auto transmitted = [](const std::string& text) {
+    std::vector<std::string> sizes;
+    for (const auto& line : lines_of(text))
+      if (!line.empty() && line[0] != '#')
+        sizes.push_back(line.substr(0, line.find(' ')) + " " +
+                        line.substr(line.find_last_of(' ') + 1));
+    return sizes;
+  };
+  EXPECT_EQ(transmitted(out), transmitted(capture)) << out;
+
+  // The calls name the type: osu_alltoall's MPI_Alltoall one vector of 64 / 4 blocks of 2 bytes,
+  // osu_bw's MPI_Isend the file's indexed type, each with count 1.
+  const std::string trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto bw_traced = run_mpi(2,
+                                 {"osu", "osu_bw", "-D", "indx:" + indexed, "-m", "64:64", "-i",
+                                  "3", "-x", "1", "-W", "4", "--no-db"},
+                                 "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(bw_traced.exit_code, 0) << bw_traced.err;
+  // osu_bw's rank 0 sends 4 messages in each of 3 + 1 iterations.
+  const auto sent = read_file(trace + "/trace.0");
+  EXPECT_EQ(count_of(sent, "MPI_Isend 1 root 1 "), 16) << sent;
+  EXPECT_EQ(count_of(sent, " type indexed 2 blocks of MPI_CHAR\n"), 16) << sent;
+  const auto a2a = run_mpi(
+      2, {"osu", "osu_alltoall", "-D", "vect:4:2", "-m", "64:64", "-i", "3", "-x", "1", "--no-db"},
+      "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(a2a.exit_code, 0) << a2a.err;
+  for (const std::string rank : {"0", "1"}) {
+    const auto calls = read_file(trace + "/trace." + rank);
+    EXPECT_EQ(count_of(calls, "MPI_Alltoall 1 root -1 "), 4) << calls;
+    EXPECT_EQ(count_of(calls, " type vector of 16 blocks of 2 MPI_CHAR stride 4\n"), 4) << calls;
+  }
+
+  // osu_bw's bandwidth counts the bytes the vector moves (a quarter of X): per message,
+  // transmit_size / t, OSU's figure.
+  const auto bw =
+      run_json(2, "osu_bw", {"-D", "vect:8:2", "-m", "1024:4096", "-i", "20", "-x", "2"});
+  ASSERT_EQ(bw.result.exit_code, 0) << bw.result.err;
+  const auto& table = bw.doc.at("benchmarks").at(0);
+  EXPECT_EQ(table.at("parameters").at("derived_datatype"), "vect:8:2");
+  ASSERT_EQ(table.at("rows").size(), 3u);
+  for (const auto& row : table.at("rows")) {
+    const double bytes = row.at("bytes").get<double>();
+    const double moved = row.at("values").at("transmit_size").at("value").get<double>();
+    EXPECT_EQ(moved, bytes / 4) << row.dump();
+    const double printed = row.at("values").at("osu_bandwidth").at("value").get<double>();
+    EXPECT_NEAR(printed, moved / row.at("t_max_us").get<double>(), printed * 1e-9) << row.dump();
+  }
+  EXPECT_NE(bw.doc.at("run")
+                .at("settings")
+                .at("derived_datatype")
+                .get<std::string>()
+                .find("vect:8:2 (-D)"),
+            std::string::npos);
+
+  // Bad input: one error from rank 0, exit 2 (singletons: the parse alone).
+  write_file(dir, "overlap.txt", "0, 4\n2, 2\n");
+  write_file(dir, "words.txt", "zero, 4\n");
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"osu_latency", "-D", "vect:8:4", "-c"},
+                                             {"osu_allreduce", "-D", "cont"},
+                                             {"osu_put_latency", "-D", "cont"},
+                                             {"osu_latency", "-D", "vect:2:4"},
+                                             {"osu_latency", "-D", "vect:8"},
+                                             {"osu_latency", "-D", "struct"},
+                                             {"osu_latency", "-D", "indx:" + dir + "/none.txt"},
+                                             {"osu_latency", "-D", "indx:" + dir + "/overlap.txt"},
+                                             {"osu_latency", "-D", "indx:" + dir + "/words.txt"}}) {
+    std::vector<std::string> full = {"osu"};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto r = run_singleton(full);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[2] << r.err;
+    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
+  }
+
+  // OSU's own output imports with each row's transmit size, as tables of a derived type that
+  // name none (OSU prints none), so that no run of another type compares with them.
+  const auto db = dir + "/ddt.db";
+  const auto imported = run_plain({"import", "--db", db, sample("osu_ddt_7.4.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("5 tables, 32 rows"), std::string::npos) << imported.out;
+  const auto tidy = run_plain({"export", "--db", db});
+  EXPECT_EQ(count_of(tidy.out, "transmit_size"), 32) << tidy.out;
+}
+
 // -z (issue 34): the percentiles of rank 0's iterations, columns headed as OSU 7.4's own binaries
 // head them (tests/data/import/osu_tail_7.4.txt: osu_latency -m 8 -i 1000 -z, osu_bw -m 16 -i 20
 // -z5,50,100 -c, whose run-together BW headings import too). The last 10 of 200 iterations slowed
@@ -921,7 +1035,7 @@ TEST(OsuOptions, OptionsNotOfferedAreRefusedWithTheirReason) {
       {{"osu_allreduce", "-b", "multiple"}, "point-to-point programs"},
       {{"osu_bw", "-b", "many"}, "Invalid buffer number [-b many]"},
       {{"osu_bcast", "-l"}, "osu_bcast has no in-place form"},
-      {{"osu_latency", "-D", "cont"}, "derived datatypes"},
+      {{"osu_allreduce", "-D", "cont"}, "osu_allreduce has none"},
       {{"osu_latency", "-G", "tty"}, "mpiscope report"},
       {{"osu_latency", "-P", "PAPI_TOT_INS"}, "PAPI"},
       {{"osu_latency", "-I"}, "MPI sessions"},

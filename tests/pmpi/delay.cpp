@@ -22,7 +22,8 @@
 //    one per line to DIR/trace.<world rank>, so that a test can check the calling sequence a
 //    benchmark issues (warm-up runs, barriers before the timed loop, root rotation, buffers);
 //    MPI_Recv is traced with its source in the root column, as "MPI_Recv(MPI_ANY_SOURCE)" for
-//    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination,
+//    the wildcard (whose value differs between MPI libraries), MPI_Isend with its destination
+//    and "type NAME" (the datatype's MPI name: OSU's -D),
 //    MPI_Test (OSU's -t) without a size, the one-sided calls (MPI_Put, MPI_Get, MPI_Accumulate,
 //    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
@@ -311,7 +312,7 @@ extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, 
 // OSU's windows: how many messages a benchmark has in flight.
 extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm, MPI_Request* request) {
-  trace("MPI_Isend", count, dest, buffer);
+  trace("MPI_Isend", count, dest, buffer, type_of(type));
   return PMPI_Isend(buffer, count, type, dest, tag, comm, request);
 }
 

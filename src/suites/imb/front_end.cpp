@@ -116,7 +116,7 @@ core::EngineSettings engine_settings(const Options& o, const ImbSuite& suite) {
   s.own_barrier_collectives = o.imb_barrier;
   s.window_size = o.window_size;
   if (suite.options.data_types)
-    s.element_layout = core::find_element_layout(o.contig_type).value_or(core::ElementLayout::Base);
+    s.element_layout.kind = core::find_imb_layout(o.contig_type).value_or(core::LayoutKind::Base);
   s.pause_after_length = o.msg_pause;
   s.timeout_s = o.output.timeout_s;
   s.cpu_target_s = o.cpu_target_s;

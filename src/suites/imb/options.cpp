@@ -349,7 +349,7 @@ std::vector<Spec> option_table(const SuiteOptions& suite, ParseState& st) {
                  "resize_vec (a vector of those); the reductions then sum with IMB's own "
                  "operation",
                  [](Options& o, const std::string& v) {
-                   if (!core::find_element_layout(core::to_lower(v)))
+                   if (!core::find_imb_layout(core::to_lower(v)))
                      throw UsageError(
                          "-contig_type takes base, base_vec, resize or resize_vec, got '" + v +
                          "'");

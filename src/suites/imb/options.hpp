@@ -49,7 +49,7 @@ struct Options {
   int window_size = 256;                 // -window_size: Uniband/Biband messages per window
   std::string data_type = "byte";        // -data_type: what IMB-MPI1's transfers move
   std::string red_data_type = "float";   // -red_data_type: what its reductions sum
-  std::string contig_type = "base";      // -contig_type: core::ElementLayout's name
+  std::string contig_type = "base";      // -contig_type: core::LayoutKind's name
   bool msg_pause = false;                // -msg_pause: a pause after each length
   double mem_gb = 1.0;                   // -mem; IMB's MAX_MEM_USAGE default
   std::vector<std::size_t> lengths;      // -msglen; empty = defaults

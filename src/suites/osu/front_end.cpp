@@ -24,7 +24,7 @@ namespace {
 double tail_figure(const core::Measurement& m, int p, bool bandwidth) {
   std::vector<double> figures;
   for (double us : m.raw_samples_us)
-    figures.push_back(bandwidth ? (us > 0 ? static_cast<double>(m.bytes) / us : 0) : us);
+    figures.push_back(bandwidth ? (us > 0 ? transmit_size(m) / us : 0) : us);
   if (figures.empty()) return std::nan("");
   std::sort(figures.begin(), figures.end());
   const auto n = static_cast<long>(figures.size());
@@ -60,11 +60,11 @@ class OsuFigures : public core::ForwardingReporter {
   core::Measurement figures(const core::Measurement& m) const {
     core::Measurement r = m;
     // The time OSU's text stands for, for compare: the mean latency, or the time per message
-    // the bandwidth implies, X / bandwidth; an imported OSU text holds the same.
+    // the bandwidth implies, X (under -D the bytes moved) / bandwidth; an imported OSU text holds
+    // the same.
     if (m.measured && !m.accurate) {
       const double mb = osu_megabytes_per_second(m);
-      const double t =
-          m.mbytes_per_sec ? (mb > 0 ? static_cast<double>(m.bytes) / mb : 0) : osu_latency_us(m);
+      const double t = m.mbytes_per_sec ? (mb > 0 ? transmit_size(m) / mb : 0) : osu_latency_us(m);
       r.values.push_back({"headline_us", t, "microseconds: the time OSU's figure stands for"});
     }
     // -z: the percentiles of rank 0's iterations, as OSU takes them.
@@ -76,8 +76,8 @@ class OsuFigures : public core::ForwardingReporter {
     if (m.measured && m.mbytes_per_sec) {
       const double mb = osu_megabytes_per_second(m);
       r.values.push_back({"osu_bandwidth", mb, "MB/s (10^6 bytes per second, as printed)"});
-      if (program_.figure == Figure::kRate && m.bytes > 0)
-        r.values.push_back({"message_rate", 1e6 * mb / static_cast<double>(m.bytes), "messages/s"});
+      if (program_.figure == Figure::kRate && transmit_size(m) > 0)
+        r.values.push_back({"message_rate", 1e6 * mb / transmit_size(m), "messages/s"});
     }
     return r;
   }
@@ -146,7 +146,8 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   s.npmin = world_size;           // collectives on every rank only
   s.root_shift = o.root_rotates;  // -k rotate: root i mod P in iteration i; else -k fixed:N
   s.fixed_root = o.root;
-  s.sync_collectives = true;    // each iteration timed alone, a barrier after it
+  s.sync_collectives = true;                // each iteration timed alone, a barrier after it
+  s.element_layout = element_layout_of(o);  // -D: each message one derived datatype
   s.window_size = o.window;     // -W: messages in flight per iteration of bw, bibw and mbw_mr
   s.overlap_probes = o.probes;  // -t: MPI_Test calls in the CPU work of the overlap programs
   s.timeout_s = o.output.timeout_s;
@@ -192,6 +193,9 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
                                            .receiver_threads = o.receiver_threads}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
+  // -D's tables are not the basic type's: compare and the database keep them apart.
+  if (!o.ddt.empty())
+    for (auto& b : benchmarks) b.parameters["derived_datatype"] = derived_datatype_text(o);
   const auto settings = engine_settings(o, p, world_size);
   core::SuitePlan plan;
   plan.suite = "osu";
@@ -222,6 +226,11 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["window"] =
         o.vary_window ? "1, 2, 4, ... 128 (-V: a table per window)" : std::to_string(o.window);
   if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
+  if (!o.ddt.empty())
+    info.settings["derived_datatype"] =
+        derived_datatype_text(o) +
+        " (-D): each message one derived datatype over its size's buffer; transmit_size is what "
+        "it moves, and bandwidths count it";
   if (o.buffer_per_message && p.figure != Figure::kLatency)
     info.settings["buffers"] = "X bytes of its own for every message of a window (-b multiple)";
   if (is_one_sided(p.figure)) {

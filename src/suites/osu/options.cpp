@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -167,6 +169,91 @@ void set_threads(Options& o, const std::string& text) {
   o.receiver_threads = number(parts.back());
 }
 
+// -D's indx file: OSU's lines "displacement, block length" in elements, '#' lines comments. Every
+// line is a block (OSU 7.4 passes one block fewer to MPI_Type_indexed than it reads and counts
+// in its Transmit Size); blocks must not overlap, as a receive type's may not.
+std::vector<std::array<int, 2>> read_indexed_blocks(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("-D indx:" + path + ": cannot open the file");
+  std::vector<std::array<int, 2>> blocks;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto text = core::trim(line);
+    if (text.empty() || text[0] == '#') continue;
+    const auto parts = core::split(text, ',');
+    std::array<int, 2> block{-1, 0};
+    bool ok = parts.size() == 2;
+    for (std::size_t k = 0; ok && k < 2; ++k) {
+      const auto word = core::trim(parts[k]);
+      std::size_t used = 0;
+      try {
+        block[k] = std::stoi(word, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      ok = !word.empty() && used == word.size();
+    }
+    if (!ok || block[0] < 0 || block[1] < 1)
+      throw std::invalid_argument(fmt::format(
+          "-D indx:{} line {}: '{}' is not 'displacement, block length' (elements, displacement "
+          "0 or more, length 1 or more)",
+          path, number, text));
+    blocks.push_back(block);
+  }
+  if (blocks.empty())
+    throw std::invalid_argument("-D indx:" + path + ": no 'displacement, block length' line");
+  auto sorted = blocks;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 1; k < sorted.size(); ++k)
+    if (sorted[k][0] < sorted[k - 1][0] + sorted[k - 1][1])
+      throw std::invalid_argument(
+          fmt::format("-D indx:{}: the blocks at {} and {} overlap (a received type's blocks may "
+                      "not)",
+                      path, sorted[k - 1][0], sorted[k][0]));
+  return blocks;
+}
+
+// -D: cont, vect[:STRIDE:BLOCK] or indx:FILE, case-insensitively as OSU's strncasecmp.
+void set_derived_datatype(Options& o, const std::string& text) {
+  const auto parts = core::split(text, ':');
+  const auto kind = core::to_lower(parts.empty() ? "" : parts[0]);
+  const auto count = [&](const std::string& word, const char* what) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (word.empty() || used != word.size() || v < 1)
+      throw std::invalid_argument(
+          fmt::format("-D {}: the {} must be a count of 1 or more", text, what));
+    return v;
+  };
+  if (kind == "cont" && parts.size() == 1) {
+    o.ddt = "cont";
+  } else if (kind == "vect" && (parts.size() == 1 || parts.size() == 3)) {
+    o.ddt = "vect";
+    if (parts.size() == 3) {
+      o.ddt_stride = count(parts[1], "stride");
+      o.ddt_block = count(parts[2], "block length");
+    }
+    if (o.ddt_block > o.ddt_stride)
+      throw std::invalid_argument(fmt::format(
+          "-D {}: the block length {} exceeds the stride {}, so that the received vector's "
+          "blocks would overlap",
+          text, o.ddt_block, o.ddt_stride));
+  } else if (kind == "indx" && parts.size() >= 2) {
+    o.ddt = "indx";
+    o.ddt_file = text.substr(text.find(':') + 1);
+    o.ddt_blocks = read_indexed_blocks(o.ddt_file);
+  } else {
+    throw std::invalid_argument("Invalid ddt type [-D " + text +
+                                "]: cont, vect[:STRIDE:BLOCK] (elements; default 8:4) or "
+                                "indx:FILE");
+  }
+}
+
 // OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
 // than CLI11's "unexpected argument"); hidden from the help.
 struct Refused {
@@ -176,7 +263,6 @@ struct Refused {
 };
 const std::vector<Refused>& refused_options() {
   static const std::vector<Refused> list = {
-      {"-D,--ddt", "-D (derived datatypes) is not in mpiscope: -T chooses a basic type"},
       {"-G,--graph",
        "-G draws OSU's gnuplot graphs; mpiscope records the run (--db) and draws its curves with "
        "'mpiscope report'"},
@@ -194,6 +280,32 @@ const std::vector<Refused>& refused_options() {
 }
 
 }  // namespace
+
+bool takes_derived_datatype(const Program& p) {
+  return p.sized && !is_one_sided(p.figure) && p.name.find("reduce") == std::string::npos;
+}
+
+core::ElementLayout element_layout_of(const Options& o) {
+  core::ElementLayout l;
+  if (o.ddt == "cont") l.kind = core::LayoutKind::Contiguous;
+  if (o.ddt == "vect") {
+    l.kind = core::LayoutKind::Vector;
+    l.stride = o.ddt_stride;
+    l.block_length = o.ddt_block;
+  }
+  if (o.ddt == "indx") {
+    l.kind = core::LayoutKind::Indexed;
+    for (const auto& [displacement, length] : o.ddt_blocks)
+      l.blocks.push_back({.displacement = displacement, .length = length});
+  }
+  return l;
+}
+
+std::string derived_datatype_text(const Options& o) {
+  if (o.ddt == "vect") return fmt::format("vect:{}:{}", o.ddt_stride, o.ddt_block);
+  if (o.ddt == "indx") return fmt::format("indx:{} ({} blocks)", o.ddt_file, o.ddt_blocks.size());
+  return o.ddt;
+}
 
 bool takes_root(const std::string& program) {
   for (const char* name :
@@ -337,6 +449,16 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "memory per process in bytes, caps the largest collective message "
                  "(default 536870912)")
       ->check(cli::integer_of<long long>());
+  std::string ddt_text;
+  if (takes_derived_datatype(*p))
+    app.add_option("-D,--ddt", ddt_text,
+                   "cont, vect[:STRIDE:BLOCK] or indx:FILE: each message is one derived datatype "
+                   "over the X bytes (OSU 7.4's -D): contiguous; X / STRIDE blocks of BLOCK "
+                   "elements, STRIDE apart (default 8:4); the file's 'displacement, block length' "
+                   "lines in elements. The Transmit Size column is what the type moves, and "
+                   "bandwidths count it");
+  else
+    app.add_option("-D,--ddt", ddt_text)->group("");
   std::string root_text;
   if (takes_root(p->name))
     app.add_option("-k,--root-rank", root_text,
@@ -424,6 +546,17 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       throw std::invalid_argument(
           "-l (MPI_IN_PLACE) is for OSU 7.4's gathers, scatters, all-to-alls and reductions; " +
           p->name + " has no in-place form");
+    if (given("-D")) {
+      if (!takes_derived_datatype(*p))
+        throw std::invalid_argument(
+            "-D (derived datatypes) is for OSU 7.4's programs whose option strings have it: the "
+            "point-to-point programs and the collectives that move data without reducing it; " +
+            p->name + " has none");
+      if (o.validate)
+        throw std::invalid_argument("Derived data type does not support validation [-D " +
+                                    ddt_text + " with -c]");
+      set_derived_datatype(o, ddt_text);
+    }
     if (given("-k")) set_root(o, root_text, world_size);
     if (given("-p")) {
       if (pairs < 1 || pairs > world_size / 2)

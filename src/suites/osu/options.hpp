@@ -2,6 +2,7 @@
 // options every mpiscope suite takes (--json, --csv, --db, --method, --timeout).
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "cli/frontend.hpp"
 #include "cli/method_options.hpp"
 #include "cli/suite_cli.hpp"
+#include "core/element_layout.hpp"
 #include "suites/osu/osu.hpp"
 
 namespace mpiscope::osu {
@@ -41,7 +43,13 @@ struct Options {
   bool print_rate = true;                         // -R 0 (osu_mbw_mr): no Messages/s column
   std::string window_creation = "allocate";       // -w (one-sided programs)
   std::string synchronization = "flush";          // -s (one-sided programs; osu_put_bibw: pscw)
-  std::vector<std::string> warnings;              // printed by rank 0 before the run, as OSU does
+  // -D: "" (none), "cont", "vect" (ddt_stride, ddt_block elements) or "indx" (ddt_blocks, each
+  // displacement and length in elements, read from ddt_file by rank 0).
+  std::string ddt;
+  int ddt_stride = 8, ddt_block = 4;  // OMB_DDT_STRIDE_DEFAULT, OMB_DDT_BLOCK_LENGTH_DEFAULT
+  std::string ddt_file;
+  std::vector<std::array<int, 2>> ddt_blocks;
+  std::vector<std::string> warnings;  // printed by rank 0 before the run, as OSU does
   cli::OutputOptions output;
   cli::MethodOptions method;
 };
@@ -50,7 +58,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
                                    validate, in_place, buffer_per_message, vary_window, types,
                                    tail_percentiles, mem_limit, root, root_rotates, pairs,
                                    sender_threads, receiver_threads, print_rate, window_creation,
-                                   synchronization, warnings, output, method)
+                                   synchronization, ddt, ddt_stride, ddt_block, ddt_file,
+                                   ddt_blocks, warnings, output, method)
 
 // The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
 // 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.
@@ -63,6 +72,14 @@ inline bool has_tail_figures(const Program& p) {
 // OSU 7.4's rooted collectives, which take -k (their root from omb_get_root_rank; osu_bcast's
 // is always 0).
 bool takes_root(const std::string& program);
+
+// OSU 7.4's programs whose option strings have -D: every sized one but the reductions and the
+// one-sided ones.
+bool takes_derived_datatype(const Program& p);
+// -D as the engine's element layout (packed without -D).
+core::ElementLayout element_layout_of(const Options& o);
+// -D as the run's settings and the header say it: "vect:8:4", "indx:FILE (3 blocks)".
+std::string derived_datatype_text(const Options& o);
 
 // -w's and -s's words as the enums (validated by parse).
 WindowCreation window_creation_of(const Options& o);

@@ -51,6 +51,11 @@ double osu_megabytes_per_second(const core::Measurement& m) {
   return m.mbytes_per_sec.value_or(0) * 1.048576;
 }
 
+double transmit_size(const core::Measurement& m) {
+  const auto* v = m.value("transmit_size");
+  return v ? v->value : static_cast<double>(m.bytes);
+}
+
 double osu_latency_us(const core::Measurement& m) {
   return m.accurate ? m.accurate->summary_us.median : m.t_avg_us;
 }
@@ -140,6 +145,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
             static_cast<std::size_t>(std::max(0, kField - (bandwidth ? 16 : 15) - (p > 9 ? 1 : 0))),
             ' ') +
         tail_heading(p, bandwidth);
+  if (!options_.ddt.empty()) h += fmt::format("{:>{}}", "Transmit Size", kField);  // OSU's -D
   std::fputs((h + "\n").c_str(), out_);
   std::fflush(out_);
 }
@@ -173,9 +179,10 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
     case Figure::kOneSidedBandwidth:
       r += fmt::format("{:>{}.2f}", osu_megabytes_per_second(m), first_width);
       break;
-    case Figure::kRate: {
+    case Figure::kRate: {  // OSU's rate: MB/s over the bytes a message moves
       const double mb = osu_megabytes_per_second(m);
-      const double rate = m.bytes > 0 ? 1e6 * mb / static_cast<double>(m.bytes) : 0;
+      const double moved = transmit_size(m);
+      const double rate = moved > 0 ? 1e6 * mb / moved : 0;
       r += fmt::format("{:>{}.2f}", mb, kField);
       if (options_.print_rate) r += fmt::format("{:>{}.2f}", rate, kField);
       break;
@@ -197,6 +204,8 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
     const auto* v = m.value(tail_heading(p, program_.figure == Figure::kBandwidth));
     r += fmt::format("{:>{}.2f}", v ? v->value : std::nan(""), kField);
   }
+  if (!options_.ddt.empty())
+    r += fmt::format("{:>{}}", static_cast<std::size_t>(transmit_size(m)), kField);
   std::fputs((r + "\n").c_str(), out_);
   // A comment line, as for a row not measured: OSU's table stays rows of numbers.
   if (core::not_converged_reason(m))

@@ -18,6 +18,8 @@ double osu_megabytes_per_second(const core::Measurement& m);
 // The latency OSU prints: the mean over the ranks of each rank's mean (the median in accurate
 // mode).
 double osu_latency_us(const core::Measurement& m);
+// The bytes a message of the row moves: its size, or under -D its type's (transmit_size).
+double transmit_size(const core::Measurement& m);
 
 // OSU 7.4's -z column heading of percentile p, also the row's named value: "P50 Tail Lat(us)",
 // "P90 Tail BW(MB/s)".
