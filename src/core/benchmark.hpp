@@ -102,7 +102,10 @@ struct PointContext {
   int rank = 0;
   int nprocs = 1;
   std::size_t bytes = 0;  // X, the message length in bytes
-  int count = 0;          // X in elements of the benchmark's datatype
+  // The bytes a message's datatype reaches from where it starts, set with the length: X, or more
+  // under OSU's -D indx (core::span_bytes).
+  std::size_t message_span = 0;
+  int count = 0;  // X in elements of the benchmark's datatype
   // The benchmark's element (Benchmark::datatype) and its size in bytes: what a reduction kernel
   // passes to its MPI call, and what count, counts and displs count.
   MPI_Datatype datatype = MPI_BYTE;
@@ -173,6 +176,9 @@ struct PointContext {
     if (element_spacing == 0) return x;
     return x / spaced_element * element_spacing + x % spaced_element;
   }
+  // How far apart messages with X bytes of their own (a window's, a thread's) lie, so that none
+  // overlaps the next.
+  std::size_t message_slot() const { return std::max(bytes, message_span); }
   int root(int i) const { return root_shift ? i % nprocs : fixed_root; }  // of repetition i
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }

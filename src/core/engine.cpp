@@ -109,6 +109,7 @@ void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const 
                 const ElementLayout& layout) {
   if (b.release) b.release(ctx);
   ctx.bytes = bytes;
+  ctx.message_span = b.sized ? span_bytes(layout, bytes, element_bytes(b.datatype)) : bytes;
   ctx.datatype = mpi_datatype(b.datatype);
   ctx.element_bytes = element_bytes(b.datatype);
   ctx.count = static_cast<int>(bytes / ctx.element_bytes);
@@ -414,7 +415,7 @@ class SuiteRunner {
     watchdog_.arm("setting up " + b.name + " on " + std::to_string(layout.active_size) +
                   " processes");
     fault::maybe_stop_in_setup(layout.active_size);
-    ProcessSet ps = make_process_set(layout);
+    ProcessSet ps = make_process_set(layout, settings_.communicator);
     watchdog_.end_phase();
     BenchmarkRun run = describe_run(b, layout);
     run.mode = aggregation_name(mode);

@@ -59,6 +59,9 @@ struct EngineSettings {
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
   // IMB-MPI1's -contig_type, OSU's -D: the derived datatype the sized benchmarks' calls name.
   ElementLayout element_layout;
+  // The ranks measured, from which every benchmark's communicators are split: MPI_COMM_WORLD, or
+  // under OSU's -I a session's (mpi::SessionWorld) with the same ranks.
+  MPI_Comm communicator = MPI_COMM_WORLD;
   int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
   // Current IMB's -msg_pause: after each length every rank sleeps a tenth of the time it took to
   // measure it, at least 0.1 s (IMB's SLEEP), so that one length's traffic has drained before the

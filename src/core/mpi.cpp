@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -28,6 +29,36 @@ bool launched_as_rank_zero() {
 
 namespace {
 double init_duration_s = 0;
+}
+
+SessionWorld::SessionWorld(const std::string& tag) {
+#if MPI_VERSION >= 4
+  check(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session_), "MPI_Session_init");
+  MPI_Group group = MPI_GROUP_NULL;
+  check(MPI_Group_from_session_pset(session_, "mpi://WORLD", &group),
+        "MPI_Group_from_session_pset");
+  const int rc =
+      MPI_Comm_create_from_group(group, tag.c_str(), MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm_);
+  MPI_Group_free(&group);
+  check(rc, "MPI_Comm_create_from_group");
+  int rank = -1, world = -1;
+  MPI_Comm_rank(comm_, &rank);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  if (rank != world)
+    throw std::runtime_error("the session's mpi://WORLD numbers this process " +
+                             std::to_string(rank) + ", MPI_COMM_WORLD " + std::to_string(world));
+#else
+  throw std::runtime_error("this MPI library implements MPI " + std::to_string(MPI_VERSION) + "." +
+                           std::to_string(MPI_SUBVERSION) +
+                           ", which has no sessions (MPI 4.0): " + tag + " cannot start one");
+#endif
+}
+
+SessionWorld::~SessionWorld() {
+#if MPI_VERSION >= 4
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (session_ != MPI_SESSION_NULL) MPI_Session_finalize(&session_);
+#endif
 }
 
 double init_seconds() {

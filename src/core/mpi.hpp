@@ -76,6 +76,26 @@ class Comm {
   bool owned_ = false;
 };
 
+// MPI-4 sessions (OSU's -I): a session of its own and the communicator made from its group of the
+// process set "mpi://WORLD", whose ranks are the world's (checked: an error otherwise); freed
+// and finalized on destruction. The world model stays initialized beside it. Only where the
+// library implements MPI 4.0 (MPI_VERSION >= 4): elsewhere the constructor throws.
+inline constexpr bool kHasSessions = MPI_VERSION >= 4;
+class SessionWorld {
+ public:
+  explicit SessionWorld(const std::string& tag);
+  ~SessionWorld();
+  SessionWorld(const SessionWorld&) = delete;
+  SessionWorld& operator=(const SessionWorld&) = delete;
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+#if MPI_VERSION >= 4
+  MPI_Session session_ = MPI_SESSION_NULL;
+#endif
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
 int world_rank();
 // Ends the whole job with MPI_Abort after the caller's error message: flushes stdout and stderr
 // and waits 300 ms first, because MPICH's launcher kills every process at MPI_Abort and can drop

@@ -38,7 +38,7 @@ Layout make_layout(const std::vector<int>& order, int active_size, bool multi) {
   return l;
 }
 
-ProcessSet make_process_set(const Layout& layout) {
+ProcessSet make_process_set(const Layout& layout, MPI_Comm world_comm) {
   ProcessSet ps;
   ps.layout = layout;
   const int me = mpi::world_rank();
@@ -49,8 +49,9 @@ ProcessSet make_process_set(const Layout& layout) {
         ps.group_index = static_cast<int>(g);
         position = static_cast<int>(g * layout.groups[g].size() + i);
       }
-  // Collective over MPI_COMM_WORLD: every rank calls both splits, inactive ones with MPI_UNDEFINED.
-  auto world = mpi::Comm::borrow(MPI_COMM_WORLD);
+  // Collective over the world (MPI_COMM_WORLD, or a session's: its ranks are the same): every rank
+  // calls both splits, inactive ones with MPI_UNDEFINED.
+  auto world = mpi::Comm::borrow(world_comm);
   ps.active = world.split(ps.is_active() ? 0 : MPI_UNDEFINED, position);
   if (layout.groups.size() == 1) {
     ps.group = world.split(ps.is_active() ? 0 : MPI_UNDEFINED, position);
@@ -67,11 +68,11 @@ ProcessSet make_process_set(const Layout& layout) {
     ps.id_padding.push_back(mpi::Comm::own(pad));
   }
   MPI_Group world_group = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
-  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Comm_group(world_comm, &world_group);
   const auto& members = layout.groups[static_cast<std::size_t>(ps.group_index)];
   MPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &mine);
   MPI_Comm group = MPI_COMM_NULL;
-  mpi::check(MPI_Comm_create_group(MPI_COMM_WORLD, mine, ps.group_index, &group),
+  mpi::check(MPI_Comm_create_group(world_comm, mine, ps.group_index, &group),
              "MPI_Comm_create_group");
   MPI_Group_free(&mine);
   MPI_Group_free(&world_group);

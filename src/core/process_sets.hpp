@@ -37,6 +37,6 @@ struct ProcessSet {
   std::vector<mpi::Comm> id_padding;  // Multi mode: keeps the groups' context ids apart
   bool is_active() const { return group_index >= 0; }
 };
-ProcessSet make_process_set(const Layout& layout);
+ProcessSet make_process_set(const Layout& layout, MPI_Comm world = MPI_COMM_WORLD);
 
 }  // namespace mpiscope::core

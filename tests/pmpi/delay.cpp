@@ -28,7 +28,9 @@
 //    MPI_Fetch_and_op, MPI_Compare_and_swap) and the passive-target synchronisation (flush,
 //    lock, unlock and their _local and _all variants) with their target (-1 for the _all
 //    variants), the active-target synchronisation (fence, start, complete, post, wait), and
-//    MPI_Comm_split and MPI_Comm_free, MPI_Send_init and MPI_Recv_init with their peer and buffer,
+//    MPI_Comm_split ("of the session's" when it splits what MPI_Comm_create_from_group made) and
+//    MPI_Comm_free, MPI_Session_init and MPI_Comm_create_from_group (with its tag; MPI 4
+//    libraries), MPI_Send_init and MPI_Recv_init with their peer and buffer,
 //    MPI_Start, and MPI_Startall with the number of requests it starts;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N", K numbering the process's threads in the order of their first
@@ -253,10 +255,28 @@ extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype 
 }
 
 // Communicators made and freed (SKaMPI's MPI_Comm_split kernel must not pile them up).
+// The communicator the last MPI_Comm_create_from_group made (a session's: OSU's -I).
+MPI_Comm from_session = MPI_COMM_NULL;
+
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* out) {
-  trace("MPI_Comm_split", 0, -1);
+  trace("MPI_Comm_split", 0, -1, nullptr,
+        comm != MPI_COMM_NULL && comm == from_session ? "of the session's" : "");
   return PMPI_Comm_split(comm, color, key, out);
 }
+
+#if MPI_VERSION >= 4
+extern "C" int MPI_Session_init(MPI_Info info, MPI_Errhandler handler, MPI_Session* session) {
+  trace("MPI_Session_init", 0, -1);
+  return PMPI_Session_init(info, handler, session);
+}
+extern "C" int MPI_Comm_create_from_group(MPI_Group group, const char* tag, MPI_Info info,
+                                          MPI_Errhandler handler, MPI_Comm* out) {
+  const int rc = PMPI_Comm_create_from_group(group, tag, info, handler, out);
+  from_session = *out;
+  trace("MPI_Comm_create_from_group", 0, -1, nullptr, std::string("tag ") + tag);
+  return rc;
+}
+#endif
 
 extern "C" int MPI_Comm_free(MPI_Comm* comm) {
   trace("MPI_Comm_free", 0, -1);

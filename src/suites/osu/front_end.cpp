@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "cli/frontend.hpp"
 #include "cli/registry.hpp"
@@ -196,7 +197,13 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   // -D's tables are not the basic type's: compare and the database keep them apart.
   if (!o.ddt.empty())
     for (auto& b : benchmarks) b.parameters["derived_datatype"] = derived_datatype_text(o);
-  const auto settings = engine_settings(o, p, world_size);
+  auto settings = engine_settings(o, p, world_size);
+  // -I: every benchmark's communicators split from a session's (freed before MPI_Finalize).
+  std::optional<mpi::SessionWorld> session;
+  if (o.session) {
+    session.emplace("mpiscope.osu");
+    settings.communicator = session->comm();
+  }
   core::SuitePlan plan;
   plan.suite = "osu";
   for (const auto& b : benchmarks) plan.benchmarks.push_back(&b);
@@ -226,6 +233,11 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["window"] =
         o.vary_window ? "1, 2, 4, ... 128 (-V: a table per window)" : std::to_string(o.window);
   if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
+  if (o.session)
+    info.settings["session"] =
+        "-I: the benchmarks' communicators split from an MPI session's (MPI_Session_init, the "
+        "group of mpi://WORLD, MPI_Comm_create_from_group); MPI started with MPI_Init_thread "
+        "too";
   if (!o.ddt.empty())
     info.settings["derived_datatype"] =
         derived_datatype_text(o) +

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/numbers.hpp"
+#include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
 
@@ -267,10 +268,6 @@ const std::vector<Refused>& refused_options() {
        "-G draws OSU's gnuplot graphs; mpiscope records the run (--db) and draws its curves with "
        "'mpiscope report'"},
       {"-P,--papi", "-P needs OSU built with PAPI: mpiscope reads no hardware counters"},
-      {"-I,--session",
-       "-I (MPI sessions) is not in mpiscope: it starts MPI with MPI_Init_thread on "
-       "MPI_COMM_WORLD, as OSU without -I",
-       false},
       {"-d,--accelerator",
        "-d (accelerator buffers) is not in mpiscope: its buffers are in host memory, as OSU's "
        "CPU build, which refuses -d too"},
@@ -342,13 +339,20 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   o.program = p->name;
   set_defaults(o, *p);
   if (p->figure == Figure::kStartup) {  // OSU's startup option string: nothing but help
-    bool version = false;
+    bool version = false, session = false;
     CLI::App app(p->title + " (OSU micro-benchmarks 7.4 on mpiscope)", p->name);
     app.set_help_flag("-h,--help", "print this help");
     app.add_flag("-v,--version", version, "print the version");
+    app.add_flag("-I,--session", session)->group("");
     if (p->name == "osu_init") cli::add_output_options(app, o.output);  // its times are results
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     auto result = cli::parse_command_line(app, rest, [&] {
+      if (session)
+        throw std::invalid_argument(
+            "-I: " + p->name +
+            " would time a cold start of MPI by a session; mpiscope's processes start MPI with "
+            "MPI_Init_thread before they read their options, so it cannot (the other programs "
+            "take -I)");
       o.output.validate();
       return nlohmann::json(o).dump();
     });
@@ -491,6 +495,10 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     else
       app.add_flag(r.names)->group("");
   }
+  app.add_flag("-I,--session", o.session,
+               "measure on a communicator made from an MPI session (MPI 4.0): MPI_Session_init, "
+               "the group of the process set mpi://WORLD, MPI_Comm_create_from_group; MPI itself "
+               "is started with MPI_Init_thread too");
   cli::add_output_options(app, o.output);
   cli::add_method_options(app, o.method);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -557,6 +565,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                                     ddt_text + " with -c]");
       set_derived_datatype(o, ddt_text);
     }
+    if (o.session && !mpi::kHasSessions)
+      throw std::invalid_argument(fmt::format(
+          "-I (MPI sessions) needs an MPI 4.0 library; this one implements MPI {}.{} (OSU built "
+          "without MPI-4 support refuses -I too)",
+          MPI_VERSION, MPI_SUBVERSION));
     if (given("-k")) set_root(o, root_text, world_size);
     if (given("-p")) {
       if (pairs < 1 || pairs > world_size / 2)

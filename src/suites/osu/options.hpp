@@ -22,17 +22,18 @@ constexpr long long kLowestMemLimit = 1ll << 20;                 // MAX_MEM_LOWE
 constexpr int kMaxThreads = 128;  // MAX_NUM_THREADS: -t's counts are below it
 
 struct Options {
-  std::string program;                            // e.g. "osu_bw"
-  long long min_size = 0, max_size = 0;           // -m [min:]max, the program's defaults filled in
-  int iterations = 0, iterations_large = 0;       // -i sets both
-  int skip = 0, skip_large = 0;                   // -x sets both
-  int window = 64;                                // -W
-  int probes = 0;                                 // -t: MPI_Test calls in the CPU work (overlap)
-  bool full = false;                              // -f
-  bool validate = false;                          // -c
-  bool in_place = false;                          // -l: MPI_IN_PLACE (has_in_place_form)
-  bool buffer_per_message = false;                // -b multiple: windowed programs
-  bool vary_window = false;                       // -V (osu_mbw_mr): a table over kVariedWindows
+  std::string program;                       // e.g. "osu_bw"
+  long long min_size = 0, max_size = 0;      // -m [min:]max, the program's defaults filled in
+  int iterations = 0, iterations_large = 0;  // -i sets both
+  int skip = 0, skip_large = 0;              // -x sets both
+  int window = 64;                           // -W
+  int probes = 0;                            // -t: MPI_Test calls in the CPU work (overlap)
+  bool full = false;                         // -f
+  bool validate = false;                     // -c
+  bool in_place = false;                     // -l: MPI_IN_PLACE (has_in_place_form)
+  bool buffer_per_message = false;           // -b multiple: windowed programs
+  bool vary_window = false;                  // -V (osu_mbw_mr): a table over kVariedWindows
+  bool session = false;  // -I: the benchmarks' communicators from an MPI session (MPI 4.0)
   std::vector<std::string> types = {"mpi_char"};  // -T: OSU's type words, a table each in order
   std::vector<int> tail_percentiles;              // -z: percentiles of the iterations; empty: off
   long long mem_limit = kDefaultMemLimit;         // -M, bytes per process
@@ -55,8 +56,8 @@ struct Options {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterations,
                                    iterations_large, skip, skip_large, window, probes, full,
-                                   validate, in_place, buffer_per_message, vary_window, types,
-                                   tail_percentiles, mem_limit, root, root_rotates, pairs,
+                                   validate, in_place, buffer_per_message, vary_window, session,
+                                   types, tail_percentiles, mem_limit, root, root_rotates, pairs,
                                    sender_threads, receiver_threads, print_rate, window_creation,
                                    synchronization, ddt, ddt_stride, ddt_block, ddt_file,
                                    ddt_blocks, warnings, output, method)

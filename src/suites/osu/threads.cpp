@@ -25,8 +25,8 @@ int sender_threads(const PointContext& c) {
 void threaded_iteration(const PointContext& c, int t, int i) {
   const bool own_tags = sender_threads(c) > 1;
   const int out = own_tags ? i : 1, back = own_tags ? i : 2;
-  std::byte* send = c.send(0) + static_cast<std::size_t>(t) * c.bytes;
-  std::byte* recv = c.recv(0) + static_cast<std::size_t>(t) * c.bytes;
+  std::byte* send = c.send(0) + static_cast<std::size_t>(t) * c.message_slot();
+  std::byte* recv = c.recv(0) + static_cast<std::size_t>(t) * c.message_slot();
   if (c.rank == 0) {
     MPI_Send(send, c.count, c.datatype, 1, out, c.comm);
     MPI_Recv(recv, c.count, c.datatype, 1, back, c.comm, MPI_STATUS_IGNORE);
@@ -83,7 +83,7 @@ void threaded_round(PointContext& c, int i) {
 std::vector<core::ExpectedBlock> from_partner_thread(const PointContext& c, int) {
   std::vector<core::ExpectedBlock> blocks;
   for (int t = 0; t < c.threads_of(c.rank); ++t) {
-    const std::size_t at = static_cast<std::size_t>(t) * c.bytes;
+    const std::size_t at = static_cast<std::size_t>(t) * c.message_slot();
     blocks.push_back({at, 1 - c.rank, at, c.bytes});
   }
   return blocks;

@@ -24,7 +24,7 @@ std::vector<core::ExpectedBlock> from_partner_in_second_half(const PointContext&
 std::vector<core::ExpectedBlock> from_partner_per_message(const PointContext& c, int) {
   std::vector<core::ExpectedBlock> blocks;
   for (int k = 0; k < c.in_flight; ++k) {
-    const std::size_t at = static_cast<std::size_t>(k) * c.bytes;
+    const std::size_t at = static_cast<std::size_t>(k) * c.message_slot();
     blocks.push_back({at, window_partner(c), at, c.bytes});
   }
   return blocks;

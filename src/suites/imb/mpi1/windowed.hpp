@@ -45,7 +45,8 @@ constexpr WindowedTransfer with_buffer_per_message(WindowedTransfer w) {
 // Where message k of a window starts in `buffer`.
 template <WindowedTransfer W>
 std::byte* message_at(std::byte* buffer, const core::PointContext& c, int k) {
-  if constexpr (W.buffer_per_message) return buffer + static_cast<std::size_t>(k) * c.bytes;
+  if constexpr (W.buffer_per_message)
+    return buffer + static_cast<std::size_t>(k) * c.message_slot();
   return buffer;
 }
 
