@@ -523,6 +523,7 @@ std::string osu_program(const std::string& title) {
       {"Bi-Directional Bandwidth", "osu_bibw"},
       {"Multiple Bandwidth / Message Rate", "osu_mbw_mr"},
       {"Multi-threaded Latency", "osu_latency_mt"},
+      {"Multi-process Latency", "osu_latency_mp"},
       {"Multiple Latency", "osu_multi_lat"},
       {"Bandwidth", "osu_bw"},
       {"Latency", "osu_latency"}};

@@ -1,10 +1,11 @@
 // osu_latency_mt (issue 34 items 5 and 8): its table as OSU 7.4's own binary prints it, the
 // iterations shared round robin among threads that call MPI at once (the project's PMPI library
 // names the thread and tag of every send and receive), -c on every thread's buffers, and OSU's
-// refusals.
+// refusals; osu_latency_mp's children and barriers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -157,6 +158,75 @@ TEST(OsuThreads, LatencyMtSharesIterationsAmongThreadsAsOsusOwn) {
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   const auto tidy = run_plain({"export", "--db", db});
   EXPECT_NE(tidy.out.find("\"osu_latency_mt\""), std::string::npos) << tidy.out;
+}
+
+// osu_latency_mp (issue 34 item 5): the table as OSU 7.4's own binary prints it
+// (tests/data/import/osu_latency_mp_7.4.txt: osu_latency_mp -t 3:1 -m 1:16, and -t 1 -m 1:4 -c),
+// the children forked by each rank (the PMPI library traces fork), a barrier before every
+// iteration, -c catching a planted corruption, OSU's refusals and the import of OSU's output.
+// Every run that forks lasts the children's 2 s.
+TEST(OsuProcesses, LatencyMpForksItsChildrenAndBarriersEachIteration) {
+  const auto capture = read_file(sample("osu_latency_mp_7.4.txt"));
+  const auto dir = temp_dir();
+  const auto program = with_pmpi_library(dir);
+  // Traced: rank 0 forks S children and rank 1 R, once; every iteration (5 sizes, 5 + 1 each)
+  // adds a barrier to osu_latency's calls.
+  std::map<std::string, std::string> traces;
+  std::string forked;
+  for (const std::string name : {"osu_latency_mp", "osu_latency"}) {
+    const std::string trace = dir + "/" + name;
+    std::filesystem::create_directory(trace);
+    std::vector<std::string> args = {"osu", name, "-m", "1:16", "-i", "5", "-x", "1", "--no-db"};
+    if (name == "osu_latency_mp") args.insert(args.begin() + 2, {"-t", "3:1"});
+    const auto r = run_mpi(2, args, "MPISCOPE_TRACE=" + trace, 60, program);
+    ASSERT_EQ(r.exit_code, 0) << name << r.err;
+    if (name == "osu_latency_mp") forked = r.out;
+    traces[name + ".0"] = read_file(trace + "/trace.0");
+    traces[name + ".1"] = read_file(trace + "/trace.1");
+  }
+  EXPECT_EQ(count_of(traces["osu_latency_mp.0"], "fork "), 3);
+  EXPECT_EQ(count_of(traces["osu_latency_mp.1"], "fork "), 1);
+  EXPECT_EQ(count_of(traces["osu_latency.0"], "fork "), 0);
+  for (const std::string rank : {".0", ".1"})
+    EXPECT_EQ(count_of(traces["osu_latency_mp" + rank], "MPI_Barrier "),
+              count_of(traces["osu_latency" + rank], "MPI_Barrier ") + 5 * (5 + 1))
+        << traces["osu_latency_mp" + rank];
+
+  const std::vector<std::string> checked_args = {
+      "osu", "osu_latency_mp", "-t", "1", "-m", "1:4", "-c", "-i", "5", "-x", "1", "--no-db"};
+  const auto checked = run_mpi(2, checked_args);
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_EQ(osu_shape(forked + checked.out), osu_shape(capture)) << forked << checked.out;
+  // OSU's rows: the latency 10 wide after the size, 18 with -c and its Validation column.
+  for (const auto& line : osu_lines(forked))
+    if (line[0] != '#') {
+      EXPECT_EQ(line.size(), 20u) << line;
+    }
+  for (const auto& line : osu_lines(checked.out))
+    if (line[0] != '#') {
+      EXPECT_EQ(line.size(), 46u) << line;
+    }
+  EXPECT_EQ(count_of(checked.out, "Pass"), 3) << checked.out;
+  const auto bad = run_mpi(2, checked_args, "MPISCOPE_FAULT=corrupt:0", 60);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err;
+  EXPECT_EQ(count_of(bad.out, "Fail"), 3) << bad.out;
+
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"-t", "1:2:3"}, {"-t", "x"}, {"-t", "128"}, {"-t", "0:2"}, {"-b", "multiple"}}) {
+    std::vector<std::string> full = {"osu", "osu_latency_mp", "-m", "1:1"};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto r = run_singleton(full);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << r.err;
+    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
+  }
+
+  const auto db = dir + "/mp.db";
+  const auto imported = run_plain({"import", "--db", db, sample("osu_latency_mp_7.4.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("2 tables, 8 rows"), std::string::npos) << imported.out;
+  const auto tidy = run_plain({"export", "--db", db});
+  EXPECT_EQ(count_of(tidy.out, "\"osu_latency_mp\""), count_of(tidy.out, "\n") - 1) << tidy.out;
+  EXPECT_EQ(count_of(tidy.out, "\"t_avg_us\""), 8) << tidy.out;
 }
 
 }  // namespace

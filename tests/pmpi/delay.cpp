@@ -31,7 +31,7 @@
 //    MPI_Comm_split ("of the session's" when it splits what MPI_Comm_create_from_group made) and
 //    MPI_Comm_free, MPI_Session_init and MPI_Comm_create_from_group (with its tag; MPI 4
 //    libraries), MPI_Send_init and MPI_Recv_init with their peer and buffer,
-//    MPI_Start, and MPI_Startall with the number of requests it starts;
+//    MPI_Start, and MPI_Startall with the number of requests it starts, and fork;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N", K numbering the process's threads in the order of their first
 //    call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
@@ -44,7 +44,9 @@
 //    name) and how the buffers were given ("in_place send", "in_place recv", "send=recv": OSU's
 //    -l), MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every rank's recvcounts; the
 //    count column is the calling rank's own).
+#include <dlfcn.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -262,6 +264,13 @@ extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* out) 
   trace("MPI_Comm_split", 0, -1, nullptr,
         comm != MPI_COMM_NULL && comm == from_session ? "of the session's" : "");
   return PMPI_Comm_split(comm, color, key, out);
+}
+
+// fork (osu_latency_mp's children), traced before the process splits.
+extern "C" pid_t fork() {
+  static const auto real = reinterpret_cast<pid_t (*)()>(dlsym(RTLD_NEXT, "fork"));
+  trace("fork", 0, -1);
+  return real();
 }
 
 #if MPI_VERSION >= 4

@@ -249,6 +249,11 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["window_creation"] = window_creation_name(window_creation_of(o));
     info.settings["synchronization"] = sync_name(sync_of(o));
   }
+  if (p.name == "osu_latency_mp")
+    info.settings["forked_processes"] = fmt::format(
+        "rank 0: {}, rank 1: {} (each sleeps {} s and leaves without MPI calls; forked after "
+        "MPI_Init, before the first size)",
+        o.sender_processes, o.receiver_processes, kChildSleepSeconds);
   if (p.name == "osu_latency_mt") {
     info.settings["sender_threads"] = std::to_string(o.sender_threads);
     info.settings["receiver_threads"] = std::to_string(o.receiver_threads);
@@ -285,6 +290,10 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, p, o, pairs); },
                               o.output, info);
   OsuFigures figures(reporters.out(), p, o);
+  // osu_latency_mp: the ranks' children live through the run (waited for before MPI_Finalize).
+  std::optional<ForkedChildren> children;
+  if (p.name == "osu_latency_mp" && mpi::world_rank() < 2)
+    children.emplace(mpi::world_rank() == 0 ? o.sender_processes : o.receiver_processes);
   const core::SuiteOutcome outcome = core::run_suite(plan, settings, figures);
   reporters.measured(info);
   reporters.finish(info, outcome.all_ran);

@@ -51,7 +51,8 @@ void set_sizes(Options& o, const std::string& text) {
 // The program's defaults (osu_util.c process_options, osu_util.h).
 void set_defaults(Options& o, const Program& p) {
   o.min_size = p.name == "osu_latency" || p.name == "osu_latency_persistent" ||
-                       p.name == "osu_latency_mt" || p.name == "osu_multi_lat"
+                       p.name == "osu_latency_mt" || p.name == "osu_latency_mp" ||
+                       p.name == "osu_multi_lat"
                    ? 0
                    : 1;
   o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
@@ -255,6 +256,28 @@ void set_derived_datatype(Options& o, const std::string& text) {
   }
 }
 
+// -t for osu_latency_mp (set_processes): "S:R" children forked on rank 0 and rank 1, each 1 to
+// 127; "R" alone forks none on rank 0, as OSU's.
+void set_processes(Options& o, const std::string& text) {
+  const auto number = [&](const std::string& s) {
+    std::size_t used = 0;
+    int v = -1;
+    try {
+      v = std::stoi(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (s.empty() || used != s.size() || v < 1 || v >= kMaxProcesses)
+      throw std::invalid_argument(fmt::format(
+          "Invalid Number of Processes [-t {}]: [S:]R, each 1 to {}", text, kMaxProcesses - 1));
+    return v;
+  };
+  const auto parts = core::split(text, ':');
+  if (parts.empty() || parts.size() > 2) number("");  // throws: no count, or a second colon
+  o.sender_processes = parts.size() == 2 ? number(parts[0]) : 0;
+  o.receiver_processes = number(parts.back());
+}
+
 // OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
 // than CLI11's "unexpected argument"); hidden from the help.
 struct Refused {
@@ -392,11 +415,17 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   }
   int probes = 0;
   const bool threaded = p->name == "osu_latency_mt";
+  const bool forking = p->name == "osu_latency_mp";
   std::string threads_text;
   if (threaded)
     app.add_option("-t,--num-threads", threads_text,
                    "[S:]R: rank 0's S sender threads (default 1) and rank 1's R receiver threads "
                    "(default 2) share each size's iterations; each 1 to 127");
+  if (forking)
+    app.add_option("-t,--num-processes", threads_text,
+                   "[S:]R: children forked by rank 0 (S, default 2) and rank 1 (R, default 2) "
+                   "before the run, each sleeping 2 s; R alone forks none on rank 0; each 1 to "
+                   "127");
   if (p->figure == Figure::kOverlap)
     app.add_option("-t,--num-test-calls", probes,
                    "MPI_Test calls during the CPU work of each iteration (default 0)")
@@ -422,7 +451,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "multiple: X bytes of their own for every message (osu_bw, osu_bibw, their "
                  "persistent forms, osu_mbw_mr; the latency programs' buffers are made per size "
                  "either way)")
-      ->group(point_to_point && !threaded ? "Options" : "");
+      ->group(point_to_point && !threaded && !forking ? "Options" : "");
   // -l where OSU 7.4's option string has it: the gathers, scatters, all-to-alls and reductions.
   bool in_place_elsewhere = false;
   if (has_in_place_form(p->name))
@@ -525,7 +554,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                              std::to_string(o.window) + " is not used");
     }
     if (app.count("-b") > 0) {
-      if (!point_to_point || threaded)
+      if (!point_to_point || threaded || forking)
         throw std::invalid_argument(
             "-b (single or multiple buffers) is for OSU 7.4's point-to-point programs whose "
             "option strings have it; " +
@@ -547,6 +576,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
             "--method accurate times one repetition at a time on one thread; osu_latency_mt's "
             "iterations are shared among threads");
     }
+    if (forking && app.count("-t") > 0) set_processes(o, threads_text);
     if (validate_nothing)
       throw std::invalid_argument("Invalid option [-c]: " + p->name +
                                   " moves no data, so there is none to validate");

@@ -19,7 +19,8 @@ constexpr std::size_t kLargeMessage = 8192;                      // LARGE_MESSAG
 constexpr int kVariedWindows[] = {1, 2, 4, 8, 16, 32, 64, 128};  // WINDOW_SIZES (osu_mbw_mr -V)
 constexpr long long kDefaultMemLimit = 512ll << 20;              // MAX_MEM_LIMIT
 constexpr long long kLowestMemLimit = 1ll << 20;                 // MAX_MEM_LOWER_LIMIT
-constexpr int kMaxThreads = 128;  // MAX_NUM_THREADS: -t's counts are below it
+constexpr int kMaxThreads = 128;    // MAX_NUM_THREADS: -t's counts are below it
+constexpr int kMaxProcesses = 128;  // MAX_NUM_PROCESSES: osu_latency_mp's -t counts are below it
 
 struct Options {
   std::string program;                       // e.g. "osu_bw"
@@ -41,9 +42,10 @@ struct Options {
   bool root_rotates = false;                      // -k rotate: iteration i's root is i mod P
   int pairs = 0;                                  // -p (osu_mbw_mr); 0: P / 2
   int sender_threads = 1, receiver_threads = 2;   // -t [S:]R (osu_latency_mt)
-  bool print_rate = true;                         // -R 0 (osu_mbw_mr): no Messages/s column
-  std::string window_creation = "allocate";       // -w (one-sided programs)
-  std::string synchronization = "flush";          // -s (one-sided programs; osu_put_bibw: pscw)
+  int sender_processes = 2, receiver_processes = 2;  // -t [S:]R (osu_latency_mp): children forked
+  bool print_rate = true;                            // -R 0 (osu_mbw_mr): no Messages/s column
+  std::string window_creation = "allocate";          // -w (one-sided programs)
+  std::string synchronization = "flush";             // -s (one-sided programs; osu_put_bibw: pscw)
   // -D: "" (none), "cont", "vect" (ddt_stride, ddt_block elements) or "indx" (ddt_blocks, each
   // displacement and length in elements, read from ddt_file by rank 0).
   std::string ddt;
@@ -58,15 +60,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
                                    iterations_large, skip, skip_large, window, probes, full,
                                    validate, in_place, buffer_per_message, vary_window, session,
                                    types, tail_percentiles, mem_limit, root, root_rotates, pairs,
-                                   sender_threads, receiver_threads, print_rate, window_creation,
-                                   synchronization, ddt, ddt_stride, ddt_block, ddt_file,
-                                   ddt_blocks, warnings, output, method)
+                                   sender_threads, receiver_threads, sender_processes,
+                                   receiver_processes, print_rate, window_creation, synchronization,
+                                   ddt, ddt_stride, ddt_block, ddt_file, ddt_blocks, warnings,
+                                   output, method)
 
 // The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
 // 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.
 inline bool has_tail_figures(const Program& p) {
   return p.figure == Figure::kCollective || p.name == "osu_latency" || p.name == "osu_latency_mt" ||
-         p.name == "osu_latency_persistent" || p.name == "osu_bw" ||
+         p.name == "osu_latency_mp" || p.name == "osu_latency_persistent" || p.name == "osu_bw" ||
          p.name == "osu_bw_persistent" || p.name == "osu_bibw_persistent" || p.name == "osu_bibw";
 }
 

@@ -108,6 +108,22 @@ core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
 // threads.cpp: osu_latency_mt, rank 0's `senders` threads and rank 1's `receivers` sharing the
 // ping-pong's iterations.
 core::Benchmark threaded_ping_pong_latency(int senders, int receivers);
+// processes.cpp: osu_latency_mp, the ping-pong with a barrier before each iteration, run while
+// the ranks have ForkedChildren.
+core::Benchmark forked_ping_pong_latency();
+// `count` children of this process that sleep kChildSleepSeconds and leave (_exit); waited for
+// on destruction. Made before the run and kept through it.
+inline constexpr int kChildSleepSeconds = 2;  // CHILD_SLEEP_SECONDS
+class ForkedChildren {
+ public:
+  explicit ForkedChildren(int count);
+  ~ForkedChildren();
+  ForkedChildren(const ForkedChildren&) = delete;
+  ForkedChildren& operator=(const ForkedChildren&) = delete;
+
+ private:
+  std::vector<int> children_;  // their process ids
+};
 // osu_bw_persistent (both_ways: osu_bibw_persistent): osu_bw's (osu_bibw's) window through
 // persistent requests.
 core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_message);

@@ -11,6 +11,7 @@ const std::vector<Program>& programs() {
       {"osu_latency", "OSU MPI Latency Test", F::kLatency, true},
       {"osu_latency_persistent", "OSU MPI Latency Persistent Test", F::kLatency, true},
       {"osu_latency_mt", "OSU MPI Multi-threaded Latency Test", F::kLatency, true},
+      {"osu_latency_mp", "OSU MPI Multi-process Latency Test", F::kLatency, true},
       {"osu_bw", "OSU MPI Bandwidth Test", F::kBandwidth, true},
       {"osu_bibw", "OSU MPI Bi-Directional Bandwidth Test", F::kBandwidth, true},
       {"osu_bw_persistent", "OSU MPI Bandwidth Persistent Test", F::kBandwidth, true},
@@ -149,6 +150,8 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b = ping_pong_latency();
   } else if (p.name == "osu_latency_mt") {
     b = threaded_ping_pong_latency(c.sender_threads, c.receiver_threads);
+  } else if (p.name == "osu_latency_mp") {
+    b = forked_ping_pong_latency();
   } else if (p.name == "osu_latency_persistent") {
     b = persistent_ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {

@@ -77,6 +77,11 @@ std::string TextReporter::title() const {
     return fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
                        window_creation_name(window_creation_of(options_)),
                        sync_name(sync_of(options_)));
+  if (program_.name == "osu_latency_mp")  // its children first, as OSU's rank 0 prints them
+    return fmt::format(
+        "# Number of forked processes in sender: {}\n# Number of forked processes in receiver: "
+        "{}\n\n# {} v7.4\n",
+        options_.sender_processes, options_.receiver_processes, program_.title);
   if (program_.name == "osu_latency_mt")  // its thread counts first, as OSU's rank 0 prints them
     return fmt::format(
         "# Number of Sender threads: {} \n# Number of Receiver threads: {}\n\n# {} v7.4\n",
@@ -172,8 +177,11 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
     return;
   }
   std::string r = program_.sized ? fmt::format("{:<{}}", m.bytes, kSize) : std::string();
-  // Without the size: print_stats 17 wide, print_stats_nbc 13.
-  const int first_width = program_.sized ? field() : program_.figure == Figure::kOverlap ? 13 : 17;
+  // Without the size: print_stats 17 wide, print_stats_nbc 13; osu_latency_mp's latency 10 wide
+  // unless -c adds its Validation column.
+  const int first_width = !program_.sized ? (program_.figure == Figure::kOverlap ? 13 : 17)
+                          : program_.name == "osu_latency_mp" && !options_.validate ? 10
+                                                                                    : field();
   switch (program_.figure) {
     case Figure::kBandwidth:
     case Figure::kOneSidedBandwidth:
