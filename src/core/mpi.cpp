@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -41,6 +42,8 @@ SessionWorld::SessionWorld(const std::string& tag) {
       MPI_Comm_create_from_group(group, tag.c_str(), MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm_);
   MPI_Group_free(&group);
   check(rc, "MPI_Comm_create_from_group");
+  // As MPI_COMM_WORLD's: a failed call in a benchmark ends the job rather than being timed.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_ARE_FATAL);
   int rank = -1, world = -1;
   MPI_Comm_rank(comm_, &rank);
   MPI_Comm_rank(MPI_COMM_WORLD, &world);
@@ -56,6 +59,9 @@ SessionWorld::SessionWorld(const std::string& tag) {
 
 SessionWorld::~SessionWorld() {
 #if MPI_VERSION >= 4
+  // Unwinding towards the front end's MPI_Abort: the other ranks may be inside a collective, and
+  // MPI_Session_finalize may wait for them.
+  if (std::uncaught_exceptions() > 0) return;
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   if (session_ != MPI_SESSION_NULL) MPI_Session_finalize(&session_);
 #endif

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -606,6 +607,34 @@ TEST(OsuOptions, DerivedDatatypesAsOsusOwn) {
     EXPECT_EQ(count_of(calls, "MPI_Alltoall 1 root -1 "), 4) << calls;
     EXPECT_EQ(count_of(calls, " type vector of 16 blocks of 2 MPI_CHAR stride 4\n"), 4) << calls;
   }
+
+  // osu_alltoallw: each peer's block as far from the next as the type reaches (64 bytes, the
+  // vector's 62 within them), not the 32 bytes it moves, so that no two blocks overlap.
+  const auto a2aw = run_mpi(
+      2, {"osu", "osu_alltoallw", "-D", "vect:4:2", "-m", "64:64", "-i", "2", "-x", "1", "--no-db"},
+      "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(a2aw.exit_code, 0) << a2aw.err;
+  const auto w_calls = read_file(trace + "/trace.0");
+  EXPECT_EQ(count_of(w_calls, " type vector of 16 blocks of 2 MPI_CHAR stride 4 displs 0,64\n"), 3)
+      << w_calls;
+
+  // osu_mbw_mr -V: the message rate profile divides each MB/s by the bytes a message moves (16
+  // of 64 under vect:8:2), as OSU's.
+  const auto varied = run_mpi(2, {"osu", "osu_mbw_mr", "-V", "-D", "vect:8:2", "-m", "64:64", "-i",
+                                  "5", "-x", "1", "--no-db"});
+  ASSERT_EQ(varied.exit_code, 0) << varied.err;
+  std::vector<std::vector<double>> profiles;  // the MB/s row, then the messages/s row
+  for (const auto& line : lines_of(varied.out))
+    if (line.rfind("64 ", 0) == 0) {
+      std::istringstream words(line.substr(3));
+      profiles.emplace_back(std::istream_iterator<double>(words), std::istream_iterator<double>());
+    }
+  ASSERT_EQ(profiles.size(), 2u) << varied.out;
+  ASSERT_EQ(profiles[0].size(), 8u) << varied.out;
+  ASSERT_EQ(profiles[1].size(), 8u) << varied.out;
+  for (std::size_t w = 0; w < 8; ++w)
+    EXPECT_NEAR(profiles[1][w] * 16 / 1e6, profiles[0][w], 0.006 + profiles[0][w] * 1e-6)
+        << w << varied.out;
 
   // osu_bw's bandwidth counts the bytes the vector moves (a quarter of X): per message,
   // transmit_size / t, OSU's figure.

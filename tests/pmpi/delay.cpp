@@ -42,7 +42,8 @@
 //    MPI_Reduce, MPI_Reduce_scatter, MPI_Reduce_scatter_block and their non-blocking forms) and
 //    the gathers, scatters and all-to-alls (blocking and not) add "type NAME" (the datatype's MPI
 //    name) and how the buffers were given ("in_place send", "in_place recv", "send=recv": OSU's
-//    -l), MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every rank's recvcounts; the
+//    -l), MPI_Alltoallw "displs D0,D1,…" (its receive displacements in bytes),
+//    MPI_Reduce_scatter/MPI_Ireduce_scatter "counts C0,C1,…" (every rank's recvcounts; the
 //    count column is the calling rank's own).
 #include <dlfcn.h>
 #include <mpi.h>
@@ -170,6 +171,16 @@ void trace_reduce_scatter(const char* call, const int* counts, MPI_Datatype type
   std::string list;
   for (int r = 0; r < size; ++r) list += (r ? "," : "") + std::to_string(counts[r]);
   trace(call, counts[rank], -1, buffer, places(buffer, recv, type) + " counts " + list);
+}
+
+// "displs D0,D1,…": every peer's receive displacement in bytes (MPI_Alltoallw).
+std::string displacements(const int* displs, MPI_Comm comm) {
+  if (!tracing()) return {};
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::string list;
+  for (int r = 0; r < size; ++r) list += (r ? "," : "") + std::to_string(displs[r]);
+  return " displs " + list;
 }
 }  // namespace
 
@@ -520,7 +531,8 @@ extern "C" int MPI_Ialltoallv(const void* send, const int scounts[], const int s
 extern "C" int MPI_Alltoallw(const void* send, const int scounts[], const int sdispls[],
                              const MPI_Datatype stypes[], void* recv, const int rcounts[],
                              const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm) {
-  trace("MPI_Alltoallw", rcounts[0], -1, send, places(send, recv, rtypes[0]));
+  trace("MPI_Alltoallw", rcounts[0], -1, send,
+        places(send, recv, rtypes[0]) + displacements(rdispls, comm));
   return PMPI_Alltoallw(send, scounts, sdispls, stypes, recv, rcounts, rdispls, rtypes, comm);
 }
 extern "C" int MPI_Ialltoallw(const void* send, const int scounts[], const int sdispls[],

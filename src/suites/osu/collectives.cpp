@@ -28,7 +28,9 @@ std::vector<ExpectedBlock> block_of_the_sum(const PointContext& c, int) {
 }
 
 // osu_alltoallw: MPI_Alltoall's exchange through MPI_Alltoallw, each peer's count, byte
-// displacement and datatype given, as OSU sets them.
+// displacement and datatype given, as OSU sets them; the displacements are message slots apart
+// (X, or under -D what the type reaches), so that no peer's block overlaps another's (OSU 7.4
+// puts them an element apart under -D).
 void alltoallw(PointContext& c, int i) {
   MPI_Alltoallw(c.send(i), c.counts.data(), c.displs.data(), c.types.data(), c.recv(i),
                 c.counts.data(), c.displs.data(), c.types.data(), c.comm);
@@ -36,7 +38,7 @@ void alltoallw(PointContext& c, int i) {
 void alltoallw_arguments(PointContext& c) {
   for (int rank = 0; rank < c.nprocs; ++rank) {
     c.counts.push_back(c.count);
-    c.displs.push_back(rank * c.count * static_cast<int>(c.element_bytes));
+    c.displs.push_back(rank * static_cast<int>(c.message_slot()));
     c.types.push_back(c.datatype);
   }
 }

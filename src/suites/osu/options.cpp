@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include "cli/numbers.hpp"
 #include "core/mpi.hpp"
@@ -150,8 +153,11 @@ void set_root(Options& o, const std::string& text, int world_size) {
   o.root = root;
 }
 
-// -t for osu_latency_mt (set_threads): "R" receiver threads (one sender), or "S:R"; each 1 to 127.
-void set_threads(Options& o, const std::string& text) {
+// -t's "[S:]R" for osu_latency_mt (threads, OSU's set_threads) and osu_latency_mp (forked
+// children, set_processes): each count 1 to below `limit`; R alone gives S = `sender_alone`.
+// `what` names the count in OSU's message ("Threads", "Processes").
+std::pair<int, int> sender_and_receiver(const std::string& text, int limit, int sender_alone,
+                                        const char* what) {
   const auto number = [&](const std::string& s) {
     std::size_t used = 0;
     int v = 0;
@@ -160,15 +166,14 @@ void set_threads(Options& o, const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (s.empty() || used != s.size() || v < 1 || v >= kMaxThreads)
-      throw std::invalid_argument(fmt::format(
-          "Invalid Number of Threads [-t {}]: [S:]R, each 1 to {}", text, kMaxThreads - 1));
+    if (s.empty() || used != s.size() || v < 1 || v >= limit)
+      throw std::invalid_argument(
+          fmt::format("Invalid Number of {} [-t {}]: [S:]R, each 1 to {}", what, text, limit - 1));
     return v;
   };
   const auto parts = core::split(text, ':');
   if (parts.empty() || parts.size() > 2) number("");  // throws: no count, or a second colon
-  o.sender_threads = parts.size() == 2 ? number(parts[0]) : 1;
-  o.receiver_threads = number(parts.back());
+  return {parts.size() == 2 ? number(parts[0]) : sender_alone, number(parts.back())};
 }
 
 // -D's indx file: OSU's lines "displacement, block length" in elements, '#' lines comments. Every
@@ -195,7 +200,7 @@ std::vector<std::array<int, 2>> read_indexed_blocks(const std::string& path) {
       }
       ok = !word.empty() && used == word.size();
     }
-    if (!ok || block[0] < 0 || block[1] < 1)
+    if (!ok || block[0] < 0 || block[1] < 1 || block[0] > INT_MAX - block[1])
       throw std::invalid_argument(fmt::format(
           "-D indx:{} line {}: '{}' is not 'displacement, block length' (elements, displacement "
           "0 or more, length 1 or more)",
@@ -254,28 +259,6 @@ void set_derived_datatype(Options& o, const std::string& text) {
                                 "]: cont, vect[:STRIDE:BLOCK] (elements; default 8:4) or "
                                 "indx:FILE");
   }
-}
-
-// -t for osu_latency_mp (set_processes): "S:R" children forked on rank 0 and rank 1, each 1 to
-// 127; "R" alone forks none on rank 0, as OSU's.
-void set_processes(Options& o, const std::string& text) {
-  const auto number = [&](const std::string& s) {
-    std::size_t used = 0;
-    int v = -1;
-    try {
-      v = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (s.empty() || used != s.size() || v < 1 || v >= kMaxProcesses)
-      throw std::invalid_argument(fmt::format(
-          "Invalid Number of Processes [-t {}]: [S:]R, each 1 to {}", text, kMaxProcesses - 1));
-    return v;
-  };
-  const auto parts = core::split(text, ':');
-  if (parts.empty() || parts.size() > 2) number("");  // throws: no count, or a second colon
-  o.sender_processes = parts.size() == 2 ? number(parts[0]) : 0;
-  o.receiver_processes = number(parts.back());
 }
 
 // OSU 7.4's options that mpiscope does not offer, each refused with why and what instead (rather
@@ -566,7 +549,9 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       o.buffer_per_message = word == "multiple";
     }
     if (threaded) {
-      if (app.count("-t") > 0) set_threads(o, threads_text);
+      if (app.count("-t") > 0)  // R alone: one sender thread
+        std::tie(o.sender_threads, o.receiver_threads) =
+            sender_and_receiver(threads_text, kMaxThreads, 1, "Threads");
       if (o.validate && o.sender_threads != o.receiver_threads)
         throw std::invalid_argument(
             "Number of sender and receiver threads must be same when validation is enabled. Use "
@@ -576,7 +561,9 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
             "--method accurate times one repetition at a time on one thread; osu_latency_mt's "
             "iterations are shared among threads");
     }
-    if (forking && app.count("-t") > 0) set_processes(o, threads_text);
+    if (forking && app.count("-t") > 0)  // R alone: rank 0 forks none, as OSU's
+      std::tie(o.sender_processes, o.receiver_processes) =
+          sender_and_receiver(threads_text, kMaxProcesses, 0, "Processes");
     if (validate_nothing)
       throw std::invalid_argument("Invalid option [-c]: " + p->name +
                                   " moves no data, so there is none to validate");

@@ -174,6 +174,7 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
   if (options_.vary_window) {  // kept for the profiles (print_varied_windows)
     if (varied_mbps_.find(m.bytes) == varied_mbps_.end()) varied_sizes_.push_back(m.bytes);
     varied_mbps_[m.bytes][std::stoi(b.parameters.at("window"))] = osu_megabytes_per_second(m);
+    varied_transmitted_[m.bytes] = transmit_size(m);  // -D: the rate divides by what moved
     return;
   }
   std::string r = program_.sized ? fmt::format("{:<{}}", m.bytes, kSize) : std::string();
@@ -241,12 +242,14 @@ void TextReporter::print_varied_windows() {
     std::string h = "\n# Message Rate Profile\n#      ";
     for (const int w : kVariedWindows) h += fmt::format("  {:>10}", w);
     std::fputs((h + "\n").c_str(), out_);
-    profile([](std::size_t bytes, double mbps) {
-      return bytes > 0 ? 1e6 * mbps / static_cast<double>(bytes) : 0.0;
+    profile([&](std::size_t bytes, double mbps) {
+      const double moved = varied_transmitted_[bytes];
+      return moved > 0 ? 1e6 * mbps / moved : 0.0;
     });
   }
   varied_sizes_.clear();
   varied_mbps_.clear();
+  varied_transmitted_.clear();
   std::fflush(out_);
 }
 

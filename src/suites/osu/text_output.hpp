@@ -46,6 +46,7 @@ class TextReporter : public core::Reporter {
   void print_varied_windows();
   std::vector<std::size_t> varied_sizes_;
   std::map<std::size_t, std::map<int, double>> varied_mbps_;
+  std::map<std::size_t, double> varied_transmitted_;  // bytes a message of each size moved
   std::FILE* out_;
   const Program& program_;
   const Options& options_;
