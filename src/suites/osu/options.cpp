@@ -6,6 +6,7 @@
 #include <climits>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -18,6 +19,17 @@
 
 namespace mpiscope::osu {
 namespace {
+
+// `s` as a whole int (std::stoi's reading, all of it used), or nothing.
+std::optional<int> whole_number(const std::string& s) {
+  std::size_t used = 0;
+  try {
+    const int v = std::stoi(s, &used);
+    if (!s.empty() && used == s.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
 
 // OSU's -m: "max", "min:max", "min:" or ":max"; a minimum of at least 1, a maximum of at
 // least 0. Anything else is OSU's "Invalid Message Size".
@@ -137,14 +149,8 @@ void set_root(Options& o, const std::string& text, int world_size) {
                                 text + "]");
   const auto colon = word.find(':');
   const std::string number = colon == std::string::npos ? "" : word.substr(colon + 1);
-  std::size_t used = 0;
-  int root = -1;
-  try {
-    root = std::stoi(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (number.empty() || used != number.size() || root < 0)
+  const int root = whole_number(number).value_or(-1);
+  if (root < 0)
     throw std::invalid_argument("Please pass root node rank. E.g: -k fixed:1 [-k " + text + "]");
   if (root >= world_size)
     throw std::invalid_argument(
@@ -159,14 +165,8 @@ void set_root(Options& o, const std::string& text, int world_size) {
 std::pair<int, int> sender_and_receiver(const std::string& text, int limit, int sender_alone,
                                         const char* what) {
   const auto number = [&](const std::string& s) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (s.empty() || used != s.size() || v < 1 || v >= limit)
+    const int v = whole_number(s).value_or(0);
+    if (v < 1 || v >= limit)
       throw std::invalid_argument(
           fmt::format("Invalid Number of {} [-t {}]: [S:]R, each 1 to {}", what, text, limit - 1));
     return v;
@@ -191,14 +191,9 @@ std::vector<std::array<int, 2>> read_indexed_blocks(const std::string& path) {
     std::array<int, 2> block{-1, 0};
     bool ok = parts.size() == 2;
     for (std::size_t k = 0; ok && k < 2; ++k) {
-      const auto word = core::trim(parts[k]);
-      std::size_t used = 0;
-      try {
-        block[k] = std::stoi(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      ok = !word.empty() && used == word.size();
+      const auto v = whole_number(core::trim(parts[k]));
+      ok = v.has_value();
+      block[k] = v.value_or(-1);
     }
     if (!ok || block[0] < 0 || block[1] < 1 || block[0] > INT_MAX - block[1])
       throw std::invalid_argument(fmt::format(
@@ -225,14 +220,8 @@ void set_derived_datatype(Options& o, const std::string& text) {
   const auto parts = core::split(text, ':');
   const auto kind = core::to_lower(parts.empty() ? "" : parts[0]);
   const auto count = [&](const std::string& word, const char* what) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(word, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (word.empty() || used != word.size() || v < 1)
+    const int v = whole_number(word).value_or(0);
+    if (v < 1)
       throw std::invalid_argument(
           fmt::format("-D {}: the {} must be a count of 1 or more", text, what));
     return v;
@@ -650,14 +639,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
             "-z with --method accurate: the accurate meter's own percentiles are in the JSON and "
             "the database");
       for (const auto& word : core::split(tail.empty() ? "50,90,99" : tail, ',')) {
-        int percent = 0;
-        try {
-          std::size_t used = 0;
-          percent = std::stoi(word, &used);
-          if (used != word.size()) percent = -1;
-        } catch (const std::exception&) {
-          percent = -1;
-        }
+        const int percent = whole_number(word).value_or(-1);
         if (percent < 1 || percent > 100)
           throw std::invalid_argument("Percentile range must be in between 1 and 100 [-z " + tail +
                                       "]");
