@@ -170,8 +170,9 @@ int import_main(int argc, char** argv, const std::string& program,
     }
     transaction.commit();
     for (const auto& s : stored)
-      std::printf("%s: run %lld (%s, %zu tables, %zu rows) from %s\n", path.c_str(),
-                  static_cast<long long>(s.id), s.source.c_str(), s.tables, s.rows,
+      std::printf("%s: run %lld (%s, %zu table%s, %zu row%s) from %s\n", path.c_str(),
+                  static_cast<long long>(s.id), s.source.c_str(), s.tables,
+                  s.tables == 1 ? "" : "s", s.rows, s.rows == 1 ? "" : "s",
                   core::printable(s.file).c_str());
     return static_cast<int>(cli::kOk);
   });

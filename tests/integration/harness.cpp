@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -122,6 +123,25 @@ Result run_singleton(const std::vector<std::string>& args) {
   std::string cmd = "ASAN_OPTIONS=detect_leaks=0 timeout -k 5 60 " + quote(bin_dir() + "/mpiscope");
   for (const auto& a : args) cmd += " " + quote(a);
   return run_command(cmd);
+}
+
+void expect_usage_errors(const std::vector<std::string>& head,
+                         const std::vector<std::vector<std::string>>& tails) {
+  for (const auto& tail : tails) {
+    auto args = head;
+    args.insert(args.end(), tail.begin(), tail.end());
+    std::string shown;
+    for (const auto& a : args) shown += " " + a;
+    const auto r = run_singleton(args);
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_EQ(count_of(r.err, "error"), 1) << shown << "\n" << r.err;
+    // Refused for an option it names, not for a singleton's one process (which the two-rank
+    // programs refuse whatever their options are).
+    const bool names_an_option = std::any_of(tail.begin(), tail.end(), [&](const std::string& a) {
+      return a.size() > 1 && a[0] == '-' && r.err.find(a) != std::string::npos;
+    });
+    EXPECT_TRUE(names_an_option) << shown << "\n" << r.err;
+  }
 }
 
 Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args) {
@@ -353,6 +373,16 @@ std::string with_pmpi_library(const std::string& dir) {
 
 std::string sample(const std::string& name) {
   return std::string(MPISCOPE_TEST_DATA) + "/import/" + name;
+}
+
+std::string import_then_export(const std::string& db, const std::string& capture,
+                               const std::string& summary) {
+  const auto imported = run_plain({"import", "--db", db, capture});
+  EXPECT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find(summary), std::string::npos) << imported.out;
+  const auto tidy = run_plain({"export", "--db", db});
+  EXPECT_EQ(tidy.exit_code, 0) << tidy.err;
+  return tidy.out;
 }
 
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {

@@ -31,6 +31,11 @@ Result run_plain(const std::vector<std::string>& args, const std::string& progra
 // mpiscope started without a launcher, as an MPI singleton (a usage error there costs no
 // launcher's 1 to 2 s); as under run_mpi, the MPI library's own leaks are not reported.
 Result run_singleton(const std::vector<std::string>& args);
+// `head` followed by each of `tails`, run as a singleton: each a usage error (exit 2) with exactly
+// one "error" line that names one of the tail's options (the singleton's own process count is
+// not the reason); a failure names the arguments.
+void expect_usage_errors(const std::vector<std::string>& head,
+                         const std::vector<std::vector<std::string>>& tails);
 // The same with its address space limited to `kib` KiB (`ulimit -v`), as a batch system's
 // memory limit would.
 Result run_plain_limited(std::size_t kib, const std::vector<std::string>& args);
@@ -106,6 +111,10 @@ std::string sample(const std::string& name);
 // times (0, 16, 32 bytes) multiplied by `factor` and a small deterministic spread, on kernel
 // `release`: nightly files to import with a known shift.
 std::string imb_pingpong_night(int night, double factor, const std::string& release);
+// Imports `capture` (a path, see sample()) into the database `db`: exit 0 and `summary`
+// ("N tables, M rows") in what it prints; returns the database exported as tidy CSV.
+std::string import_then_export(const std::string& db, const std::string& capture,
+                               const std::string& summary);
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
 std::string read_file(const std::string& path);
 // Rows of a read-only SQLite query (SQLite's C API, independent of mpiscope's reader); a test

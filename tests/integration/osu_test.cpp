@@ -661,31 +661,21 @@ TEST(OsuOptions, DerivedDatatypesAsOsusOwn) {
   // Bad input: one error from rank 0, exit 2 (singletons: the parse alone).
   write_file(dir, "overlap.txt", "0, 4\n2, 2\n");
   write_file(dir, "words.txt", "zero, 4\n");
-  for (const auto& args :
-       std::vector<std::vector<std::string>>{{"osu_latency", "-D", "vect:8:4", "-c"},
-                                             {"osu_allreduce", "-D", "cont"},
-                                             {"osu_put_latency", "-D", "cont"},
-                                             {"osu_latency", "-D", "vect:2:4"},
-                                             {"osu_latency", "-D", "vect:8"},
-                                             {"osu_latency", "-D", "struct"},
-                                             {"osu_latency", "-D", "indx:" + dir + "/none.txt"},
-                                             {"osu_latency", "-D", "indx:" + dir + "/overlap.txt"},
-                                             {"osu_latency", "-D", "indx:" + dir + "/words.txt"}}) {
-    std::vector<std::string> full = {"osu"};
-    full.insert(full.end(), args.begin(), args.end());
-    const auto r = run_singleton(full);
-    EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[2] << r.err;
-    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
-  }
+  expect_usage_errors({"osu"}, {{"osu_latency", "-D", "vect:8:4", "-c"},
+                                {"osu_allreduce", "-D", "cont"},
+                                {"osu_put_latency", "-D", "cont"},
+                                {"osu_latency", "-D", "vect:2:4"},
+                                {"osu_latency", "-D", "vect:8"},
+                                {"osu_latency", "-D", "struct"},
+                                {"osu_latency", "-D", "indx:" + dir + "/none.txt"},
+                                {"osu_latency", "-D", "indx:" + dir + "/overlap.txt"},
+                                {"osu_latency", "-D", "indx:" + dir + "/words.txt"}});
 
   // OSU's own output imports with each row's transmit size, as tables of a derived type that
   // name none (OSU prints none), so that no run of another type compares with them.
-  const auto db = dir + "/ddt.db";
-  const auto imported = run_plain({"import", "--db", db, sample("osu_ddt_7.4.txt")});
-  ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_NE(imported.out.find("5 tables, 32 rows"), std::string::npos) << imported.out;
-  const auto tidy = run_plain({"export", "--db", db});
-  EXPECT_EQ(count_of(tidy.out, "transmit_size"), 32) << tidy.out;
+  const auto tidy =
+      import_then_export(dir + "/ddt.db", sample("osu_ddt_7.4.txt"), "5 tables, 32 rows");
+  EXPECT_EQ(count_of(tidy, "transmit_size"), 32) << tidy;
 }
 
 // -I (issue 34): where the library implements MPI 4.0 (MPICH 4 here), every benchmark's
@@ -778,12 +768,9 @@ TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
   EXPECT_LT(figure(l[3], 2), 20.0) << l[3];  // P90
   EXPECT_GT(figure(l[3], 3), 90.0) << l[3];  // P99
 
-  const auto db = dir + "/tail.db";
-  const auto imported = run_plain({"import", "--db", db, sample("osu_tail_7.4.txt")});
-  ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_NE(imported.out.find("2 tables, 9 rows"), std::string::npos) << imported.out;
-  const auto tidy = run_plain({"export", "--db", db});
-  EXPECT_EQ(count_of(tidy.out, "\"P100 Tail BW(MB/s)\""), 5) << tidy.out;
+  const auto tidy =
+      import_then_export(dir + "/tail.db", sample("osu_tail_7.4.txt"), "2 tables, 9 rows");
+  EXPECT_EQ(count_of(tidy, "\"P100 Tail BW(MB/s)\""), 5) << tidy;
 
   for (const auto& bad : std::vector<std::vector<std::string>>{{"osu_iallreduce", "-z"},
                                                                {"osu_latency", "-z0"},

@@ -125,18 +125,12 @@ TEST(OsuThreads, LatencyMtSharesIterationsAmongThreadsAsOsusOwn) {
   const auto unequal = run_mpi(2, {"osu", "osu_latency_mt", "-m", "1:1", "-c"}, "", 30);
   EXPECT_EQ(unequal.exit_code, 2) << unequal.err;
   EXPECT_EQ(count_of(unequal.err, "error"), 1) << unequal.err;
-  for (const auto& args : std::vector<std::vector<std::string>>{{"-t", "0"},
-                                                                {"-t", "128"},
-                                                                {"-t", "2:x"},
-                                                                {"-t", "1:2:3"},
-                                                                {"-b", "multiple"},
-                                                                {"--method", "accurate"}}) {
-    std::vector<std::string> full = {"osu", "osu_latency_mt", "-m", "1:1"};
-    full.insert(full.end(), args.begin(), args.end());
-    const auto r = run_singleton(full);
-    EXPECT_EQ(r.exit_code, 2) << args[1] << r.err;
-    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
-  }
+  expect_usage_errors({"osu", "osu_latency_mt", "-m", "1:1"}, {{"-t", "0"},
+                                                               {"-t", "128"},
+                                                               {"-t", "2:x"},
+                                                               {"-t", "1:2:3"},
+                                                               {"-b", "multiple"},
+                                                               {"--method", "accurate"}});
   // A library that grants less than MPI_THREAD_MULTIPLE (the PMPI library lowers what
   // MPI_Init_thread says it provides): one error from rank 0, nothing measured.
   const auto funneled = run_mpi(2, {"osu", "osu_latency_mt", "-m", "1:1"},
@@ -153,11 +147,9 @@ TEST(OsuThreads, LatencyMtSharesIterationsAmongThreadsAsOsusOwn) {
   EXPECT_NE(three.err.find("exactly two processes"), std::string::npos) << three.err;
 
   // OSU's own output imports as osu_latency_mt, comparable with a run of mpiscope's.
-  const auto db = dir + "/mt.db";
-  const auto imported = run_plain({"import", "--db", db, sample("osu_latency_mt_7.4.txt")});
-  ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  const auto tidy = run_plain({"export", "--db", db});
-  EXPECT_NE(tidy.out.find("\"osu_latency_mt\""), std::string::npos) << tidy.out;
+  const auto tidy =
+      import_then_export(dir + "/mt.db", sample("osu_latency_mt_7.4.txt"), "1 table, 5 rows");
+  EXPECT_EQ(count_of(tidy, "\"osu_latency_mt\""), count_of(tidy, "\n") - 1) << tidy;
 }
 
 // osu_latency_mp (issue 34 item 5): the table as OSU 7.4's own binary prints it
@@ -211,22 +203,14 @@ TEST(OsuProcesses, LatencyMpForksItsChildrenAndBarriersEachIteration) {
   EXPECT_EQ(bad.exit_code, 3) << bad.err;
   EXPECT_EQ(count_of(bad.out, "Fail"), 3) << bad.out;
 
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"-t", "1:2:3"}, {"-t", "x"}, {"-t", "128"}, {"-t", "0:2"}, {"-b", "multiple"}}) {
-    std::vector<std::string> full = {"osu", "osu_latency_mp", "-m", "1:1"};
-    full.insert(full.end(), args.begin(), args.end());
-    const auto r = run_singleton(full);
-    EXPECT_EQ(r.exit_code, 2) << args[1] << r.err;
-    EXPECT_EQ(count_of(r.err, "error"), 1) << r.err;
-  }
+  expect_usage_errors(
+      {"osu", "osu_latency_mp", "-m", "1:1"},
+      {{"-t", "1:2:3"}, {"-t", "x"}, {"-t", "128"}, {"-t", "0:2"}, {"-b", "multiple"}});
 
-  const auto db = dir + "/mp.db";
-  const auto imported = run_plain({"import", "--db", db, sample("osu_latency_mp_7.4.txt")});
-  ASSERT_EQ(imported.exit_code, 0) << imported.err;
-  EXPECT_NE(imported.out.find("2 tables, 8 rows"), std::string::npos) << imported.out;
-  const auto tidy = run_plain({"export", "--db", db});
-  EXPECT_EQ(count_of(tidy.out, "\"osu_latency_mp\""), count_of(tidy.out, "\n") - 1) << tidy.out;
-  EXPECT_EQ(count_of(tidy.out, "\"t_avg_us\""), 8) << tidy.out;
+  const auto tidy =
+      import_then_export(dir + "/mp.db", sample("osu_latency_mp_7.4.txt"), "2 tables, 8 rows");
+  EXPECT_EQ(count_of(tidy, "\"osu_latency_mp\""), count_of(tidy, "\n") - 1) << tidy;
+  EXPECT_EQ(count_of(tidy, "\"t_avg_us\""), 8) << tidy;
 }
 
 }  // namespace
