@@ -661,7 +661,8 @@ int history_main(int argc, char** argv, const std::string& program,
       "each side; each series is tested by binary segmentation with a permutation test, at a "
       "level all series share (docs/results-db.md, \"History\"). With --fail-on-change it is a "
       "nightly gate: exit 3 when a change lies among the newest --recent runs of a series, "
-      "exit 6 when none does but some series could not show one.",
+      "exit 6 when none does but a possible change does (its test's p above the level, within "
+      "20 times it) or some series could not show one.",
       program);
   std::string db_path, benchmark;
   RunFilter filter;
@@ -702,7 +703,7 @@ int history_main(int argc, char** argv, const std::string& program,
       ->check(cli::number_in({1, 1e9}));
   app.add_flag("--fail-on-change", fail_on_change,
                "Exit 3 when a change lies among the newest --recent runs of a series; else exit "
-               "6 when some series could not show a change");
+               "6 when a possible change does, or some series could not show a change");
   app.add_flag("--json", as_json, "Print the series and their changes as one JSON object");
   if (int rc = parse(app, program, argc, argv); rc >= 0) return rc;
   return guarded(program, [&] {
@@ -745,6 +746,7 @@ int history_main(int argc, char** argv, const std::string& program,
     std::fputs(core::printable(shown).c_str(), stdout);
     if (!fail_on_change) return static_cast<int>(cli::kOk);
     if (recent_changes(h, settings) > 0) return static_cast<int>(cli::kCheckFailed);
+    if (recent_possible_changes(h, settings) > 0) return static_cast<int>(cli::kCannotTell);
     for (const auto& s : h.series)
       if (!s.cannot_tell.empty()) return static_cast<int>(cli::kCannotTell);
     return static_cast<int>(cli::kOk);

@@ -139,8 +139,24 @@ double split_p_value(const std::vector<double>& ranks, std::size_t m, const Spli
   return static_cast<double>(exceed + 1) / static_cast<double>(draws + 1);
 }
 
+// Split::spreads of `part` split before index k.
+double spreads_apart(const std::vector<double>& part, std::size_t k) {
+  const auto logs = logs_of(part);
+  const std::vector<double> before(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(k)),
+      after(logs.begin() + static_cast<std::ptrdiff_t>(k), logs.end());
+  const auto mad = [](const std::vector<double>& v, double median) {
+    std::vector<double> d;
+    for (double x : v) d.push_back(std::abs(x - median));
+    return 1.4826 * median_of(d);
+  };
+  const double mb = median_of(before), ma = median_of(after);
+  const double sb = mad(before, mb), sa = mad(after, ma);
+  const double spread = std::max(std::sqrt((sb * sb + sa * sa) / 2), 0.01);
+  return std::abs(ma - mb) / spread;
+}
+
 void split_segment(const std::vector<double>& values, std::size_t lo, std::size_t hi, double level,
-                   std::size_t m, std::vector<Split>& out) {
+                   double possible_level, std::size_t m, Segmentation& out) {
   if (hi - lo < 2 * m) return;
   const std::vector<double> part(values.begin() + static_cast<std::ptrdiff_t>(lo),
                                  values.begin() + static_cast<std::ptrdiff_t>(hi));
@@ -150,10 +166,15 @@ void split_segment(const std::vector<double>& values, std::size_t lo, std::size_
   if (best.statistic <= 0) return;  // every value equal
   const double p = split_p_value(ranks, m, scale, best.statistic, level,
                                  0x6d70697363ull ^ (lo * 0x100000001b3ull) ^ hi);
-  if (p > level) return;
-  out.push_back({lo + best.index, p});
-  split_segment(values, lo, lo + best.index, level, m, out);
-  split_segment(values, lo + best.index, hi, level, m, out);
+  if (p > level) {
+    const double spreads = spreads_apart(part, best.index);
+    if (p <= possible_level || spreads >= kPossibleChangeSpreads)
+      out.possible.push_back({lo + best.index, p, spreads});
+    return;
+  }
+  out.changes.push_back({lo + best.index, p, spreads_apart(part, best.index)});
+  split_segment(values, lo, lo + best.index, level, possible_level, m, out);
+  split_segment(values, lo + best.index, hi, level, possible_level, m, out);
 }
 
 // Hodges-Lehmann's shift of b against a and its bounds at one-sided alpha each: shift_bounds'
@@ -215,6 +236,7 @@ ChangePoint change_at(const Split& split, std::size_t lo, std::size_t hi, const 
   ChangePoint c;
   c.index = split.index;
   c.p_value = split.p_value;
+  c.spreads = split.spreads;
   std::vector<double> before, after;
   for (std::size_t i = lo; i < split.index; ++i) before.push_back(series.points[i].us);
   for (std::size_t i = split.index; i < hi; ++i) after.push_back(series.points[i].us);
@@ -260,13 +282,20 @@ std::string row_text(const Series& s) {
 
 }  // namespace
 
+Segmentation segment_series(const std::vector<double>& values, double level, double possible_level,
+                            std::size_t min_segment) {
+  Segmentation out;
+  split_segment(values, 0, values.size(), level, std::max(level, possible_level),
+                std::max<std::size_t>(min_segment, 1), out);
+  const auto by_index = [](const Split& a, const Split& b) { return a.index < b.index; };
+  std::sort(out.changes.begin(), out.changes.end(), by_index);
+  std::sort(out.possible.begin(), out.possible.end(), by_index);
+  return out;
+}
+
 std::vector<Split> find_changes(const std::vector<double>& values, double level,
                                 std::size_t min_segment) {
-  std::vector<Split> out;
-  split_segment(values, 0, values.size(), level, std::max<std::size_t>(min_segment, 1), out);
-  std::sort(out.begin(), out.end(),
-            [](const Split& a, const Split& b) { return a.index < b.index; });
-  return out;
+  return segment_series(values, level, level, min_segment).changes;
 }
 
 double smallest_change_p(std::size_t n, double level) {
@@ -339,11 +368,25 @@ History history_of(const std::string& benchmark, const HistoryRuns& input,
     }
     std::vector<double> values;
     for (const auto& p : s.points) values.push_back(p.us);
-    const auto splits = find_changes(values, h.series_level, m);
-    for (std::size_t i = 0; i < splits.size(); ++i) {
-      const std::size_t lo = i == 0 ? 0 : splits[i - 1].index;
-      const std::size_t hi = i + 1 < splits.size() ? splits[i + 1].index : s.points.size();
-      s.changes.push_back(change_at(splits[i], lo, hi, s, by_id, settings));
+    const auto found =
+        segment_series(values, h.series_level, h.series_level * kPossibleChangeFactor, m);
+    const auto& splits = found.changes;
+    // A split's segment reaches to the changes either side of it.
+    const auto segment_of = [&](std::size_t index) {
+      std::size_t lo = 0, hi = s.points.size();
+      for (const auto& c : splits) {
+        if (c.index < index) lo = c.index;
+        if (c.index > index) hi = std::min(hi, c.index);
+      }
+      return std::pair{lo, hi};
+    };
+    for (const auto& split : splits) {
+      const auto [lo, hi] = segment_of(split.index);
+      s.changes.push_back(change_at(split, lo, hi, s, by_id, settings));
+    }
+    for (const auto& split : found.possible) {
+      const auto [lo, hi] = segment_of(split.index);
+      s.possible.push_back(change_at(split, lo, hi, s, by_id, settings));
     }
   }
   return h;
@@ -357,11 +400,20 @@ std::size_t recent_changes(const History& h, const HistorySettings& settings) {
   return n;
 }
 
+std::size_t recent_possible_changes(const History& h, const HistorySettings& settings) {
+  std::size_t n = 0;
+  for (const auto& s : h.series)
+    for (const auto& c : s.possible)
+      n += c.reported && c.index + settings.recent_runs >= s.points.size();
+  return n;
+}
+
 nlohmann::json change_json(const ChangePoint& c) {
   return {{"ratio", number_or_null(c.ratio)},
           {"ratio_low", number_or_null(c.ratio_low)},
           {"ratio_high", number_or_null(c.ratio_high)},
           {"p_value", c.p_value},
+          {"spreads_apart", number_or_null(c.spreads)},
           {"before_median_us", c.before_us},
           {"after_median_us", c.after_us},
           {"before_runs", c.before_runs},
@@ -378,19 +430,24 @@ nlohmann::json history_json(const History& h, const HistorySettings& settings) {
     for (const auto& p : s.points)
       points.push_back(
           {{"run", p.run}, {"date", p.date}, {"time_us", p.us}, {"converged", p.converged}});
-    json changes = json::array();
-    for (const auto& c : s.changes) {
-      json one = change_json(c);
-      one["run_before"] = s.points[c.index - 1].run;
-      one["run_after"] = s.points[c.index].run;
-      one["date"] = s.points[c.index].date;
-      changes.push_back(std::move(one));
-    }
+    // Each change with the runs either side of it.
+    const auto changes_json = [&](const std::vector<ChangePoint>& list) {
+      json all = json::array();
+      for (const auto& c : list) {
+        json one = change_json(c);
+        one["run_before"] = s.points[c.index - 1].run;
+        one["run_after"] = s.points[c.index].run;
+        one["date"] = s.points[c.index].date;
+        all.push_back(std::move(one));
+      }
+      return all;
+    };
     json one = {{"table", s.table},
                 {"sized", s.sized},
                 {"bytes", s.bytes},
                 {"points", points},
-                {"changes", changes},
+                {"changes", changes_json(s.changes)},
+                {"possible_changes", changes_json(s.possible)},
                 {"left_out", s.left_out},
                 {"unconverged", s.unconverged}};
     if (s.argument) one["argument"] = *s.argument;
@@ -404,10 +461,12 @@ nlohmann::json history_json(const History& h, const HistorySettings& settings) {
             {"level", settings.level},
             {"series_tested", h.tested},
             {"series_level", h.series_level},
+            {"possible_change_level", h.series_level * kPossibleChangeFactor},
             {"min_segment", settings.min_segment},
             {"min_change_percent", settings.min_change_percent},
             {"recent_runs", settings.recent_runs}}},
           {"recent_changes", recent_changes(h, settings)},
+          {"recent_possible_changes", recent_possible_changes(h, settings)},
           {"series", series}};
 }
 
@@ -422,51 +481,77 @@ std::string render_history(const History& h, const HistorySettings& settings,
       output::format_number(h.series_level, 4) + " (" + output::format_number(settings.level, 3) +
       " shared by " + std::to_string(h.tested) + " series); changes below " +
       output::format_number(settings.min_change_percent, 1) + " % are counted, not shown\n";
-  std::size_t quiet = 0, smaller = 0;
+  std::size_t quiet = 0, smaller = 0, undecided = 0, possible_only = 0;
   std::vector<const Series*> short_series;
   for (const auto& s : h.series) {
     if (!s.cannot_tell.empty()) {
       short_series.push_back(&s);
       continue;
     }
-    std::size_t shown = 0;
+    std::size_t shown = 0, possible = 0;
     for (const auto& c : s.changes) shown += c.reported, smaller += !c.reported;
-    if (shown == 0) {
+    for (const auto& c : s.possible) possible += c.reported;
+    if (shown == 0 && possible == 0) {
       ++quiet;
       continue;
     }
+    undecided += possible;
+    possible_only += shown == 0;
     out += "\n" + row_text(s) + ": " + std::to_string(s.points.size()) + " runs from " +
            s.points.front().date + " to " + s.points.back().date + "\n";
-    for (const auto& c : s.changes) {
-      if (!c.reported) continue;
-      const auto& before = s.points[c.index - 1];
-      const auto& after = s.points[c.index];
-      out += "  change between run " + std::to_string(before.run) + " (" + before.date +
-             ") and run " + std::to_string(after.run) + " (" + after.date +
-             "): " + percent_text(c.ratio) + ", after/before " + output::format_number(c.ratio, 3);
-      if (std::isfinite(c.ratio_low))
-        out += " (95 % bounds " + output::format_number(c.ratio_low, 3) + " to " +
-               output::format_number(c.ratio_high, 3) + ")";
-      out += "; median " + output::format_number(c.before_us) + " us over " +
-             std::to_string(c.before_runs) + " runs before, " + output::format_number(c.after_us) +
-             " us over " + std::to_string(c.after_runs) + " after; p " +
-             output::format_number(c.p_value, 4) + "\n";
-      if (c.changed_with_it.empty())
+    // Changes and possible changes in run order.
+    std::vector<const ChangePoint*> listed;
+    for (const auto* list : {&s.changes, &s.possible})
+      for (const auto& c : *list)
+        if (c.reported) listed.push_back(&c);
+    std::sort(listed.begin(), listed.end(),
+              [](const ChangePoint* a, const ChangePoint* b) { return a->index < b->index; });
+    for (const auto* c : listed) {
+      const bool established = c->p_value <= h.series_level;
+      const auto& before = s.points[c->index - 1];
+      const auto& after = s.points[c->index];
+      out += std::string(established ? "  change" : "  possible change") + " between run " +
+             std::to_string(before.run) + " (" + before.date + ") and run " +
+             std::to_string(after.run) + " (" + after.date + "): " + percent_text(c->ratio) +
+             ", after/before " + output::format_number(c->ratio, 3);
+      if (std::isfinite(c->ratio_low))
+        out += " (95 % bounds " + output::format_number(c->ratio_low, 3) + " to " +
+               output::format_number(c->ratio_high, 3) + ")";
+      out += "; median " + output::format_number(c->before_us) + " us over " +
+             std::to_string(c->before_runs) + " runs before, " +
+             output::format_number(c->after_us) + " us over " + std::to_string(c->after_runs) +
+             " after; p " + output::format_number(c->p_value, 4) + "\n";
+      if (!established) {
+        out += "    cannot tell: p is above the level " + output::format_number(h.series_level, 4) +
+               ", but the medians lie " + output::format_number(c->spreads, 3) +
+               " times the runs' spread apart: not shown as a change, not to be called none\n";
+        continue;
+      }
+      if (c->changed_with_it.empty())
         out +=
             "    nothing recorded changed with it (library, version, hosts, environment, "
             "rules)\n";
-      for (const auto& d : c.changed_with_it) out += "    changed with it: " + d + "\n";
+      for (const auto& d : c->changed_with_it) out += "    changed with it: " + d + "\n";
     }
     if (s.unconverged > 0)
       out += "  note: " + std::to_string(s.unconverged) +
              " runs' figures did not converge; each counts as measured\n";
   }
-  out += "\n# " + std::to_string(h.tested) + " series tested: " + std::to_string(h.tested - quiet) +
-         " with a change shown, " + std::to_string(quiet) + " without";
+  out += "\n# " + std::to_string(h.tested) +
+         " series tested: " + std::to_string(h.tested - quiet - possible_only) +
+         " with a change shown, ";
+  if (possible_only > 0) out += std::to_string(possible_only) + " with only a possible change, ";
+  out += std::to_string(quiet) + " without";
   if (smaller > 0)
     out += "; " + std::to_string(smaller) + " smaller changes (below " +
            output::format_number(settings.min_change_percent, 1) + " %) not shown";
   out += "\n";
+  if (undecided > 0)
+    out += "# cannot tell: " + std::to_string(undecided) + " possible change" +
+           (undecided == 1 ? "" : "s") + " of at least " +
+           output::format_number(settings.min_change_percent, 1) + " % with p between " +
+           output::format_number(h.series_level, 4) + " and " +
+           output::format_number(h.series_level * kPossibleChangeFactor, 4) + "\n";
   if (!short_series.empty()) {
     out += "# cannot tell: " + std::to_string(short_series.size()) +
            " series could not show a change:\n";

@@ -34,6 +34,9 @@ struct HistorySettings {
 struct Split {
   std::size_t index = 0;  // the first value after the change
   double p_value = 1;     // of the permutation test that split its segment
+  // How far apart the two sides' medians lie (log values) in units of their runs' spread (the
+  // pooled median absolute deviation, scaled to a standard deviation, at least 1 %).
+  double spreads = 0;
 };
 
 // The splits of `values` (in order), found by binary segmentation at `level` each, every segment
@@ -41,6 +44,22 @@ struct Split {
 // a fixed seed, so that the same series gives the same answer every time.
 std::vector<Split> find_changes(const std::vector<double>& values, double level,
                                 std::size_t min_segment);
+
+// The same segmentation, keeping also the splits whose test did not reach `level` but that a
+// flat segment would rarely give: its p at most `possible_level` (larger), or its sides'
+// medians kPossibleChangeSpreads or more of their spread apart (an outlier or two can keep a
+// rank test of a few runs from a large change). Too little evidence to show a change, too much
+// to call the segment flat; such a split is not segmented further.
+struct Segmentation {
+  std::vector<Split> changes;   // p at most `level`
+  std::vector<Split> possible;  // p above `level`, at most `possible_level`
+};
+Segmentation segment_series(const std::vector<double>& values, double level, double possible_level,
+                            std::size_t min_segment);
+// A possible change's level: this many times the series' level, so that over all series
+// identical runs give one at most this many times as often as they give a change.
+inline constexpr double kPossibleChangeFactor = 20;
+inline constexpr double kPossibleChangeSpreads = 4;
 
 // The smallest p-value a series of n values can give: the permutations that put the n/2 smallest
 // values first or last, 2 / C(n, n/2), or the Monte Carlo test's resolution at this level.
@@ -63,6 +82,7 @@ struct ChangePoint {
   // runs cannot give bounds.
   double ratio = 1, ratio_low = std::numeric_limits<double>::quiet_NaN(),
          ratio_high = std::numeric_limits<double>::quiet_NaN();
+  double spreads = 0;                  // Split::spreads
   double before_us = 0, after_us = 0;  // medians of the segments on either side
   std::size_t before_runs = 0, after_runs = 0;
   bool reported = false;  // |ratio - 1| at least the minimum change
@@ -79,7 +99,10 @@ struct Series {
   std::size_t left_out = 0;          // runs whose time is no figure (not physical, no range)
   std::size_t unconverged = 0;       // points whose figure did not converge (taken as measured)
   std::vector<ChangePoint> changes;  // every split found, reported or smaller
-  std::string cannot_tell;           // why this series could not show a change; empty: it could
+  // Splits whose test fell between the level and kPossibleChangeFactor times it: "cannot tell"
+  // where one of at least the minimum change lies among the newest runs.
+  std::vector<ChangePoint> possible;
+  std::string cannot_tell;  // why this series could not show a change; empty: it could
 };
 
 struct History {
@@ -111,6 +134,8 @@ History history_of(const std::string& benchmark, const std::vector<db::StoredRun
 
 // The reported changes whose first run after is among the newest `recent_runs` of its series.
 std::size_t recent_changes(const History& h, const HistorySettings& settings);
+// The same count for the possible changes of at least the minimum change.
+std::size_t recent_possible_changes(const History& h, const HistorySettings& settings);
 
 // A change's figures, as `history --json` and the report's history view both give them.
 nlohmann::json change_json(const ChangePoint& c);

@@ -99,6 +99,32 @@ TEST(History, ImportedNightsWithAShiftAreFoundAtThatNightWithWhatChanged) {
             std::string::npos);
 }
 
+// The gate on a slowdown the test cannot establish: 12 imported nights, the 3rd time-sliced to
+// 100 times, the 7th on 11 times slower. No change reaches the level, but "no change" would pass
+// an 11-fold slowdown: it is a possible change in each length, and the gate cannot tell (exit 6).
+TEST(History, AnElevenFoldSlowdownShortOfTheLevelLeavesTheGateUndecided) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/nights.sqlite";
+  std::vector<std::string> import = {"import", "--db", db};
+  for (int night = 1; night <= 12; ++night)
+    import.push_back(write_file(dir, "night" + std::to_string(night) + ".txt",
+                                imb_pingpong_night(night,
+                                                   night == 3   ? 100.0
+                                                   : night >= 7 ? 11.0
+                                                                : 1.0,
+                                                   "6.1.0-27-amd64")));
+  ASSERT_EQ(run_plain(import).exit_code, 0);
+  const auto gate = run_plain({"history", "PingPong", "--db", db, "--fail-on-change"});
+  EXPECT_EQ(gate.exit_code, 6) << gate.out;
+  EXPECT_EQ(count_of(gate.out, "  possible change between run 6 (2026-03-06 02:00) and run 7 "), 3)
+      << gate.out;
+  EXPECT_NE(gate.out.find("# cannot tell: 3 possible changes of at least 5.0 %"), std::string::npos)
+      << gate.out;
+  const auto h = json::parse(run_plain({"history", "PingPong", "--db", db, "--json"}).out);
+  EXPECT_EQ(h["recent_changes"], 0);
+  EXPECT_EQ(h["recent_possible_changes"], 3);
+}
+
 // Twelve real launches, the last six with every MPI_Send delayed by 50 us (the project's PMPI
 // library): the change is found between launch 6 and 7, and nothing recorded changed with it.
 TEST(History, ALaunchSlowedFromOneNightOnIsFoundAtThatLaunch) {
