@@ -338,6 +338,10 @@ struct Benchmark {
   BufferShape (*shape)(std::size_t bytes, int nprocs, int repetitions) = nullptr;
   void (*setup)(PointContext&) = nullptr;    // counts, displacements, windows: before timing
   void (*release)(PointContext&) = nullptr;  // undoes setup; must accept a context twice
+  // Persistent collectives (IMB-MPI4, OSU's *_persistent): the point's request, made once per
+  // length after setup on repetition 0's buffers, into PointContext::persistent[0]; the engine
+  // frees it with the point, and the kernel only starts and completes it (start_persistent).
+  void (*make_request)(PointContext&, MPI_Request*) = nullptr;
   Kernel kernel;
   std::vector<ExpectedBlock> (*expected)(const PointContext&, int iteration) = nullptr;
   // -check of data that does not arrive in the receive buffer (file writes): fetch it there.

@@ -105,9 +105,18 @@ std::string describe(const Benchmark& b, std::size_t bytes, int nprocs) {
   return s + " on " + std::to_string(nprocs) + " processes";
 }
 
+// Undoes what set_length made: the benchmark's setup, and the persistent request.
+void release_point(const Benchmark& b, PointContext& ctx) {
+  if (b.release) b.release(ctx);
+  if (!b.make_request) return;
+  for (auto& r : ctx.persistent)
+    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  ctx.persistent.clear();
+}
+
 void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const ProcessSet& ps,
                 const ElementLayout& layout) {
-  if (b.release) b.release(ctx);
+  release_point(b, ctx);
   ctx.bytes = bytes;
   ctx.message_span = b.sized ? span_bytes(layout, bytes, element_bytes(b.datatype)) : bytes;
   ctx.datatype = mpi_datatype(b.datatype);
@@ -129,12 +138,17 @@ void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const 
   ctx.counts.clear();
   ctx.types.clear();
   ctx.displs.clear();
-  if (!b.setup) return;
-  // Groups set up one after another: Open MPI 4.1 fails to create windows in two disjoint
-  // communicators at the same moment on one node.
-  for (std::size_t g = 0; g < ps.layout.groups.size(); ++g) {
-    if (static_cast<int>(g) == ps.group_index) b.setup(ctx);
-    if (ps.layout.groups.size() > 1) MPI_Barrier(ps.active.get());
+  if (b.setup) {
+    // Groups set up one after another: Open MPI 4.1 fails to create windows in two disjoint
+    // communicators at the same moment on one node.
+    for (std::size_t g = 0; g < ps.layout.groups.size(); ++g) {
+      if (static_cast<int>(g) == ps.group_index) b.setup(ctx);
+      if (ps.layout.groups.size() > 1) MPI_Barrier(ps.active.get());
+    }
+  }
+  if (b.make_request) {
+    ctx.persistent.assign(1, MPI_REQUEST_NULL);
+    b.make_request(ctx, &ctx.persistent[0]);
   }
 }
 
@@ -145,9 +159,9 @@ struct ReleaseOnExit {
   ~ReleaseOnExit() {
     // Releasing is collective: not while an exception unwinds one rank alone (the front end
     // aborts the job then).
-    if (!b.release || std::uncaught_exceptions() > 0) return;
+    if ((!b.release && !b.make_request) || std::uncaught_exceptions() > 0) return;
     fault::maybe_stop_in_release(b.name);
-    b.release(ctx);
+    release_point(b, ctx);
   }
 };
 
@@ -682,8 +696,9 @@ class SuiteRunner {
     int repetitions = ctx.repetitions;
     int rehearsed = 0;  // repetitions a -time probe already ran back to back
     if (rs.time_limit_s > 0 && policy_limits_time(rs, b.rooted)) {
+      const bool set_up_per_point = b.setup || b.make_request;
       std::function<bool()> restart;
-      if (b.setup)
+      if (set_up_per_point)
         restart = [&] {
           set_length(ctx, b, bytes, ps, settings_.element_layout);
           return setup_succeeded_everywhere(ctx, active, m);
@@ -691,8 +706,9 @@ class SuiteRunner {
       const TimeLimit limit = time_limited(b, ctx, active, repetitions, rs.time_limit_s, restart);
       if (limit.restart_failed) return false;
       repetitions = limit.repetitions;
-      // A point set up afresh below (a new window, a reopened file) has not run yet.
-      rehearsed = b.setup ? 0 : limit.probed;
+      // A point set up afresh below (a new window, a reopened file, a new request) has not run
+      // yet.
+      rehearsed = set_up_per_point ? 0 : limit.probed;
       // The preparatory run moved file pointers and filled windows: start the timed run afresh.
       set_length(ctx, b, bytes, ps, settings_.element_layout);
       if (!setup_succeeded_everywhere(ctx, active, m)) return false;

@@ -227,6 +227,7 @@ bool is_io_read(const std::string& name) {
 
 std::string imb_suite_of(const std::string& title) {
   if (title.find("NBC") != std::string::npos) return "imb-nbc";
+  if (title.find("MPI-4") != std::string::npos) return "imb-mpi4";
   if (title.find("RMA") != std::string::npos) return "imb-rma";
   if (title.find("MPI-1") != std::string::npos || title.find("MPI1") != std::string::npos)
     return "imb-mpi1";
@@ -300,7 +301,8 @@ void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
     b.name = io_name_as_mpiscope_spells_it(b.name);
     if (is_io_read(b.name)) b.mode.clear();  // IMB-IO reads run one way; Intel calls it AGGREGATE
   }
-  if (info.suite == "imb-nbc")  // IMB-NBC's overlap is over max(t_pure, t_CPU)
+  // IMB-NBC's and IMB-MPI4's overlap is over max(t_pure, t_CPU).
+  if (info.suite == "imb-nbc" || info.suite == "imb-mpi4")
     for (auto& m : b.rows)
       if (m.overlap) m.overlap->base = core::OverlapBase::Larger;
   if (b.message_rate) derive_window_times(b, info);

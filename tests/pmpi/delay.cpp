@@ -31,7 +31,10 @@
 //    MPI_Comm_split ("of the session's" when it splits what MPI_Comm_create_from_group made) and
 //    MPI_Comm_free, MPI_Session_init and MPI_Comm_create_from_group (with its tag; MPI 4
 //    libraries), MPI_Send_init and MPI_Recv_init with their peer and buffer,
-//    MPI_Start, and MPI_Startall with the number of requests it starts, and fork;
+//    MPI_Start, and MPI_Startall with the number of requests it starts, MPI_Request_free, the
+//    persistent collectives MPI_Allreduce_init (with "type NAME" and how the buffers were given)
+//    and MPI_Bcast_init (with its root; Open MPI 4.1: MPIX_*_init, traced under these names),
+//    and fork;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N", K numbering the process's threads in the order of their first
 //    call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
@@ -47,6 +50,9 @@
 //    count column is the calling rank's own).
 #include <dlfcn.h>
 #include <mpi.h>
+#if MPI_VERSION < 4 && defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
 #include <unistd.h>
 
 #include <atomic>
@@ -329,6 +335,32 @@ extern "C" int MPI_Recv_init(void* buffer, int count, MPI_Datatype type, int sou
                              MPI_Comm comm, MPI_Request* request) {
   trace("MPI_Recv_init", count, source, buffer);
   return PMPI_Recv_init(buffer, count, type, source, tag, comm, request);
+}
+// The persistent collectives' requests (IMB-MPI4, OSU's *_persistent): MPI 4.0's MPI_<Op>_init,
+// or Open MPI 4.1's MPIX_<Op>_init (its pcollreq extension), traced under the MPI 4.0 name.
+#if MPI_VERSION >= 4
+#define MPISCOPE_PCOLL(op) MPI_##op##_init
+#define MPISCOPE_PMPI_PCOLL(op) PMPI_##op##_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define MPISCOPE_PCOLL(op) MPIX_##op##_init
+#define MPISCOPE_PMPI_PCOLL(op) PMPIX_##op##_init
+#endif
+#ifdef MPISCOPE_PCOLL
+extern "C" int MPISCOPE_PCOLL(Allreduce)(const void* send, void* recv, int count, MPI_Datatype type,
+                                         MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                         MPI_Request* request) {
+  trace("MPI_Allreduce_init", count, -1, recv, places(send, recv, type));
+  return MPISCOPE_PMPI_PCOLL(Allreduce)(send, recv, count, type, op, comm, info, request);
+}
+extern "C" int MPISCOPE_PCOLL(Bcast)(void* buffer, int count, MPI_Datatype type, int root,
+                                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  trace("MPI_Bcast_init", count, root, buffer);
+  return MPISCOPE_PMPI_PCOLL(Bcast)(buffer, count, type, root, comm, info, request);
+}
+#endif
+extern "C" int MPI_Request_free(MPI_Request* request) {
+  trace("MPI_Request_free", 0, -1);
+  return PMPI_Request_free(request);
 }
 extern "C" int MPI_Start(MPI_Request* request) {
   trace("MPI_Start", 0, -1);

@@ -33,6 +33,7 @@ const ImbSuite& imb_ext_suite();
 const ImbSuite& imb_io_suite();
 const ImbSuite& imb_nbc_suite();
 const ImbSuite& imb_rma_suite();
+const ImbSuite& imb_mpi4_suite();
 
 // The entry point of an IMB front end (cli::SuiteEntry::main): the suite's command line over
 // the engine.

@@ -526,6 +526,11 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<st
     if (listed.benchmarks.empty()) throw UsageError("-exclude leaves no benchmark to run");
     o.benchmarks = std::move(listed.benchmarks);
   }
+  if (suite.persistent_requests && o.root_shift)
+    throw UsageError(
+        "-root_shift on: each persistent request is made once per length, with root 0");
+  if (suite.persistent_requests && o.off_cache_mb != 0)
+    throw UsageError("-off_cache: each persistent request is made once per length, on one buffer");
   try {
     o.method.validate();
   } catch (const std::invalid_argument& e) {

@@ -91,6 +91,9 @@ struct SuiteOptions {
   bool files = true;                // --io-dir, --cpu-target (IMB-IO)
   bool data_types = false;          // -data_type, -red_data_type (IMB-MPI1)
   bool msg_pause = false;           // -msg_pause (IMB-MPI1, IMB-EXT, IMB-RMA)
+  // IMB-MPI4: each request is made once per length, on one buffer and with root 0, so that
+  // -root_shift on and -off_cache cannot apply (IMB-MPI4 accepts both and ignores them).
+  bool persistent_requests = false;
   const Options& defaults(const std::string& rules) const {
     return rules == kImb31Rules ? imb31 : current;
   }

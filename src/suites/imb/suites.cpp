@@ -3,6 +3,7 @@
 #include "suites/imb/imb.hpp"
 #include "suites/imb/io/benchmarks.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/imb/mpi4/benchmarks.hpp"
 #include "suites/imb/nbc/benchmarks.hpp"
 #include "suites/imb/rma/benchmarks.hpp"
 
@@ -69,6 +70,24 @@ const ImbSuite& imb_nbc_suite() {
   return suite;
 }
 
+// IMB-MPI4 measures as IMB-NBC does; under IMB 3.1's rules too its requests keep root 0.
+const ImbSuite& imb_mpi4_suite() {
+  static const ImbSuite suite = [] {
+    Options imb31 = imb31_rules({});
+    imb31.root_shift = false;
+    return ImbSuite{.id = "imb-mpi4",
+                    .alias = "IMB-MPI4",
+                    .part = "MPI-4",
+                    .benchmarks = &mpi4::all_benchmarks,
+                    .options = {.imb31 = imb31,
+                                .aggregate_modes = false,
+                                .files = false,
+                                .persistent_requests = true},
+                    .in_imb31 = false};
+  }();
+  return suite;
+}
+
 const ImbSuite& imb_rma_suite() {
   static const ImbSuite suite{
       .id = "imb-rma",
@@ -100,6 +119,9 @@ MPISCOPE_REGISTER_SUITE(entry(imb_io_suite,
 MPISCOPE_REGISTER_SUITE(entry(imb_nbc_suite,
                               "Intel MPI Benchmarks IMB-NBC: non-blocking collectives, overlap",
                               13));
+MPISCOPE_REGISTER_SUITE(entry(imb_mpi4_suite,
+                              "Intel MPI Benchmarks IMB-MPI4: persistent collectives, overlap",
+                              15));
 MPISCOPE_REGISTER_SUITE(entry(imb_rma_suite,
                               "Intel MPI Benchmarks IMB-RMA: passive-target one-sided (MPI-3)",
                               14));

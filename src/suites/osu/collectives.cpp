@@ -5,10 +5,13 @@
 // here.
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "core/text.hpp"
 #include "suites/imb/mpi1/benchmarks.hpp"
+#include "suites/imb/mpi4/benchmarks.hpp"
+#include "suites/imb/nbc/benchmarks.hpp"
 #include "suites/osu/osu.hpp"
 
 namespace mpiscope::osu {
@@ -51,9 +54,9 @@ const core::Benchmark& imb_benchmark(const std::string& name) {
   if (it == imb.end()) throw std::logic_error("IMB-MPI1 has no " + name);
   return *it;
 }
-}  // namespace
 
-core::Benchmark collective(const std::string& osu_name) {
+// The IMB-MPI1 operation whose call an OSU program makes ("Alltoallw" for osu_alltoallw).
+std::string imb_operation(const std::string& osu_name) {
   static const std::vector<std::pair<std::string, std::string>> imb_name_of = {
       {"osu_allreduce", "Allreduce"},
       {"osu_reduce", "Reduce"},
@@ -67,7 +70,19 @@ core::Benchmark collective(const std::string& osu_name) {
       {"osu_alltoall", "Alltoall"},
       {"osu_alltoallv", "Alltoallv"},
       {"osu_bcast", "Bcast"},
-      {"osu_barrier", "Barrier"}};
+      {"osu_barrier", "Barrier"},
+      {"osu_alltoallw", "Alltoallw"},
+      {"osu_reduce_scatter_block", "Reduce_scatter_block"}};
+  const auto name = std::find_if(imb_name_of.begin(), imb_name_of.end(),
+                                 [&](const auto& n) { return n.first == osu_name; });
+  if (name == imb_name_of.end()) throw std::logic_error("no IMB kernel for " + osu_name);
+  return name->second;
+}
+
+constexpr std::string_view kPersistent = "_persistent";
+}  // namespace
+
+core::Benchmark collective(const std::string& osu_name) {
   core::Benchmark b;
   if (osu_name == "osu_reduce_scatter_block") {  // Allreduce's buffers, OSU's blocks
     b = imb_benchmark("Allreduce");
@@ -78,15 +93,26 @@ core::Benchmark collective(const std::string& osu_name) {
     b.kernel = core::kernel<alltoallw>();
     b.setup = alltoallw_arguments;
   } else {
-    const auto name = std::find_if(imb_name_of.begin(), imb_name_of.end(),
-                                   [&](const auto& n) { return n.first == osu_name; });
-    if (name == imb_name_of.end()) throw std::logic_error("no IMB kernel for " + osu_name);
-    b = imb_benchmark(name->second);
+    b = imb_benchmark(imb_operation(osu_name));
   }
   b = on_osu_datatype(std::move(b), osu_types().front());
   b.name = osu_name;
   b.turnover = 0;  // OSU's collectives print latency only
   b.in_default_list = true;
+  return b;
+}
+
+bool is_persistent_collective(const Program& p) {
+  return p.figure == Figure::kCollective && p.name.ends_with(kPersistent);
+}
+
+core::Benchmark persistent_collective(const std::string& osu_name) {
+  const std::string blocking = osu_name.substr(0, osu_name.size() - kPersistent.size());
+  core::Benchmark b = collective(blocking);
+  b.name = osu_name;
+  b.kernel = core::kernel<imb::nbc::started_then_waited<imb::mpi4::start_persistent>>();
+  b.make_request = imb::mpi4::request_maker(imb_operation(blocking));
+  if (!b.make_request) throw std::logic_error("no persistent form of " + blocking);
   return b;
 }
 

@@ -84,7 +84,8 @@ class OsuFigures : public core::ForwardingReporter {
   }
   core::BenchmarkRun with(const core::BenchmarkRun& b) const {
     core::BenchmarkRun copy = b;
-    if (!program_.prints_datatype) copy.parameters.erase("datatype");  // as its header says
+    // As its header says: osu_get_acc_latency's names none, nor do the barriers' (no data).
+    if (!program_.prints_datatype || !program_.sized) copy.parameters.erase("datatype");
     if (is_one_sided(program_.figure)) {  // as an imported file's header lines give them
       copy.parameters["window creation"] = window_creation_name(window_creation_of(options_));
       copy.parameters["synchronization"] = sync_name(sync_of(options_));

@@ -132,6 +132,11 @@ core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_me
 // calls.
 core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s);
 core::Benchmark collective(const std::string& osu_name);
+// osu_<op>_persistent (is_persistent_collective): the blocking program's benchmark through a
+// persistent request made once per size (IMB-MPI4's, imb::mpi4::request_maker), each iteration
+// started and completed.
+bool is_persistent_collective(const Program& p);
+core::Benchmark persistent_collective(const std::string& osu_name);
 // `b` on OSU's type `t`, size / sizeof(element) elements at each size, sizes of no whole element
 // left out: a reduction (IMB's MPI_FLOAT sum) sums t's element, a transfer moves it; a benchmark
 // of no length is returned unchanged.
