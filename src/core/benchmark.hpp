@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/buffers.hpp"
+#include "core/neighbourhood.hpp"
 
 namespace mpiscope::core {
 
@@ -121,8 +122,15 @@ struct PointContext {
   int repetitions = 1;  // what the buffers were sized for (disjoint targets in aggregate mode)
   Aggregation aggregation = Aggregation::None;
   const MessageBuffers* buffers = nullptr;
-  std::vector<int> counts, displs;      // per-rank element counts/displacements (v-variants)
-  std::vector<MPI_Datatype> types;      // per-rank datatypes (MPI_Alltoallw), displs then in bytes
+  std::vector<int> counts, displs;  // per-rank element counts/displacements (v-variants)
+  std::vector<MPI_Datatype> types;  // per-rank datatypes (MPI_Alltoallw), displs then in bytes
+  // Neighbourhood collectives (OSU's -N): the topology (EngineSettings::neighbourhood), every
+  // process's neighbours in it, and the distributed-graph communicator over `comm` their set-up
+  // makes; MPI_Neighbor_alltoallw's byte displacements.
+  const Neighbourhood* neighbourhood = nullptr;
+  std::vector<Neighbours> neighbours;
+  MPI_Comm neighbour_comm = MPI_COMM_NULL;
+  std::vector<MPI_Aint> byte_displs;
   MPI_Win window = MPI_WIN_NULL;        // one-sided benchmarks: created in setup, freed in release
   std::vector<MPI_Request> persistent;  // persistent requests: made in setup, freed in release
   // A dynamic window (OSU's -w dynamic): the region attached, and every rank's address of it,

@@ -605,6 +605,7 @@ class SuiteRunner {
       ctx.barrier = own_barrier;
     ctx.in_flight = window_of(b);
     ctx.threads_per_rank = b.threads_per_rank;
+    ctx.neighbourhood = &settings_.neighbourhood;
     if (b.uses_files)
       ctx.scratch_prefix =
           settings_.scratch_prefix +

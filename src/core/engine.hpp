@@ -59,6 +59,8 @@ struct EngineSettings {
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
   // IMB-MPI1's -contig_type, OSU's -D: the derived datatype the sized benchmarks' calls name.
   ElementLayout element_layout;
+  // OSU's -N: the topology the neighbourhood collectives run on (PointContext::neighbourhood).
+  Neighbourhood neighbourhood;
   // The ranks measured, from which every benchmark's communicators are split: MPI_COMM_WORLD, or
   // under OSU's -I a session's (mpi::SessionWorld) with the same ranks.
   MPI_Comm communicator = MPI_COMM_WORLD;

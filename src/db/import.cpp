@@ -611,12 +611,31 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
     current.reset();
   };
   std::vector<std::string> columns;
+  // The neighbourhood collectives' lines before their title: "Dimensions size = 3 " (a Cartesian
+  // topology's shape) and "Time took to create topology graph:…". OSU prints neither the radius
+  // nor the graph file, so the table names its topology as far as the text does, and compares
+  // with no run of mpiscope's (whose tables name theirs: cart:1:1).
+  std::string topology;
   for (std::string raw; lines.next(raw);) {
     const std::string line = trim(raw);
+    if (line.rfind("Dimensions size =", 0) == 0) {
+      topology = "cart, shape " + trim(line.substr(17)) + " (OSU's output names no radius)";
+      continue;
+    }
+    if (line.rfind("Time took to create topology graph:", 0) == 0) {
+      if (topology.empty()) topology = "graph (OSU's output names no file)";
+      continue;
+    }
     if (line.rfind("# OSU ", 0) == 0) {
       finish_table();
       current.emplace();
       current->name = osu_program(line);
+      if (!topology.empty()) {
+        // OSU 7.4's osu_neighbor_alltoallw prints osu_alltoallw's title.
+        if (current->name == "osu_alltoallw") current->name = "osu_neighbor_alltoallw";
+        current->parameters["neighbourhood"] = topology;
+        topology.clear();
+      }
       // As mpiscope's osu suite records the program (osu::programs(), the one description).
       if (const auto* program = osu::find_program(current->name)) {
         const auto kind = osu::table_kind(*program);

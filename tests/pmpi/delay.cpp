@@ -34,7 +34,8 @@
 //    MPI_Start, and MPI_Startall with the number of requests it starts, MPI_Request_free, the
 //    persistent collectives MPI_Allreduce_init (with "type NAME" and how the buffers were given)
 //    and MPI_Bcast_init (with its root; Open MPI 4.1: MPIX_*_init, traced under these names),
-//    and fork;
+//    MPI_Dist_graph_create_adjacent ("sources S0,S1,… destinations D0,D1,…") and
+//    MPI_Neighbor_alltoall, and fork;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N", K numbering the process's threads in the order of their first
 //    call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
@@ -358,6 +359,28 @@ extern "C" int MPISCOPE_PCOLL(Bcast)(void* buffer, int count, MPI_Datatype type,
   return MPISCOPE_PMPI_PCOLL(Bcast)(buffer, count, type, root, comm, info, request);
 }
 #endif
+// The neighbourhood collectives' topology: "sources S0,S1,… destinations D0,D1,…" (world ranks
+// where the communicator is MPI_COMM_WORLD's), and the calls on it.
+extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                              const int sourceweights[], int outdegree,
+                                              const int destinations[], const int destweights[],
+                                              MPI_Info info, int reorder, MPI_Comm* graph) {
+  const auto list = [](int n, const int* ranks) {
+    std::string s;
+    for (int k = 0; k < n; ++k) s += (k ? "," : "") + std::to_string(ranks[k]);
+    return s.empty() ? std::string("none") : s;
+  };
+  trace("MPI_Dist_graph_create_adjacent", indegree, -1, nullptr,
+        "sources " + list(indegree, sources) + " destinations " + list(outdegree, destinations));
+  return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
+                                         destinations, destweights, info, reorder, graph);
+}
+extern "C" int MPI_Neighbor_alltoall(const void* send, int send_count, MPI_Datatype send_type,
+                                     void* recv, int recv_count, MPI_Datatype recv_type,
+                                     MPI_Comm comm) {
+  trace("MPI_Neighbor_alltoall", send_count, -1, recv);
+  return PMPI_Neighbor_alltoall(send, send_count, send_type, recv, recv_count, recv_type, comm);
+}
 extern "C" int MPI_Request_free(MPI_Request* request) {
   trace("MPI_Request_free", 0, -1);
   return PMPI_Request_free(request);

@@ -13,6 +13,7 @@
 #include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
+#include "core/text.hpp"
 #include "suites/osu/options.hpp"
 #include "suites/osu/text_output.hpp"
 
@@ -195,10 +196,14 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
                                            .receiver_threads = o.receiver_threads}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
+  // The neighbourhood collectives' tables name their topology (compare matches no other).
+  if (is_neighbourhood_collective(p.name))
+    for (auto& b : benchmarks) b.parameters["neighbourhood"] = o.neighbourhood;
   // -D's tables are not the basic type's: compare and the database keep them apart.
   if (!o.ddt.empty())
     for (auto& b : benchmarks) b.parameters["derived_datatype"] = derived_datatype_text(o);
   auto settings = engine_settings(o, p, world_size);
+  if (is_neighbourhood_collective(p.name)) settings.neighbourhood = neighbourhood_of(o);
   // -I: every benchmark's communicators split from a session's (freed before MPI_Finalize).
   std::optional<mpi::SessionWorld> session;
   if (o.session) {
@@ -234,6 +239,16 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["window"] =
         o.vary_window ? "1, 2, 4, ... 128 (-V: a table per window)" : std::to_string(o.window);
   if (o.in_place) info.settings["in_place"] = "MPI_IN_PLACE (-l)";
+  // The neighbourhood collectives' topology, its creation timed once before the run as OSU
+  // times it, and printed before the title.
+  std::string topology;
+  if (is_neighbourhood_collective(p.name)) {
+    topology = topology_lines(settings.neighbourhood, settings.communicator);
+    info.settings["neighbourhood"] =
+        o.neighbourhood +
+        " (-N): MPI_Dist_graph_create_adjacent with each process's sources and destinations; " +
+        core::trim(topology.substr(topology.rfind("Time took")));
+  }
   if (o.session)
     info.settings["session"] =
         "-I: the benchmarks' communicators split from an MPI session's (MPI_Session_init, the "
@@ -288,8 +303,9 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   info.max_length = static_cast<std::size_t>(o.max_size);
   info.benchmarks = {p.name};
 
-  cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, p, o, pairs); },
-                              o.output, info);
+  cli::RunReporters reporters(
+      [&] { return std::make_unique<TextReporter>(stdout, p, o, pairs, topology); }, o.output,
+      info);
   OsuFigures figures(reporters.out(), p, o);
   // osu_latency_mp: the ranks' children live through the run (waited for before MPI_Finalize).
   std::optional<ForkedChildren> children;

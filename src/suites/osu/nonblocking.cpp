@@ -85,6 +85,9 @@ const std::vector<core::Benchmark>& pairs(const OsuType& type, bool in_place) {
             "osu_ireduce_scatter_block");
         add(imb::nbc::overlapped_pair_on<ialltoallw>(collective("osu_alltoallw"), "osu_ialltoallw"),
             "osu_ialltoallw");
+        for (const Program& p : programs())
+          if (p.figure == Figure::kOverlap && is_neighbourhood_collective(p.name))
+            add(neighbourhood_nonblocking_pair(p.name), p.name);
         out.push_back(std::move(all));
       }
     // Pointed at only once every list has its final place.

@@ -274,7 +274,21 @@ const std::vector<Refused>& refused_options() {
 }  // namespace
 
 bool takes_derived_datatype(const Program& p) {
-  return p.sized && !is_one_sided(p.figure) && p.name.find("reduce") == std::string::npos;
+  return p.sized && !is_one_sided(p.figure) && p.name.find("reduce") == std::string::npos &&
+         !is_neighbourhood_collective(p.name);
+}
+
+core::Neighbourhood neighbourhood_of(const Options& o) {
+  core::Neighbourhood n;
+  n.text = o.neighbourhood;
+  if (o.neighbourhood.rfind("graph", 0) == 0) {
+    n.kind = core::Neighbourhood::Kind::Graph;
+    for (const auto& [source, destination] : o.neighbourhood_edges)
+      n.edges.emplace_back(source, destination);
+    return n;
+  }
+  n = core::parse_neighbourhood(o.neighbourhood);  // cart:D:R, checked at parsing
+  return n;
 }
 
 core::ElementLayout element_layout_of(const Options& o) {
@@ -464,6 +478,14 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                    "bandwidths count it");
   else
     app.add_option("-D,--ddt", ddt_text)->group("");
+  std::string topology_text;
+  if (is_neighbourhood_collective(p->name))
+    app.add_option(
+        "-N,--nhbrhd-type", topology_text,
+        "cart:D:R (default cart:1:1): a periodic grid of D dimensions (MPI_Dims_create's "
+        "shape of the processes), each process's neighbours those within R steps in "
+        "every dimension; or graph:FILE, a directed graph of 'source,destination' lines "
+        "('#' comments)");
   std::string root_text;
   if (takes_root(p->name))
     app.add_option("-k,--root-rank", root_text,
@@ -577,6 +599,13 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
           "without MPI-4 support refuses -I too)",
           MPI_VERSION, MPI_SUBVERSION));
     if (given("-k")) set_root(o, root_text, world_size);
+    if (is_neighbourhood_collective(p->name)) {
+      const auto n = core::parse_neighbourhood(given("-N") ? topology_text : o.neighbourhood);
+      core::neighbours_of(n, world_size);  // throws where the topology does not fit
+      o.neighbourhood = n.text;
+      for (const auto& [source, destination] : n.edges)
+        o.neighbourhood_edges.push_back({source, destination});
+    }
     if (given("-p")) {
       if (pairs < 1 || pairs > world_size / 2)
         throw std::invalid_argument(

@@ -52,6 +52,10 @@ struct Options {
   int ddt_stride = 8, ddt_block = 4;  // OMB_DDT_STRIDE_DEFAULT, OMB_DDT_BLOCK_LENGTH_DEFAULT
   std::string ddt_file;
   std::vector<std::array<int, 2>> ddt_blocks;
+  // -N (the neighbourhood collectives): "cart:D:R" or "graph:FILE", and the graph's edges, read
+  // by rank 0 (core::parse_neighbourhood).
+  std::string neighbourhood = "cart:1:1";
+  std::vector<std::array<int, 2>> neighbourhood_edges;
   std::vector<std::string> warnings;  // printed by rank 0 before the run, as OSU does
   cli::OutputOptions output;
   cli::MethodOptions method;
@@ -62,8 +66,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
                                    types, tail_percentiles, mem_limit, root, root_rotates, pairs,
                                    sender_threads, receiver_threads, sender_processes,
                                    receiver_processes, print_rate, window_creation, synchronization,
-                                   ddt, ddt_stride, ddt_block, ddt_file, ddt_blocks, warnings,
-                                   output, method)
+                                   ddt, ddt_stride, ddt_block, ddt_file, ddt_blocks, neighbourhood,
+                                   neighbourhood_edges, warnings, output, method)
 
 // The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
 // 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.
@@ -76,6 +80,8 @@ inline bool has_tail_figures(const Program& p) {
 // OSU 7.4's rooted collectives, which take -k (their root from omb_get_root_rank; osu_bcast's
 // is always 0).
 bool takes_root(const std::string& program);
+// -N's topology as the engine takes it (EngineSettings::neighbourhood).
+core::Neighbourhood neighbourhood_of(const Options& o);
 
 // OSU 7.4's programs whose option strings have -D: every sized one but the reductions and the
 // one-sided ones.

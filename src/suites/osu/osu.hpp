@@ -136,6 +136,17 @@ core::Benchmark collective(const std::string& osu_name);
 // persistent request made once per size (IMB-MPI4's, imb::mpi4::request_maker), each iteration
 // started and completed.
 bool is_persistent_collective(const Program& p);
+// neighbourhood.cpp: osu_neighbor_* and osu_ineighbor_* on -N's topology
+// (EngineSettings::neighbourhood): the blocking program's benchmark, and the non-blocking one's
+// overlapped benchmark with its _pure twin (no twin pointer set).
+bool is_neighbourhood_collective(const std::string& program);
+core::Benchmark neighbourhood_collective(const std::string& program);
+std::pair<core::Benchmark, core::Benchmark> neighbourhood_nonblocking_pair(
+    const std::string& program);
+// The lines OSU 7.4 prints before their title, valid on rank 0 of `comm`: the Cartesian shape
+// ("Dimensions size = 3 ") and the mean over the ranks of one MPI_Dist_graph_create_adjacent
+// of the topology, timed ("Time took to create topology graph:12.34 us."). Collective.
+std::string topology_lines(const core::Neighbourhood& n, MPI_Comm comm);
 core::Benchmark persistent_collective(const std::string& osu_name);
 // `b` on OSU's type `t`, size / sizeof(element) elements at each size, sizes of no whole element
 // left out: a reduction (IMB's MPI_FLOAT sum) sums t's element, a transfer moves it; a benchmark

@@ -148,6 +148,28 @@ const std::vector<Program>& programs() {
        .title = "OSU MPI Scatterv Persistent Latency Test",
        .figure = F::kCollective,
        .per_process_buffers = true},
+      // The neighbourhood collectives (c/mpi/collective/neighborhood) on -N's topology. OSU
+      // 7.4's osu_neighbor_alltoallw prints osu_alltoallw's title.
+      {.name = "osu_neighbor_allgather",
+       .title = "OSU MPI Neighborhood Allgather Latency Test",
+       .figure = F::kCollective,
+       .per_process_buffers = true},
+      {.name = "osu_neighbor_allgatherv",
+       .title = "OSU MPI Neighborhood Allgatherv Latency Test",
+       .figure = F::kCollective,
+       .per_process_buffers = true},
+      {.name = "osu_neighbor_alltoall",
+       .title = "OSU MPI Neighborhood Alltoall Latency Test",
+       .figure = F::kCollective,
+       .per_process_buffers = true},
+      {.name = "osu_neighbor_alltoallv",
+       .title = "OSU MPI Neighborhood All-to-Allv Latency Test",
+       .figure = F::kCollective,
+       .per_process_buffers = true},
+      {.name = "osu_neighbor_alltoallw",
+       .title = "OSU MPI All-to-Allw Personalized Exchange Latency Test",
+       .figure = F::kCollective,
+       .per_process_buffers = true},
       {.name = "osu_iallreduce",
        .title = "OSU MPI Non-blocking Allreduce Latency Test",
        .figure = F::kOverlap},
@@ -201,6 +223,26 @@ const std::vector<Program>& programs() {
        .figure = F::kOverlap},
       {.name = "osu_ialltoallw",
        .title = "OSU MPI Non-blocking All-to-Allw Personalized Exchange Latency Test",
+       .figure = F::kOverlap,
+       .per_process_buffers = true},
+      {.name = "osu_ineighbor_allgather",
+       .title = "OSU MPI Non-blocking Neighborhood Allgather Latency Test",
+       .figure = F::kOverlap,
+       .per_process_buffers = true},
+      {.name = "osu_ineighbor_allgatherv",
+       .title = "OSU MPI Non-blocking Neighborhood Allgatherv Latency Test",
+       .figure = F::kOverlap,
+       .per_process_buffers = true},
+      {.name = "osu_ineighbor_alltoall",
+       .title = "OSU MPI Non-blocking Neighborhood Alltoall Latency Test",
+       .figure = F::kOverlap,
+       .per_process_buffers = true},
+      {.name = "osu_ineighbor_alltoallv",
+       .title = "OSU MPI Non-blocking Neighborhood Alltoallv Latency Test",
+       .figure = F::kOverlap,
+       .per_process_buffers = true},
+      {.name = "osu_ineighbor_alltoallw",
+       .title = "OSU MPI Non-blocking Neighborhood Alltoallw Latency Test",
        .figure = F::kOverlap,
        .per_process_buffers = true},
       {.name = "osu_put_latency",
@@ -351,6 +393,8 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b.time_factor = 1.0 / messages;
   } else if (p.figure == Figure::kOverlap) {
     return nonblocking_collective(p.name, c.type, c.in_place);
+  } else if (is_neighbourhood_collective(p.name)) {
+    return on_osu_datatype(neighbourhood_collective(p.name), c.type);
   } else if (is_persistent_collective(p)) {
     return on_osu_datatype(persistent_collective(p.name), c.type);
   } else {

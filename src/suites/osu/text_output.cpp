@@ -91,7 +91,7 @@ std::string TextReporter::title() const {
 
 void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   // The title once; each -T type's table then opens with its "# Datatype:" line (as OSU's).
-  std::string h = title_printed_ ? "" : title();
+  std::string h = title_printed_ ? "" : before_title_ + title();
   title_printed_ = true;
   if (program_.figure == Figure::kStartup) {  // osu_init: the title alone
     std::fputs(h.c_str(), out_);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/reporter.hpp"
@@ -27,8 +28,15 @@ std::string tail_heading(int p, bool bandwidth);
 
 class TextReporter : public core::Reporter {
  public:
-  TextReporter(std::FILE* out, const Program& program, const Options& options, int pairs)
-      : out_(out), program_(program), options_(options), pairs_(pairs) {}
+  // `before_title`: lines measured before the run that OSU prints before its title (the
+  // neighbourhood collectives' topology_lines).
+  TextReporter(std::FILE* out, const Program& program, const Options& options, int pairs,
+               std::string before_title = "")
+      : out_(out),
+        program_(program),
+        options_(options),
+        pairs_(pairs),
+        before_title_(std::move(before_title)) {}
   void benchmark_started(const core::BenchmarkRun& b) override;
   void row(const core::BenchmarkRun& b, const core::Measurement& m) override;
   void note(const std::string& n) override;
@@ -51,6 +59,7 @@ class TextReporter : public core::Reporter {
   const Program& program_;
   const Options& options_;
   int pairs_;
+  std::string before_title_;
   bool title_printed_ = false;
 };
 
