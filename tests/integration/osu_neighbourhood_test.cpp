@@ -70,13 +70,16 @@ TEST(OsuNeighbourhood, EachRanksNeighboursAreTheTopologys) {
   }
 }
 
-// -c on every -T type, in the Cartesian ring and in the graph; a byte corrupted on rank 0
-// fails it (exit 3).
+// -c on every -T type, in the Cartesian ring of 3 and in the graph of 4; a byte corrupted on rank
+// 0 fails it (exit 3). The non-blocking forms share these set-ups and blocks.
+// MPI_Neighbor_alltoallw only in the ring: MPICH 4.0.2's delivers wrong data on a graph whose
+// ranks' in- and out-degrees differ, once such a communicator has been made again (docs/osu.md; a
+// hand-written loop shows it too).
 TEST(OsuNeighbourhood, ValidationOnEveryTypeFindsAPlantedCorruption) {
-  for (const char* program : {"osu_neighbor_allgather", "osu_neighbor_alltoallv"})
-    expect_osu_validation_on_every_type(program, 4);
-  for (const char* program : {"osu_neighbor_allgatherv", "osu_neighbor_alltoall",
-                              "osu_neighbor_alltoallw", "osu_ineighbor_alltoall"})
+  for (const char* program :
+       {"osu_neighbor_allgather", "osu_neighbor_alltoallv", "osu_neighbor_alltoallw"})
+    expect_osu_validation_on_every_type(program, 3);
+  for (const char* program : {"osu_neighbor_allgatherv", "osu_neighbor_alltoall"})
     expect_osu_validation_on_every_type(program, 4, {"-N", "graph:" + kRing});
 }
 

@@ -116,13 +116,13 @@ void ineighbor_alltoallw(PointContext& c, int i, MPI_Request* r) {
                           c.neighbour_comm, r);
 }
 
-struct Form {
+struct NeighbourhoodForm {
   std::string_view name;  // the blocking program's
   std::string_view like;  // the OSU program whose buffers it has
   core::Kernel kernel;
   std::pair<core::Benchmark, core::Benchmark> (*overlapped)(const core::Benchmark&, std::string);
 };
-const Form kForms[] = {
+const NeighbourhoodForm kNeighbourhoodForms[] = {
     {"osu_neighbor_allgather", "osu_allgather", core::kernel<neighbor_allgather>(),
      &imb::nbc::overlapped_pair_on<ineighbor_allgather>},
     {"osu_neighbor_allgatherv", "osu_allgather", core::kernel<neighbor_allgatherv>(),
@@ -134,8 +134,8 @@ const Form kForms[] = {
     {"osu_neighbor_alltoallw", "osu_alltoall", core::kernel<neighbor_alltoallw>(),
      &imb::nbc::overlapped_pair_on<ineighbor_alltoallw>}};
 
-const Form& form_of(std::string_view blocking) {
-  for (const Form& f : kForms)
+const NeighbourhoodForm& neighbourhood_form(std::string_view blocking) {
+  for (const NeighbourhoodForm& f : kNeighbourhoodForms)
     if (f.name == blocking) return f;
   throw std::logic_error("no neighbourhood collective " + std::string(blocking));
 }
@@ -146,7 +146,7 @@ bool is_neighbourhood_collective(const std::string& program) {
 }
 
 core::Benchmark neighbourhood_collective(const std::string& program) {
-  const Form& f = form_of(program);
+  const NeighbourhoodForm& f = neighbourhood_form(program);
   core::Benchmark b = collective(std::string(f.like));
   b.name = program;
   b.kernel = f.kernel;
@@ -180,7 +180,7 @@ std::string topology_lines(const core::Neighbourhood& n, MPI_Comm comm) {
 std::pair<core::Benchmark, core::Benchmark> neighbourhood_nonblocking_pair(
     const std::string& program) {
   const std::string blocking = "osu_" + program.substr(std::string("osu_i").size());
-  return form_of(blocking).overlapped(neighbourhood_collective(blocking), program);
+  return neighbourhood_form(blocking).overlapped(neighbourhood_collective(blocking), program);
 }
 
 }  // namespace mpiscope::osu
