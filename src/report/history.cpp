@@ -392,20 +392,24 @@ History history_of(const std::string& benchmark, const HistoryRuns& input,
   return h;
 }
 
-std::size_t recent_changes(const History& h, const HistorySettings& settings) {
+namespace {
+// The reported ones of a series' list (changes or possible) among its newest runs, over all series.
+std::size_t recent_of(const History& h, const HistorySettings& settings,
+                      std::vector<ChangePoint> Series::*list) {
   std::size_t n = 0;
   for (const auto& s : h.series)
-    for (const auto& c : s.changes)
+    for (const auto& c : s.*list)
       n += c.reported && c.index + settings.recent_runs >= s.points.size();
   return n;
 }
+}  // namespace
+
+std::size_t recent_changes(const History& h, const HistorySettings& settings) {
+  return recent_of(h, settings, &Series::changes);
+}
 
 std::size_t recent_possible_changes(const History& h, const HistorySettings& settings) {
-  std::size_t n = 0;
-  for (const auto& s : h.series)
-    for (const auto& c : s.possible)
-      n += c.reported && c.index + settings.recent_runs >= s.points.size();
-  return n;
+  return recent_of(h, settings, &Series::possible);
 }
 
 nlohmann::json change_json(const ChangePoint& c) {

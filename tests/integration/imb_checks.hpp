@@ -96,4 +96,12 @@ inline void expect_consistent_numbers(const harness::Table& t, const std::string
   }
 }
 
+// The dash line above "# Benchmarking NAME " in an IMB text (its length follows the columns).
+inline std::string dash_line_before(const std::vector<std::string>& lines,
+                                    const std::string& name) {
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (lines[i] == "# Benchmarking " + name + " ") return lines[i - 1];
+  return "missing";
+}
+
 }  // namespace imbcheck

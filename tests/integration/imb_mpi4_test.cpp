@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "imb_checks.hpp"
 
 using namespace harness;
+using imbcheck::dash_line_before;
 
 namespace {
 
@@ -34,11 +36,6 @@ TEST(ImbMpi4, TablesLookLikeIntelsImbMpi4) {
   ASSERT_EQ(ours.size(), intel.size()) << r.out;
   const auto intel_lines = lines_of(intel_output());
   const auto our_lines = lines_of(r.out);
-  auto dash_line_before = [](const std::vector<std::string>& lines, const std::string& name) {
-    for (std::size_t i = 1; i < lines.size(); ++i)
-      if (lines[i] == "# Benchmarking " + name + " ") return lines[i - 1];
-    return std::string("missing");
-  };
   for (std::size_t t = 0; t < intel.size(); ++t) {
     SCOPED_TRACE(intel[t].name);
     EXPECT_EQ(ours[t].name, intel[t].name);

@@ -153,11 +153,6 @@ TEST(ImbNbc, TablesLookLikeIntelsImbNbc) {
     EXPECT_EQ(mine[0]->column_line, theirs.column_line);
     EXPECT_EQ(mine[0]->header, theirs.header);
     // The dash lines around the header are as long as the column line.
-    auto dash_line_before = [](const std::vector<std::string>& lines, const std::string& name) {
-      for (std::size_t i = 1; i < lines.size(); ++i)
-        if (lines[i] == "# Benchmarking " + name + " ") return lines[i - 1];
-      return std::string("missing");
-    };
     EXPECT_EQ(dash_line_before(our_lines, theirs.name), dash_line_before(intel_lines, theirs.name));
     for (const auto& row : mine[0]->rows) EXPECT_EQ(row.size(), theirs.rows.at(0).size());
   }
