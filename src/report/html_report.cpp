@@ -363,18 +363,20 @@ json history_view_data(const HistoryView& view) {
   };
   json series = json::array();
   for (const auto& s : view.history.series) {
-    json steps = json::array(), values = json::array(), changes = json::array();
+    json steps = json::array(), values = json::array(), changes = json::array(),
+         possible = json::array();
     std::int64_t previous = 0;
     for (const auto& p : s.points) {
       steps.push_back(index.at(p.run) - previous);
       previous = index.at(p.run);
       values.push_back(rounded(p.us));
     }
-    for (const auto& c : s.changes) {
-      json one = change_json(c);
-      one["at"] = c.index;
-      changes.push_back(std::move(one));
-    }
+    for (const auto* list : {&s.changes, &s.possible})
+      for (const auto& c : *list) {
+        json one = change_json(c);
+        one["at"] = c.index;
+        (list == &s.changes ? changes : possible).push_back(std::move(one));
+      }
     series.push_back({{"table", s.table},
                       {"bytes", s.sized ? json(s.bytes) : json(nullptr)},
                       {"argument", s.argument ? json(*s.argument) : json(nullptr)},
@@ -383,12 +385,14 @@ json history_view_data(const HistoryView& view) {
                       {"unconverged", s.unconverged},
                       {"left_out", s.left_out},
                       {"cannot_tell", s.cannot_tell},
-                      {"changes", std::move(changes)}});
+                      {"changes", std::move(changes)},
+                      {"possible", std::move(possible)}});
   }
   return {{"runs", std::move(runs)},
           {"detail_runs", view.detail_runs},
           {"level", view.settings.level},
           {"series_level", view.history.series_level},
+          {"possible_level", view.history.series_level * kPossibleChangeFactor},
           {"tested", view.history.tested},
           {"min_segment", view.settings.min_segment},
           {"min_change_percent", view.settings.min_change_percent},

@@ -123,6 +123,10 @@ TEST(History, AnElevenFoldSlowdownShortOfTheLevelLeavesTheGateUndecided) {
   const auto h = json::parse(run_plain({"history", "PingPong", "--db", db, "--json"}).out);
   EXPECT_EQ(h["recent_changes"], 0);
   EXPECT_EQ(h["recent_possible_changes"], 3);
+  // The report's history view carries them for its orange lines and its "Cannot tell" list.
+  const auto page = dir + "/page.html";
+  ASSERT_EQ(run_plain({"report", "--db", db, "-o", page}).exit_code, 0);
+  EXPECT_EQ(count_of(read_file(page), "\"possible\":[{"), 3);
 }
 
 // Twelve real launches, the last six with every MPI_Send delayed by 50 us (the project's PMPI

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "report/history.hpp"
+#include "report/html_report.hpp"
 
 using namespace mpiscope;
 
@@ -204,6 +205,16 @@ TEST(History, AFoldSlowdownShortOfTheLevelIsAPossibleChangeTheGateCannotPass) {
   const auto json = report::history_json(h, settings);
   EXPECT_EQ(json["recent_possible_changes"], 1);
   EXPECT_EQ(json["series"][0]["possible_changes"][0]["run_after"], 7);
+  // The report's history view draws it (report.js: an orange line, "possible change, cannot
+  // tell"), from the page's numbers.
+  report::HistoryView view;
+  for (const auto& r : runs) view.runs.add(r);
+  view.history = report::history_of("every benchmark", view.runs, settings);
+  const auto page = report::history_view_data(view);
+  ASSERT_EQ(page["series"][0]["possible"].size(), 1u) << page.dump();
+  EXPECT_EQ(page["series"][0]["possible"][0]["at"], 6);
+  EXPECT_TRUE(page["series"][0]["changes"].empty());
+  EXPECT_GT(page["series"][0]["possible"][0]["spreads_apart"].get<double>(), 4);
 }
 
 // The price of the possible changes: over flat series of 50 noisy runs (some time-sliced), the

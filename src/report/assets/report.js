@@ -766,6 +766,16 @@ function changeText(s, c, points) {
   return `${Math.abs(pct).toFixed(1)} % ${pct >= 0 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date}), after/before ${c.ratio.toFixed(3)}${bounds}` +
     (c.changed_with_it.length ? '; changed with it: ' + c.changed_with_it.join('; ') : '; nothing recorded changed with it');
 }
+// A series' possible changes of at least the minimum change (history's "cannot tell").
+function possibleChanges(s) {
+  return (s.possible || []).filter(c => c.reported);
+}
+function possibleText(s, c, points) {
+  const before = points[c.at - 1], after = points[c.at];
+  const pct = (c.ratio - 1) * 100;
+  return `possible change, cannot tell: ${Math.abs(pct).toFixed(1)} % ${pct >= 0 ? 'slower' : 'faster'} between run ${before.id} (${before.date}) and run ${after.id} (${after.date}); ` +
+    `its test's p ${c.p_value.toPrecision(3)} is above the level ${DATA.history.series_level.toPrecision(3)}, its medians ${c.spreads_apart === null ? '?' : c.spreads_apart.toPrecision(3)} spreads apart`;
+}
 function historySpec(s, points, width) {
   const x = historyState.x;
   const libraries = [...new Set(points.map(p => p.library || 'unknown'))];
@@ -778,6 +788,11 @@ function historySpec(s, points, width) {
     const a = xOfPoint(points[c.at - 1]), b = xOfPoint(points[c.at]);
     return {x: (a + b) / 2, reported: c.reported, tip: changeText(s, c, points)};
   });
+  // Possible changes (history's "cannot tell": a test short of the level) in orange.
+  const maybes = x === 'library' ? [] : possibleChanges(s).map(c => {
+    const a = xOfPoint(points[c.at - 1]), b = xOfPoint(points[c.at]);
+    return {x: (a + b) / 2, tip: possibleText(s, c, points)};
+  });
   const cuts = [0, ...s.changes.map(c => c.at), points.length];
   const medians = x === 'library' ? [] : cuts.slice(0, -1).map((from, k) => {
     const part = points.slice(from, cuts[k + 1]).map(p => p.us).sort((a, b) => a - b);
@@ -787,7 +802,7 @@ function historySpec(s, points, width) {
   return {
     width, height: 280, padding: 4, autosize: {type: 'fit-x', contains: 'padding'},
     title: {text: historyName(s), fontSize: 13},
-    data: [{name: 'points', values: values.filter(v => v.y > 0 && (x === 'library' || Number.isFinite(v.x)))}, {name: 'rules', values: rules}, {name: 'medians', values: medians}],
+    data: [{name: 'points', values: values.filter(v => v.y > 0 && (x === 'library' || Number.isFinite(v.x)))}, {name: 'rules', values: rules}, {name: 'maybes', values: maybes}, {name: 'medians', values: medians}],
     signals: [{name: 'ydom', value: extent(ys, 1.3)}],
     scales: [
       x === 'library' ? {name: 'x', type: 'band', domain: libraries, range: 'width', padding: 0.2}
@@ -809,6 +824,9 @@ function historySpec(s, points, width) {
       {type: 'rule', name: 'change', from: {data: 'rules'},
        encode: {update: {x: {scale: 'x', field: 'x'}, y: {value: 0}, y2: {signal: 'height'}, stroke: {value: '#d62728'},
                          strokeDash: {signal: "datum.reported ? [6, 3] : [2, 3]"}, strokeWidth: {value: 2}, tooltip: {field: 'tip'}}}},
+      {type: 'rule', name: 'possible-change', from: {data: 'maybes'},
+       encode: {update: {x: {scale: 'x', field: 'x'}, y: {value: 0}, y2: {signal: 'height'}, stroke: {value: '#ff7f0e'},
+                         strokeDash: {value: [2, 3]}, strokeWidth: {value: 2}, tooltip: {field: 'tip'}}}},
     ],
   };
 }
@@ -819,7 +837,7 @@ function historyCard() {
   const first = H.runs[0], last = H.runs[H.runs.length - 1];
   card.append(el('h2', {}, `History: ${H.runs.length} runs from ${first[1]} to ${last[1]}`));
   const older = H.runs.length - H.detail_runs;
-  card.append(el('p', {class: 'muted'}, `Each benchmark's reported time (the median in accurate mode, else t_max or t_avg) per run, to 4 digits; red lines: the changes 'mpiscope history' finds (binary segmentation with a permutation test, ${H.tested} series sharing a level of ${H.level}; dashed: at least ${H.min_change_percent} %, dotted: smaller), grey lines: the medians between them.` +
+  card.append(el('p', {class: 'muted'}, `Each benchmark's reported time (the median in accurate mode, else t_max or t_avg) per run, to 4 digits; red lines: the changes 'mpiscope history' finds (binary segmentation with a permutation test, ${H.tested} series sharing a level of ${H.level}; dashed: at least ${H.min_change_percent} %, dotted: smaller), orange dotted lines: possible changes it cannot tell (a test short of the level that a flat series would rarely give), grey lines: the medians between them.` +
     (older > 0 ? ` The ${older} runs older than the newest ${H.detail_runs} are drawn here only (report --detail).` : '')));
   // Every reported change; those of one table between the same two runs in one line (a new
   // library moves every length of a collective at once).
@@ -850,7 +868,7 @@ function historyCard() {
     return item;
   };
   const list = el('ul', {class: 'notes', 'data-changes': String(all.length)},
-    el('li', {}, all.length ? `${all.length} change${all.length === 1 ? '' : 's'} of at least ${H.min_change_percent} %, those of a table between the same two runs on one line, newest first:` : 'No change found in any series.'));
+    el('li', {}, all.length ? `${all.length} change${all.length === 1 ? '' : 's'} of at least ${H.min_change_percent} %, those of a table between the same two runs on one line, newest first:` : H.series.some(s => possibleChanges(s).length) ? 'No change reaches the level in any series.' : 'No change found in any series.'));
   lines.slice(0, 12).forEach(g => list.append(lineOf(g)));
   if (lines.length > 12) {
     const more = el('details', {}, el('summary', {}, `${lines.length - 12} more`));
@@ -858,6 +876,13 @@ function historyCard() {
     list.append(el('li', {}, more));
   }
   card.append(list);
+  const maybes = H.series.flatMap((s, k) => possibleChanges(s).map(c => ({k, s, c})));
+  if (maybes.length) {
+    const choosePossible = k => ev => { ev.preventDefault(); choose(k); };
+    card.append(el('ul', {class: 'notes', 'data-possible-changes': String(maybes.length)},
+      el('li', {}, `Cannot tell: ${maybes.length} possible change${maybes.length === 1 ? '' : 's'} of at least ${H.min_change_percent} %, whose tests fell short of the level:`),
+      ...maybes.slice(0, 12).map(m => el('li', {}, el('a', {href: '#', 'data-series': String(m.k), onclick: choosePossible(m.k)}, historyName(m.s)), ': ' + possibleText(m.s, m.c, historyPoints(m.s))))));
+  }
   const s = H.series[historyState.series];
   const tables = [...new Set(H.series.map(x => x.table))];
   const pickTable = el('select', {'aria-label': 'history: table'}, ...tables.map(t => el('option', {value: t}, t)));
@@ -894,6 +919,7 @@ function historyCard() {
   if (s.unconverged) notes.push(`${s.unconverged} point(s) did not converge (drawn as measured)`);
   if (s.left_out) notes.push(`${s.left_out} run(s) left out: no figure (not physical, or not converged without a range)`);
   for (const c of s.changes) notes.push((c.reported ? '' : `(below ${H.min_change_percent} %) `) + changeText(s, c, points));
+  for (const c of possibleChanges(s)) notes.push(possibleText(s, c, points));
   if (notes.length) card.append(el('ul', {class: 'notes'}, ...notes.map(n => el('li', {}, n))));
   return card;
 }
