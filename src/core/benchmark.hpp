@@ -20,6 +20,9 @@
 namespace mpiscope::core {
 
 class DerivedTypes;  // core/element_layout.hpp
+class ThreadTeam;    // core/thread_team.hpp
+struct PointContext;
+void team_barrier(const PointContext& ctx);
 
 enum class Family { SingleTransfer, ParallelTransfer, Collective };
 // The element a kernel moves or reduces: MPI_BYTE, MPI_CHAR, MPI_INT, MPI_FLOAT or MPI_DOUBLE
@@ -159,6 +162,14 @@ struct PointContext {
     if (threads_per_rank.empty()) return 1;
     return threads_per_rank[std::min(static_cast<std::size_t>(r), threads_per_rank.size() - 1)];
   }
+  // IMB-MT (EngineSettings::threads): the team of this process's threads, each running the point
+  // on a communicator and buffers of its own, and this one's index; -check's patterns of thread
+  // t are those of rank + t·nprocs, so that a message crossing into another thread's communicator
+  // counts as wrong. Pairs (IMB-MT's -stride): rank r with r ± pair_stride.
+  ThreadTeam* team = nullptr;
+  int thread = 0;
+  int pattern_base = 0;
+  int pair_stride = 0;
   TimerReads timer_reads = TimerReads::AroundLoop;
   // False on the ranks whose time does not count (Benchmark::timed_rank): they make no
   // per-repetition timer reads, which would delay their partner's timed repetitions.
@@ -168,6 +179,14 @@ struct PointContext {
   int untimed_lead = 0;
 
   static void mpi_barrier(MPI_Comm comm) { MPI_Barrier(comm); }
+  // The synchronisation before timed loops and between repetitions: `barrier`, or on a team
+  // current IMB-MT's (team_barrier).
+  void synchronise() const {
+    if (team != nullptr)
+      team_barrier(*this);
+    else
+      barrier(comm);
+  }
 
   bool aggregate() const { return aggregation == Aggregation::Aggregate; }
   // Aggregate mode sends the M transfers of a sample to disjoint places (guide 4.2.2.2.2).
@@ -208,11 +227,11 @@ inline void already_complete(PointContext&) {}
 // same with its skip iterations first (ctx.untimed_lead) and the timer read as ctx.timer_reads.
 template <IterateFn Transfer, CompleteFn Complete>
 double timed_loop(PointContext& ctx, int repetitions, int barriers) {
-  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.synchronise();
   for (int i = 0; i < ctx.untimed_lead; ++i) {
     Transfer(ctx, i);
     Complete(ctx);
-    if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);
+    if (ctx.barrier_between_repetitions) ctx.synchronise();
   }
   if (ctx.barrier_between_repetitions || ctx.timer_reads == TimerReads::EachRepetition) {
     // Current IMB's -sync on and OSU: each repetition timed alone, a barrier after it untimed.
@@ -223,7 +242,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
       Transfer(ctx, i);
       Complete(ctx);
       if (reads) total += MPI_Wtime() - start;
-      if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);
+      if (ctx.barrier_between_repetitions) ctx.synchronise();
     }
     return total;
   }
@@ -252,7 +271,7 @@ double timed_loop(PointContext& ctx, int repetitions, int barriers) {
 // (in aggregate mode the final completion counts in the last sample).
 template <IterateFn Transfer, CompleteFn Complete>
 double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* samples) {
-  for (int b = 0; b < barriers; ++b) ctx.barrier(ctx.comm);
+  for (int b = 0; b < barriers; ++b) ctx.synchronise();
   double total = 0;
   double previous = MPI_Wtime();
   for (int i = 0; i < repetitions; ++i) {
@@ -261,7 +280,7 @@ double sampled_loop(PointContext& ctx, int repetitions, int barriers, double* sa
     const double now = MPI_Wtime();
     samples[i] = now - previous;
     total += samples[i];
-    if (ctx.barrier_between_repetitions) ctx.barrier(ctx.comm);  // untimed, as in timed_loop
+    if (ctx.barrier_between_repetitions) ctx.synchronise();  // untimed, as in timed_loop
     previous = ctx.barrier_between_repetitions ? MPI_Wtime() : now;
   }
   return total;
@@ -390,6 +409,11 @@ struct Benchmark {
   // Windowed bandwidth (current IMB's Uniband, Biband): a repetition moves a window of
   // PointContext::in_flight messages per turnover unit; rows also give messages per second.
   bool message_rate = false;
+  // The reported time is one message's (IMB-MT's UniBandMT, BiBandMT: time_factor divides by the
+  // window), so the message rate and throughput do not count the window again.
+  bool time_per_message = false;
+  // The message rate from the mean time over the ranks (IMB-MT) rather than t_max.
+  bool message_rate_from_mean = false;
   // The first half of the processes paired with the second: even process counts only.
   bool pairs = false;
   // Passive-target one-sided benchmarks (IMB-RMA): only the origins' times make the row, as

@@ -25,6 +25,7 @@
 #include "core/progress.hpp"
 #include "core/scratch_files.hpp"
 #include "core/sync.hpp"
+#include "core/thread_team.hpp"
 #include "core/watchdog.hpp"
 
 namespace mpiscope::core {
@@ -152,6 +153,21 @@ void set_length(PointContext& ctx, const Benchmark& b, std::size_t bytes, const 
   }
 }
 
+// A char sum sends its own pattern, whose sum over the ranks fits a char (-check's data); int
+// and double sums the same pattern as ints or doubles (an int sum of the float pattern's bits
+// overflows). Other benchmarks keep the rank's pattern.
+void fill_sum_pattern(const Benchmark& b, const MessageBuffers& buffers, int rank, int nprocs) {
+  const std::size_t bytes = buffers.shape().send;
+  for (int slot = 0; slot < buffers.slots(); ++slot) {
+    std::byte* send = buffers.send(slot);
+    if (b.datatype == Datatype::CharSum) fill_char_sum_pattern(send, bytes, rank, nprocs);
+    if (b.datatype == Datatype::IntSum)
+      fill_sum_pattern_as<int>(send, bytes / sizeof(int), rank, nprocs);
+    if (b.datatype == Datatype::DoubleSum)
+      fill_sum_pattern_as<double>(send, bytes / sizeof(double), rank, nprocs);
+  }
+}
+
 // Per-point resources (windows) are released whichever way the point ends.
 struct ReleaseOnExit {
   const Benchmark& b;
@@ -177,13 +193,13 @@ double count_defects(const Benchmark& b, const PointContext& ctx, int iteration)
     if (blk.source >= 0 && spacing > 0) {  // a rank's pattern, element by element
       for (std::size_t e = 0; e < blk.length; e += element)
         defects += static_cast<double>(count_pattern_mismatches(
-            recv + at(blk.recv_offset + e), std::min(element, blk.length - e), blk.source,
-            at(blk.source_offset + e)));
+            recv + at(blk.recv_offset + e), std::min(element, blk.length - e),
+            blk.source + ctx.pattern_base, at(blk.source_offset + e)));
       continue;
     }
     if (blk.source >= 0) {  // bytes of one rank's pattern
-      defects += static_cast<double>(count_pattern_mismatches(recv + blk.recv_offset, blk.length,
-                                                              blk.source, blk.source_offset));
+      defects += static_cast<double>(count_pattern_mismatches(
+          recv + blk.recv_offset, blk.length, blk.source + ctx.pattern_base, blk.source_offset));
       continue;
     }
     if (b.datatype == Datatype::CharSum) {  // whole chars: the sum cannot overflow (buffers.hpp)
@@ -296,6 +312,7 @@ struct LocalPoint {
   double test_seconds = 0, start_seconds = 0, wait_seconds = 0;
   std::vector<double> samples;
   std::optional<AccurateResult> accurate;
+  std::vector<double> thread_seconds;  // on a team (IMB-MT): each thread's `seconds`
 };
 
 // The active process counts of a benchmark that is valid on this world size. Pairs (Uniband,
@@ -314,7 +331,7 @@ std::vector<int> process_series(const Benchmark& b, int npmin, int world_size) {
 // Messages of X bytes one repetition moves, as the throughput counts them (nmsg).
 double messages_per_repetition(const Benchmark& b, int nprocs, int window) {
   const int receivers = b.turnover_per_process ? nprocs : b.turnover_per_peer ? nprocs - 1 : 1;
-  return b.turnover * receivers * (b.message_rate ? window : 1);
+  return b.turnover * receivers * (b.message_rate && !b.time_per_message ? window : 1);
 }
 
 // Points the plan will measure (for the progress display's estimate).
@@ -512,8 +529,114 @@ class SuiteRunner {
     return run;
   }
 
+  // IMB-MT (EngineSettings::threads > 1): each of this process's threads runs the point at once
+  // on a communicator of its own (a duplicate of the group's, with IMB's "thread_id" hint) and
+  // on buffers of its own, each warming up and timing it with the loop every suite uses; the
+  // row's statistics are over every thread of every process. What MPI calls the ranks must agree
+  // on (the set-up, the allocation) stays on the calling thread, thread by thread in the same
+  // order on every rank. The suite's front end offers none of -time, --method accurate,
+  // --samples, -off_cache or overlap with threads.
+  Measurement measure_point_in_threads(const Benchmark& b, ProcessSet& ps, std::size_t bytes) {
+    Measurement m;
+    m.bytes = bytes;
+    const int q = ps.layout.active_size, threads = settings_.threads;
+    MPI_Comm active = ps.active.get();
+    const int repetitions = policy_repetitions(
+        settings_.repetitions, settings_.repetitions_rule(settings_.repetitions, bytes, true),
+        bytes, q, b.rooted);
+    const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
+    std::vector<std::optional<MessageBuffers>> buffers(static_cast<std::size_t>(threads));
+    const auto allocate = [&](int t) {
+      auto& own = buffers[static_cast<std::size_t>(t)];
+      own = MessageBuffers::try_create(shape, OffCache{}, ps.group.rank() + t * q, 1);
+      if (own) fill_sum_pattern(b, *own, ps.group.rank(), q);
+    };
+    if (settings_.allocate_in_threads)
+      ThreadTeam::run(threads, allocate);
+    else
+      for (int t = 0; t < threads; ++t) allocate(t);
+    const bool allocated =
+        std::all_of(buffers.begin(), buffers.end(), [](const auto& x) { return x.has_value(); });
+    int failed_rank = allocated ? INT_MAX : world_rank_, first_failed = 0;
+    MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
+    if (first_failed != INT_MAX) {
+      ok_ = false;
+      ++skipped_;
+      m.note = "could not allocate " + format_gb((shape.send + shape.recv) * threads) +
+               " GB for the threads' message buffers on rank " + std::to_string(first_failed);
+      return m;
+    }
+    ThreadTeam team(threads);
+    std::vector<mpi::Comm> comms;
+    std::vector<PointContext> contexts(static_cast<std::size_t>(threads));
+    for (int t = 0; t < threads; ++t) {
+      MPI_Comm dup = MPI_COMM_NULL;
+      MPI_Comm_dup(ps.group.get(), &dup);
+      comms.push_back(mpi::Comm::own(dup));
+      MPI_Info info = MPI_INFO_NULL;
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "thread_id", std::to_string(t).c_str());
+      MPI_Comm_set_info(dup, info);
+      MPI_Info_free(&info);
+      PointContext& ctx = contexts[static_cast<std::size_t>(t)];
+      ctx.comm = dup;
+      ctx.rank = ps.group.rank();
+      ctx.nprocs = q;
+      ctx.buffers = &*buffers[static_cast<std::size_t>(t)];
+      ctx.repetitions = repetitions;
+      ctx.bytes = bytes;
+      ctx.root_shift = settings_.root_shift;
+      ctx.fixed_root = settings_.fixed_root;
+      ctx.barrier_between_repetitions = barrier_between_repetitions(b);
+      if (settings_.own_barrier_collectives) ctx.barrier = own_barrier;
+      ctx.in_flight = window_of(b);
+      ctx.team = &team;
+      ctx.thread = t;
+      ctx.pattern_base = t * q;
+      ctx.pair_stride = settings_.pair_stride > 0 ? settings_.pair_stride : q / 2;
+      ctx.timer_reads = b.timer_reads;
+      ctx.reads_timer = !b.timed_rank || b.timed_rank(ctx);
+    }
+    std::vector<ReleaseOnExit> releases;
+    releases.reserve(contexts.size());
+    const auto set_up_every_thread = [&] {
+      for (auto& ctx : contexts) {
+        set_length(ctx, b, bytes, ps, settings_.element_layout);
+        if (!setup_succeeded_everywhere(ctx, active, m)) return false;
+      }
+      return true;
+    };
+    for (auto& ctx : contexts) releases.push_back({b, ctx});
+    watchdog_.arm(describe(b, bytes, q) + " on " + std::to_string(threads) + " threads each");
+    progress_.point_started(describe(b, bytes, q));
+    if (!set_up_every_thread()) return m;
+    std::vector<LocalPoint> lanes(static_cast<std::size_t>(threads));
+    ThreadTeam::run(threads, [&](int t) {
+      PointContext& ctx = contexts[static_cast<std::size_t>(t)];
+      const int lead = warm_up_at_length(b, ctx, repetitions, 0);
+      lanes[static_cast<std::size_t>(t)] = time_point(b, ctx, repetitions, lead);
+    });
+    LocalPoint local;
+    local.repetitions = repetitions;
+    if (settings_.check) {
+      if (!set_up_every_thread()) return m;
+      ThreadTeam::run(threads, [&](int t) {
+        lanes[static_cast<std::size_t>(t)].defects =
+            verify(b, contexts[static_cast<std::size_t>(t)]);
+      });
+    }
+    for (const auto& lane : lanes) {
+      local.thread_seconds.push_back(lane.seconds);
+      local.defects += lane.defects;
+    }
+    collect(b, ps, local, m);
+    watchdog_.end_phase();
+    return m;
+  }
+
   Measurement measure_point(const Benchmark& b, ProcessSet& ps, Aggregation mode, std::size_t bytes,
                             bool& first) {
+    if (settings_.threads > 1) return measure_point_in_threads(b, ps, bytes);
     Measurement m;
     m.bytes = bytes;
     const int q = ps.layout.active_size;
@@ -566,19 +689,7 @@ class SuiteRunner {
       need = footprint(shape, oc, max_slots);
     }
     auto buffers = MessageBuffers::try_create(shape, oc, ps.group.rank(), max_slots);
-    // A char sum sends its own pattern, whose sum over the ranks fits a char (-check's data).
-    if (buffers && b.datatype == Datatype::CharSum)
-      for (int slot = 0; slot < buffers->slots(); ++slot)
-        fill_char_sum_pattern(buffers->send(slot), shape.send, ps.group.rank(), q);
-    // Int and double sums the same pattern as ints or doubles (an int sum of the float pattern's
-    // bits overflows).
-    if (buffers && b.datatype == Datatype::IntSum)
-      for (int slot = 0; slot < buffers->slots(); ++slot)
-        fill_sum_pattern_as<int>(buffers->send(slot), shape.send / sizeof(int), ps.group.rank(), q);
-    if (buffers && b.datatype == Datatype::DoubleSum)
-      for (int slot = 0; slot < buffers->slots(); ++slot)
-        fill_sum_pattern_as<double>(buffers->send(slot), shape.send / sizeof(double),
-                                    ps.group.rank(), q);
+    if (buffers) fill_sum_pattern(b, *buffers, ps.group.rank(), q);
     // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
     int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
     MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
@@ -950,9 +1061,15 @@ class SuiteRunner {
     if (local.accurate) return collect_accurate(b, ps, local, m);
     MPI_Comm active = ps.active.get();
     const auto nactive = static_cast<std::size_t>(ps.layout.active_ranks());
-    std::vector<double> times(world_rank_ == 0 ? nactive : 0);
-    double t_us = local.seconds < 0 ? kUntimed : local.seconds * 1e6;  // rank_times_us: -1
-    MPI_Gather(&t_us, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, active);
+    // A time per rank, or on a team (IMB-MT) one per thread, each rank's threads in turn.
+    std::vector<double> own_us;
+    for (const double t : local.thread_seconds.empty() ? std::vector<double>{local.seconds}
+                                                       : local.thread_seconds)
+      own_us.push_back(t < 0 ? kUntimed : t * 1e6);  // rank_times_us: -1
+    const std::size_t per_rank = own_us.size();
+    std::vector<double> times(world_rank_ == 0 ? nactive * per_rank : 0);
+    MPI_Gather(own_us.data(), static_cast<int>(per_rank), MPI_DOUBLE, times.data(),
+               static_cast<int>(per_rank), MPI_DOUBLE, 0, active);
     double defects = 0;
     MPI_Reduce(&local.defects, &defects, 1, MPI_DOUBLE, MPI_SUM, 0, active);
     std::vector<double> samples = local.samples;
@@ -965,9 +1082,11 @@ class SuiteRunner {
     m.measured = true;
     m.repetitions = local.repetitions;
     m.rank_times_us = times;
-    const auto q = static_cast<std::size_t>(ps.layout.active_size);
-    // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second).
-    const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b));
+    const auto q = static_cast<std::size_t>(ps.layout.active_size) * per_rank;
+    // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second);
+    // on a team each thread moved its own.
+    const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b)) *
+                            static_cast<double>(per_rank);
     const double moved = moved_bytes(b, m);
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;
@@ -994,7 +1113,8 @@ class SuiteRunner {
     m.t_max_us = all.t_max_us;
     m.t_avg_us = all.t_avg_us;
     m.mbytes_per_sec = b.throughput_from_mean ? throughput(all.t_avg_us) : all.mbytes_per_sec;
-    if (b.message_rate) add_message_rate(messages, m.t_max_us, m);
+    if (b.message_rate)
+      add_message_rate(messages, b.message_rate_from_mean ? m.t_avg_us : m.t_max_us, m);
     if (settings_.check) m.defects = defects;
     if (!samples.empty()) {
       m.raw_samples_us.reserve(samples.size());

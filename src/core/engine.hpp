@@ -64,6 +64,13 @@ struct EngineSettings {
   // The ranks measured, from which every benchmark's communicators are split: MPI_COMM_WORLD, or
   // under OSU's -I a session's (mpi::SessionWorld) with the same ranks.
   MPI_Comm communicator = MPI_COMM_WORLD;
+  // IMB-MT: threads per process, each running every point on a communicator and buffers of its
+  // own (core/thread_team.hpp); their buffers allocated by the threads themselves (-malloc_algo
+  // parallel: pages first touched where they are used) or by the calling thread. Pairs of its
+  // point-to-point benchmarks: rank r with r ± pair_stride (-stride; 0: half the processes).
+  int threads = 1;
+  bool allocate_in_threads = false;
+  int pair_stride = 0;
   int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
   // Current IMB's -msg_pause: after each length every rank sleeps a tenth of the time it took to
   // measure it, at least 0.1 s (IMB's SLEEP), so that one length's traffic has drained before the

@@ -64,11 +64,11 @@ double share_out(const PointContext& c, int first, int end, int timed_from, doub
 
 // The timed loop: OSU's skip iterations (ctx.untimed_lead) and the timed ones in one share-out.
 double threaded_loop(PointContext& c, int repetitions, int barriers) {
-  for (int b = 0; b < barriers; ++b) c.barrier(c.comm);
+  for (int b = 0; b < barriers; ++b) c.synchronise();
   return share_out(c, 0, c.untimed_lead + repetitions, c.untimed_lead, nullptr);
 }
 double threaded_sampled_loop(PointContext& c, int repetitions, int barriers, double* samples) {
-  for (int b = 0; b < barriers; ++b) c.barrier(c.comm);
+  for (int b = 0; b < barriers; ++b) c.synchronise();
   return share_out(c, 0, repetitions, 0, samples);
 }
 

@@ -50,18 +50,23 @@ std::byte* message_at(std::byte* buffer, const core::PointContext& c, int k) {
   return buffer;
 }
 
+// The pairs are rank r and r + s for r in the even blocks of s ranks, s = P/2 (or IMB-MT's
+// -stride, PointContext::pair_stride): the first half with the second by default.
+inline int pair_stride(const core::PointContext& c) {
+  return c.pair_stride > 0 ? c.pair_stride : c.nprocs / 2;
+}
 inline bool in_first_half(const core::PointContext& c) {
-  return c.rank < c.nprocs / 2;
+  return c.rank / pair_stride(c) % 2 == 0;
 }
 inline int window_partner(const core::PointContext& c) {
-  const int half = c.nprocs / 2;
-  return in_first_half(c) ? c.rank + half : c.rank - half;
+  const int s = pair_stride(c);
+  return in_first_half(c) ? c.rank + s : c.rank - s;
 }
 
 // Request handles for `count` messages, kept across repetitions: a repetition allocates only
-// when the window grew.
+// when the window grew. One set per thread (IMB-MT runs a window on each).
 inline MPI_Request* window_requests(int count) {
-  static std::vector<MPI_Request> requests;
+  thread_local std::vector<MPI_Request> requests;
   if (requests.size() < static_cast<std::size_t>(count))
     requests.resize(static_cast<std::size_t>(count));
   return requests.data();
