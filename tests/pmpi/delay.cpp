@@ -37,10 +37,11 @@
 //    MPI_Dist_graph_create_adjacent ("sources S0,S1,… destinations D0,D1,…") and
 //    MPI_Neighbor_alltoall, and fork;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
-//    "tag T thread K inside N", K numbering the process's threads in the order of their first
-//    call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
+//    "tag T thread K inside N comm C", K numbering the process's threads in the order of their
+//    first call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
 //    among them (osu_latency_mt: which thread made which iteration's calls, and whether threads
-//    were inside MPI at once);
+//    were inside MPI at once), C the communicator's number in the order of its first traced call
+//    (IMB-MT: each thread's own);
 //    with MPISCOPE_TRACE_WTIME=1 as well, MPI_Wtime (between MPI_Init and MPI_Finalize), so that
 //    a test can check where a timed loop reads the timer. The reductions (MPI_Allreduce,
 //    MPI_Reduce, MPI_Reduce_scatter, MPI_Reduce_scatter_block and their non-blocking forms) and
@@ -56,11 +57,15 @@
 #endif
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace {
@@ -137,13 +142,23 @@ struct InPointToPoint {
 
 // MPISCOPE_TRACE_THREADS: "tag T thread K inside N" for a point-to-point call (N: the calls under
 // way as it entered, its own among them); empty otherwise.
-std::string tag_and_thread(int tag) {
+std::string tag_and_thread(int tag, MPI_Comm comm) {
   static const bool on = tracing() && std::getenv("MPISCOPE_TRACE_THREADS") != nullptr;
   if (!on) return {};
   static std::atomic<int> threads{0};
   thread_local const int thread = threads++;
+  // The communicator, numbered in the order of its first traced call (IMB-MT: each thread's own).
+  static std::mutex mutex;
+  static std::map<std::uintptr_t, int> comms;
+  std::uintptr_t handle = 0;
+  std::memcpy(&handle, &comm, std::min(sizeof handle, sizeof comm));
+  int number = 0;
+  {
+    const std::lock_guard lock(mutex);
+    number = comms.emplace(handle, static_cast<int>(comms.size())).first->second;
+  }
   return "tag " + std::to_string(tag) + " thread " + std::to_string(thread) + " inside " +
-         std::to_string(point_to_point_calls.load());
+         std::to_string(point_to_point_calls.load()) + " comm " + std::to_string(number);
 }
 
 // "type MPI_CHAR": a reduction's datatype by its MPI name (the same in every library).
@@ -321,7 +336,7 @@ extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int de
   static const double delay = delay_of("MPI_Send");
   static std::atomic<long> calls{0};
   spin(delay_now(delay, calls));
-  if (const auto extra = tag_and_thread(tag); !extra.empty())
+  if (const auto extra = tag_and_thread(tag, comm); !extra.empty())
     trace("MPI_Send", count, dest, buffer, extra);
   return PMPI_Send(buffer, count, type, dest, tag, comm);
 }
@@ -400,7 +415,7 @@ extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, 
                         MPI_Comm comm, MPI_Status* status) {
   const InPointToPoint under_way;
   trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer,
-        tag_and_thread(tag));
+        tag_and_thread(tag, comm));
   return PMPI_Recv(buffer, count, type, source, tag, comm, status);
 }
 
