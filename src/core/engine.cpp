@@ -1063,8 +1063,8 @@ class SuiteRunner {
     const auto nactive = static_cast<std::size_t>(ps.layout.active_ranks());
     // A time per rank, or on a team (IMB-MT) one per thread, each rank's threads in turn.
     std::vector<double> own_us;
-    for (const double t : local.thread_seconds.empty() ? std::vector<double>{local.seconds}
-                                                       : local.thread_seconds)
+    for (const double t :
+         local.thread_seconds.empty() ? std::vector<double>{local.seconds} : local.thread_seconds)
       own_us.push_back(t < 0 ? kUntimed : t * 1e6);  // rank_times_us: -1
     const std::size_t per_rank = own_us.size();
     std::vector<double> times(world_rank_ == 0 ? nactive * per_rank : 0);

@@ -45,7 +45,7 @@ TEST(ImbMt, TablesAreIntelsLineByLine) {
     }
     const auto mine = words_of(ours[k]), theirs = words_of(intel[k]);
     ASSERT_EQ(mine.size(), theirs.size()) << ours[k];
-    EXPECT_EQ(mine[0], theirs[0]);                         // #bytes (BarrierMT: #repetitions)
+    EXPECT_EQ(mine[0], theirs[0]);  // #bytes (BarrierMT: #repetitions)
     if (theirs.size() > 4) {
       EXPECT_EQ(mine[1], theirs[1]);  // #repetitions
     }
