@@ -170,6 +170,13 @@ struct PointContext {
   int thread = 0;
   int pattern_base = 0;
   int pair_stride = 0;
+  // IMB-MT's pairs and rings, found once per point (its set-up) so that no repetition divides:
+  // the partner (-1: this rank sits out), whether it sends first, and the ring's neighbours.
+  struct Peers {
+    int partner = -1;
+    bool sends_first = false;
+    int left = -1, right = -1;
+  } peers;
   TimerReads timer_reads = TimerReads::AroundLoop;
   // False on the ranks whose time does not count (Benchmark::timed_rank): they make no
   // per-repetition timer reads, which would delay their partner's timed repetitions.

@@ -34,10 +34,18 @@ int ring_left(const PointContext& c) {
   return (c.rank - pair_stride(c) + c.nprocs) % c.nprocs;
 }
 
+// The set-up of every IMB-MT point-to-point benchmark.
+void find_peers(PointContext& c) {
+  c.peers.partner = in_a_pair(c) ? window_partner(c) : -1;
+  c.peers.sends_first = in_first_half(c);
+  c.peers.left = ring_left(c);
+  c.peers.right = ring_right(c);
+}
+
 void ping_pong(PointContext& c, int i) {
-  if (!in_a_pair(c)) return;
-  const int other = window_partner(c);
-  if (in_first_half(c)) {
+  const int other = c.peers.partner;
+  if (other < 0) return;
+  if (c.peers.sends_first) {
     MPI_Send(c.send(i), c.count, c.datatype, other, 0, c.comm);
     MPI_Recv(c.recv(i), c.count, c.datatype, other, 0, c.comm, MPI_STATUS_IGNORE);
   } else {
@@ -46,24 +54,24 @@ void ping_pong(PointContext& c, int i) {
   }
 }
 void ping_ping(PointContext& c, int i) {
-  if (!in_a_pair(c)) return;
-  const int other = window_partner(c);
+  const int other = c.peers.partner;
+  if (other < 0) return;
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Isend(c.send(i), c.count, c.datatype, other, 0, c.comm, &request);
   MPI_Recv(c.recv(i), c.count, c.datatype, other, 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 void send_recv(PointContext& c, int i) {
-  MPI_Sendrecv(c.send(i), c.count, c.datatype, ring_right(c), 0, c.recv(i), c.count, c.datatype,
-               ring_left(c), 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(c.send(i), c.count, c.datatype, c.peers.right, 0, c.recv(i), c.count, c.datatype,
+               c.peers.left, 0, c.comm, MPI_STATUS_IGNORE);
 }
 // To both neighbours, from the left into the first X bytes and from the right into the next.
 void exchange(PointContext& c, int i) {
   MPI_Request requests[2];
-  MPI_Isend(c.send(i), c.count, c.datatype, ring_left(c), 0, c.comm, &requests[0]);
-  MPI_Isend(c.send(i), c.count, c.datatype, ring_right(c), 0, c.comm, &requests[1]);
-  MPI_Recv(c.recv(i), c.count, c.datatype, ring_left(c), 0, c.comm, MPI_STATUS_IGNORE);
-  MPI_Recv(c.recv(i) + c.bytes, c.count, c.datatype, ring_right(c), 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Isend(c.send(i), c.count, c.datatype, c.peers.left, 0, c.comm, &requests[0]);
+  MPI_Isend(c.send(i), c.count, c.datatype, c.peers.right, 0, c.comm, &requests[1]);
+  MPI_Recv(c.recv(i), c.count, c.datatype, c.peers.left, 0, c.comm, MPI_STATUS_IGNORE);
+  MPI_Recv(c.recv(i) + c.bytes, c.count, c.datatype, c.peers.right, 0, c.comm, MPI_STATUS_IGNORE);
   MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
 }
 // IMB-MT's windows acknowledge on the data's tag, 0.
@@ -75,7 +83,7 @@ constexpr mpi1::WindowedTransfer kBiBand{.both_ways = true,
                                          .ack_tag = 0};
 template <mpi1::WindowedTransfer W>
 void paired_window(PointContext& c, int i) {
-  if (in_a_pair(c)) mpi1::windowed_transfer<W>(c, i);
+  if (c.peers.partner >= 0) mpi1::windowed_transfer<W>(c, i);
 }
 // In a team every thread first meets the others, then enters its communicator's barrier.
 void team_then_barrier(PointContext& c, int) {
@@ -109,7 +117,7 @@ core::Benchmark point_to_point(std::string name, core::Kernel kernel,
   b.shape = [](std::size_t x, int, int) { return core::BufferShape{x, x}; };
   b.expected = expected;
   b.turnover = turnover;
-  b.warm_up = true;
+  b.setup = find_peers;
   return b;
 }
 
@@ -128,6 +136,7 @@ core::Benchmark windowed(std::string name, core::Kernel kernel, bool both_ways, 
   b.message_rate_from_mean = true;
   b.time_factor = 1.0 / (both_ways ? 2.0 * window : window);
   b.window = window;
+  b.setup = find_peers;
   return b;
 }
 

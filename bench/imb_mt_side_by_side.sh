@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# mpiscope's IMB-MT PingPongMT next to a hand-written threaded ping-pong
+# (bench/imb_mt_hand_loop.cpp) and, when given, Intel's IMB-MT, on the same machine (issue 34
+# item 9). Every tool runs every length in a launch of its own; within a round the tools take
+# turns, each going first in one round out of three. Prints per length the median over rounds of
+# each tool's t_avg (usec, the mean over every thread of every process; mpiscope's from its JSON,
+# the hand-written loop's to 4 decimals, Intel's as printed, to 2) and its ratio to the
+# hand-written loop's. Goal: at most 1.02.
+#
+#   bench/imb_mt_side_by_side.sh [BUILD_DIR] [LAUNCHER] [ROUNDS] [THREADS] [INTEL_IMB_MT] [LENGTHS]
+#   (defaults: build, mpirun.openmpi, 7, 2, none, "4 4096 65536"; lengths in bytes per thread,
+#    multiples of 4: the messages are MPI_INT); REPEAT=N sets the timed round trips (1000)
+#
+# BUILD_DIR needs bin/mpiscope and bin/imb_mt_hand_loop (MPISCOPE_BENCH=ON, the default).
+set -euo pipefail
+build=${1:-build}
+launcher=${2:-mpirun.openmpi}
+rounds=${3:-7}
+threads=${4:-2}
+intel=${5:-}
+lengths=${6:-4 4096 65536}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=$threads
+oversubscribe=""
+[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tools="hand mpiscope"
+[[ -n $intel ]] && tools="hand mpiscope intel"
+repeat=${REPEAT:-1000}  # IMB-MT's default; the warm-up a tenth of it, as its 100 of 1000
+common=(-repeat "$repeat" -warmup $((repeat / 10)))
+
+# One launch: "tool bytes t_avg" appended to all.txt.
+run() {
+  local tool=$1 bytes=$2 out="$work/out.txt"
+  local -a cmd
+  case $tool in
+  hand) cmd=("$build/bin/imb_mt_hand_loop" "$threads" "$bytes" --repeat "$repeat" --warmup
+    $((repeat / 10))) ;;
+  mpiscope) cmd=("$build/bin/mpiscope" imb-mt PingPongMT -threads "$threads" -count
+    $((bytes / 4)) "${common[@]}" --json "$work/m.json" --no-db) ;;
+  intel) cmd=("$intel" -thread_level multiple PingPongMT -count $((bytes / 4)) "${common[@]}") ;;
+  esac
+  # shellcheck disable=SC2086
+  if ! timeout 300 "$launcher" $oversubscribe -np 2 "${cmd[@]}" > "$out" 2>&1; then
+    echo "failed: ${cmd[*]}" >&2
+    cat "$out" >&2
+    exit 1
+  fi
+  if [[ $tool == hand ]]; then
+    awk -v t="$tool" -v n="$bytes" '$1 == n && NF == 2 { print t, n, $2 }' "$out" >> "$work/all.txt"
+  elif [[ $tool == mpiscope ]]; then  # t_avg to the nanosecond: the text has two decimals
+    python3 -c 'import json, sys; print(sys.argv[1], sys.argv[2],
+                json.load(open(sys.argv[3]))["benchmarks"][0]["rows"][0]["t_avg_us"])' \
+      "$tool" "$bytes" "$work/m.json" >> "$work/all.txt"
+  else  # IMB-MT's row: #bytes (X times the threads), #repetitions, t_min, t_max, t_avg, Mbytes/sec
+    awk -v t="$tool" -v n="$bytes" -v k="$threads" '$1 == n * k && NF == 6 { print t, n, $5 }' \
+      "$out" >> "$work/all.txt"
+  fi
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+start=$(date +%s)
+read -r -a order <<< "$tools"
+for ((r = 0; r < rounds; ++r)); do
+  for bytes in $lengths; do
+    n=${#order[@]}
+    for ((k = 0; k < n; ++k)); do run "${order[(r + k) % n]}" "$bytes"; done
+  done
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+echo "$rounds rounds with $launcher, 2 processes x $threads threads, $repeat round trips;" \
+  "medians of t_avg (usec)"
+printf '%9s %10s %10s %10s %12s %10s\n' bytes hand mpiscope intel "mpiscope/h" "intel/h"
+sort -k2,2n "$work/all.txt" | awk '
+  function median(s,   a, n, i, j, t) {
+    n = split(s, a, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  function ratio(tool, hand) {
+    if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
+    return sprintf("%.3f", tool / hand)
+  }
+  { v[$2, $1] = v[$2, $1] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
+  END {
+    for (i = 1; i <= k; ++i) {
+      h = median(v[order[i], "hand"]); m = median(v[order[i], "mpiscope"]); o = median(v[order[i], "intel"])
+      printf "%9d %10s %10s %10s %12s %10s\n", order[i], h, m, (o == "" ? "-" : o), ratio(m, h), ratio(o, h)
+    }
+  }'
