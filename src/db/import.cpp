@@ -227,6 +227,7 @@ bool is_io_read(const std::string& name) {
 
 std::string imb_suite_of(const std::string& title) {
   if (title.find("NBC") != std::string::npos) return "imb-nbc";
+  if (title.find("MT part") != std::string::npos) return "imb-mt";
   if (title.find("MPI-4") != std::string::npos) return "imb-mpi4";
   if (title.find("RMA") != std::string::npos) return "imb-rma";
   if (title.find("MPI-1") != std::string::npos || title.find("MPI1") != std::string::npos)
@@ -305,7 +306,16 @@ void normalise_imb_table(core::BenchmarkRun& b, const core::RunInfo& info) {
   if (info.suite == "imb-nbc" || info.suite == "imb-mpi4")
     for (auto& m : b.rows)
       if (m.overlap) m.overlap->base = core::OverlapBase::Larger;
-  if (b.message_rate) derive_window_times(b, info);
+  // IMB-MT prints the threads' bytes together (#bytes = X · threads); the model keeps X, as a
+  // live run of mpiscope's does. Its UniBandMT and BiBandMT print t_avg itself, which stays the
+  // only time of their rows.
+  if (info.suite == "imb-mt") {
+    const auto threads = b.parameters.find("threads_per_process");
+    const std::size_t n = threads == b.parameters.end() ? 1 : std::stoul(threads->second);
+    for (auto& m : b.rows) m.bytes /= std::max<std::size_t>(n, 1);
+  } else if (b.message_rate) {
+    derive_window_times(b, info);
+  }
   if (!decimal_megabytes(info)) return;
   constexpr double kMiBPerMB = 1e6 / 1048576.0;
   for (auto& m : b.rows) {
@@ -391,8 +401,15 @@ core::BenchmarkRun read_imb_table(LineReader& lines, const std::string& name) {
   b.sized = false;
   std::vector<std::string> columns;
   for (std::string h; lines.next(h);) {
-    int n = 0, g = 0;
+    int n = 0, g = 0, threads = 0;
     if (std::sscanf(h.c_str(), "# #processes = %d", &n) == 1) b.nprocs = n;
+    // IMB-MT: "# #processes = 2 (threads: 4)".
+    if (std::sscanf(h.c_str(), "# #processes = %d (threads: %d)", &n, &threads) == 2) {
+      if (threads < 1 || threads > 1 << 20)
+        throw ImportError("table '" + b.name + "': " + std::to_string(threads) +
+                          " threads per process");
+      b.parameters["threads_per_process"] = std::to_string(threads);
+    }
     if (std::sscanf(h.c_str(), "# ( %d groups of %d processes", &g, &n) == 2) {
       if (g < 0 || static_cast<std::size_t>(g) > kMaxRowsPerTable)
         throw ImportError("table '" + b.name + "': " + std::to_string(g) +

@@ -153,3 +153,28 @@ TEST(ImbMt, RefusesWhatItCannotRun) {
 }
 
 }  // namespace
+
+namespace {
+// Intel's IMB-MT output imports as imb-mt, each row at the message length of one thread (its
+// #bytes over the threads), and compares table for table and length for length with mpiscope's
+// run of the same command line.
+TEST(ImbMt, ImportsIntelsOutputAndComparesItWithARun) {
+  const auto dir = temp_dir();
+  const auto db = dir + "/r.sqlite";
+  const auto imported = run_plain({"import", "--db", db, sample("imb_mt_2021.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("(import:imb, 10 tables, 28 rows)"), std::string::npos)
+      << imported.out;
+  std::vector<std::string> args = {"imb-mt", "--db", db};
+  args.insert(args.end(), kCaptured.begin(), kCaptured.end());
+  const auto r = run_mpi(2, args, "OMP_NUM_THREADS=2", 240);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto compared = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(compared.exit_code, 0) << compared.err << compared.out;
+  EXPECT_NE(compared.out.find("# A: run 1 (imb-mt, from "), std::string::npos) << compared.out;
+  EXPECT_EQ(count_of(compared.out, " processes, threads_per_process=2\n"), 10) << compared.out;
+  EXPECT_EQ(count_of(compared.out, "only in"), 0) << compared.out;
+  for (const std::string bytes : {"\n      4 ", "\n    256 ", "\n   4096 "})
+    EXPECT_EQ(count_of(compared.out, bytes), 9) << bytes << compared.out;  // BarrierMT: none
+}
+}  // namespace
