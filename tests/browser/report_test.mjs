@@ -130,6 +130,15 @@ try {
     const pairs = s.plots.filter(p => / pairs$/.test(p.id) && p.id.startsWith('Unidirectional'));
     check(pairs.length >= 1 && pairs.every(p => p.series === 2),
           `${at}: PRESTA com's per-pair plot has a curve per pair (${pairs.map(p => p.id + ': ' + p.series).join(', ')})`);
+    // IMB-MT on 1 and 2 threads per process: one card, each thread count a curve of its own in
+    // the time plot, and a plot over the threads per process with a point at each count.
+    const mt = s.cards.filter(c => c.key === 'PingPongMT');
+    const mtTime = s.plots.find(p => p.id === 'PingPongMT t_us');
+    const mtThreads = s.plots.find(p => p.id === 'PingPongMT threads t_us');
+    const mtLegend = await page.locator('section.card[data-benchmark="PingPongMT"] .legend').first().textContent();
+    const mtPoints = mtThreads ? await page.locator('section.card[data-benchmark="PingPongMT"] .plot[data-plot="PingPongMT threads t_us"] .marker path').count() : 0;
+    check(mt.length === 1 && mtTime && mtTime.series === 2 && /1 threads/.test(mtLegend) && /2 threads/.test(mtLegend) && mtThreads && mtPoints === 2,
+          `${at}: IMB-MT's two thread counts share one card, a curve each (${mtTime && mtTime.series}: ${mtLegend}) and a plot over the threads (${mtPoints} points)`);
     const nodes = await page.locator('section[data-benchmark^="Barrier"] .plot svg').first().textContent();
     check(/processes/.test(nodes), `${at}: SKaMPI's Nodes suite is plotted over the process count`);
     await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });

@@ -24,8 +24,10 @@ const UNDECIDED_SHAPE = 'M-0.8,-0.8L0.8,0.8M-0.8,0.8L0.8,-0.8';
 const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3]];
 // Parameters that say how a run went, or follow from its process count, rather than what was
 // measured: tables differing only in these share a card (classic and accurate rows of one
-// benchmark; PRESTA laten's steps over process counts).
-const NOT_IN_CARD_KEY = new Set(['measurement', 'refinement_max_error', 'pairs']);
+// benchmark; PRESTA laten's steps over process counts; IMB-MT's thread counts, plotted over them).
+const NOT_IN_CARD_KEY = new Set(['measurement', 'refinement_max_error', 'pairs', 'threads_per_process']);
+// IMB-MT's threads per process (0: a table that runs none of its own).
+function threadsOf(t) { return Number(t.params.threads_per_process || 0); }
 const runIndex = new Map(DATA.runs.map((r, i) => [r.id, i]));
 const state = {runs: new Set(), hidden: new Set(), metric: {}, length: {}, pool: {}, filter: ''};
 // The newest twelve runs are shown first.
@@ -139,7 +141,7 @@ function vegaSpec(o, width) {
   const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
   const keys = o.series.map(s => s.key);
   const floor = o.floor && points.length ? Math.min(...points.map(p => p.y)) : null;
-  const xBase = o.xAxis === 'bytes' || o.xAxis === 'processes' ? 2 : 10;
+  const xBase = o.xAxis === 'bytes' || o.xAxis === 'processes' || o.xAxis === 'threads' ? 2 : 10;
   const logPan = (dom, cur, d, len) => `[${cur}[0] * pow(${cur}[1] / ${cur}[0], ${d} / ${len}), ${cur}[1] * pow(${cur}[1] / ${cur}[0], ${d} / ${len})]`;
   const logZoom = (dom, a) => `[${a} * pow(${dom}[0] / ${a}, zoom), ${a} * pow(${dom}[1] / ${a}, zoom)]`;
   const spec = {
@@ -356,13 +358,16 @@ function benchmarkCard(key, entries) {
                    el('li', {}, 'Hollow markers: not converged (the figure is drawn, but its stopping rule was not met):'),
                    ...unconverged.map(u => el('li', {}, u))));
   const nprocsAll = [...new Set(tables.map(t => t.nprocs))].sort((a, b) => a - b);
+  const threadsAll = [...new Set(tables.map(threadsOf))].sort((a, b) => a - b);
   const methods = new Set(tables.map(t => t.method));
   // The run's name carries its method unless the run has both.
   const variantName = (run, t) => [nprocsAll.length > 1 && axis !== 'processes' ? `${t.nprocs} procs` : '',
+                                   threadsAll.length > 1 ? `${threadsOf(t)} threads` : '',
                                    methods.size > 1 && run.method !== t.method ? t.method : ''].filter(x => x).join(', ');
   const perRun = (get, unit, withInterval, withModel) => entries.map(({run, table}, i) => ({
-    key: key + '|' + run.id + '|' + table.nprocs + '|' + table.method + '|' + i,
-    run, variant: nprocsAll.indexOf(table.nprocs), model: withModel ? table.model : undefined,
+    key: key + '|' + run.id + '|' + table.nprocs + '|' + threadsOf(table) + '|' + table.method + '|' + i,
+    run, variant: nprocsAll.indexOf(table.nprocs) * threadsAll.length + threadsAll.indexOf(threadsOf(table)),
+    model: withModel ? table.model : undefined,
     name: runName(run) + (variantName(run, table) ? ` (${variantName(run, table)})` : ''),
     points: table.rows.filter(r => get(r) !== null && get(r) !== undefined).map(r =>
       point(xOf(table, r), get(r), r, unit, axis === 'bytes' ? fmtBytes(xOf(table, r)) : `${xOf(table, r)} ${axis}`, withInterval))}));
@@ -384,6 +389,7 @@ function benchmarkCard(key, entries) {
                          series: series(r => (r.values.overlap ? r.values.overlap[0] : null), 'percent', false)}));
   }
   if (axis !== 'processes' && (nprocsAll.length > 1 || !hasX)) plots.append(scalingPlot(key, entries, metric, axis));
+  if (threadsAll.length > 1) plots.append(scalingPlot(key, entries, metric, axis, 'threads'));
   const pairs = pairPlot(key, entries);
   if (pairs) plots.append(pairs);
   card.append(plots);
@@ -475,20 +481,23 @@ function pairPlot(key, entries) {
 // Time over process count across launches: one series per MPI library, method and label; the
 // runs that measured the same count give their median, and their spread (lowest to highest) as
 // the interval when there are several.
-function scalingPlot(key, entries, metric, axis) {
+// `over` the process count, or IMB-MT's threads per process.
+function scalingPlot(key, entries, metric, axis, over = 'processes') {
   const lengths = [...new Set(entries.flatMap(e => e.table.rows.map(r => r.bytes)))].sort((a, b) => a - b);
   const sized = axis === 'bytes' && entries.some(e => e.table.sized) && lengths.length > 1;
   const chosen = lengths.includes(state.length[key]) ? state.length[key] : (lengths.find(b => b > 0) ?? lengths[0]);
   // Tables that do not know their process count (OSU's imported collectives) are placed by run.
-  const byRun = entries.every(e => !(e.table.nprocs > 0));
+  const byRun = over === 'processes' && entries.every(e => !(e.table.nprocs > 0));
+  const counts = new Set(entries.map(e => e.table.nprocs)).size;
   const groups = new Map();
   for (const {run, table} of entries) {
     const row = table.rows.find(r => r.bytes === chosen) || (sized ? null : table.rows[0]);
     if (!row || metric.get(row) === null || metric.get(row) === undefined) continue;
-    const g = [configuration(run), table.method, run.label].filter(x => x).join(' \u00b7 ');
+    const g = [configuration(run), table.method, run.label,
+               over === 'threads' && counts > 1 ? `${table.nprocs} procs` : ''].filter(x => x).join(' \u00b7 ');
     if (!groups.has(g)) groups.set(g, new Map());
     const at = groups.get(g);
-    const x = byRun ? run.id : table.nprocs;
+    const x = byRun ? run.id : over === 'threads' ? threadsOf(table) : table.nprocs;
     if (!at.has(x)) at.set(x, []);
     at.get(x).push({v: metric.get(row), run: run.id, row});
   }
@@ -497,13 +506,15 @@ function scalingPlot(key, entries, metric, axis) {
     points: [...at].map(([n, vs]) => {
       const v = vs.map(x => x.v).sort((a, b) => a - b);
       const mid = median(v);
-      const p = {x: n, y: mid, tip: `${n} ${byRun ? '(run)' : 'processes'}: ${fmt(mid)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
+      const p = {x: n, y: mid, tip: `${n} ${byRun ? '(run)' : over === 'threads' ? 'threads per process' : 'processes'}: ${fmt(mid)} ${metric.unit}` + (v.length > 1 ? `, median of runs ${vs.map(x => x.run).join(', ')} (lowest ${fmt(v[0])}, highest ${fmt(v[v.length - 1])})` : `, run ${vs[0].run}`)};
       if (v.length > 1) { p.lo = v[0]; p.hi = v[v.length - 1]; }
       else if (metric.interval && vs[0].row.lo !== undefined) { p.lo = vs[0].row.lo; p.hi = vs[0].row.hi; }
       return p;
     })}));
-  const box = plot({id: key + ' scaling ' + metric.id, title: `${metric.name} over ${byRun ? 'runs (process count unknown)' : 'process count'}` + (sized ? ` at ${fmtBytes(chosen)}` : ''),
-                    xAxis: byRun ? 'run' : 'processes', xTitle: byRun ? 'run' : 'processes', yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, series,
+  const overText = byRun ? 'runs (process count unknown)' : over === 'threads' ? 'threads per process' : 'process count';
+  const xName = byRun ? 'run' : over === 'threads' ? 'threads per process' : 'processes';
+  const box = plot({id: key + (over === 'threads' ? ' threads ' : ' scaling ') + metric.id, title: `${metric.name} over ${overText}` + (sized ? ` at ${fmtBytes(chosen)}` : ''),
+                    xAxis: byRun ? 'run' : over, xTitle: xName, yTitle: `${metric.name} [${metric.unit}]`, yUnit: metric.unit, series,
                     intervalNote: 'bars: lowest to highest of the runs at a count'});
   if (sized) {
     const pick = el('select', {'aria-label': 'message size of the scaling plot'});
