@@ -4,6 +4,7 @@
 // corruption, OSU's bad-usage cases, and a run recorded in the database compared with an imported
 // OSU text.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -661,7 +662,12 @@ TEST(OsuOptions, DerivedDatatypesAsOsusOwn) {
   // Bad input: one error from rank 0, exit 2 (singletons: the parse alone).
   write_file(dir, "overlap.txt", "0, 4\n2, 2\n");
   write_file(dir, "words.txt", "zero, 4\n");
-  expect_usage_errors({"osu"}, {{"osu_latency", "-D", "vect:8:4", "-c"},
+  // A FIFO nobody writes: read as a stream it would hold rank 0 (and the ranks waiting for it)
+  // forever; a directory: no text.
+  ASSERT_EQ(mkfifo((dir + "/fifo").c_str(), 0600), 0);
+  expect_usage_errors({"osu"}, {{"osu_latency", "-D", "indx:" + dir + "/fifo"},
+                                {"osu_latency", "-D", "indx:" + dir},
+                                {"osu_latency", "-D", "vect:8:4", "-c"},
                                 {"osu_allreduce", "-D", "cont"},
                                 {"osu_put_latency", "-D", "cont"},
                                 {"osu_latency", "-D", "vect:2:4"},

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include <utility>
 
 #include "cli/numbers.hpp"
+#include "core/input_file.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
@@ -176,34 +176,46 @@ std::pair<int, int> sender_and_receiver(const std::string& text, int limit, int 
   return {parts.size() == 2 ? number(parts[0]) : sender_alone, number(parts.back())};
 }
 
+namespace {
+// One line of an indx file (already trimmed): a block, or nothing for a blank or '#' line.
+void add_indexed_block(std::vector<std::array<int, 2>>& blocks, const std::string& path,
+                       std::size_t number, const std::string& text) {
+  if (text.empty() || text[0] == '#') return;
+  const auto parts = core::split(text, ',');
+  std::array<int, 2> block{-1, 0};
+  bool ok = parts.size() == 2;
+  for (std::size_t k = 0; ok && k < 2; ++k) {
+    const auto v = whole_number(core::trim(parts[k]));
+    ok = v.has_value();
+    block[k] = v.value_or(-1);
+  }
+  if (!ok || block[0] < 0 || block[1] < 1 || block[0] > INT_MAX - block[1])
+    throw std::invalid_argument(fmt::format(
+        "-D indx:{} line {}: '{}' is not 'displacement, block length' (elements, displacement "
+        "0 or more, length 1 or more)",
+        core::printable(path), number, core::printable(text)));
+  blocks.push_back(block);
+}
+}  // namespace
+
 // -D's indx file: OSU's lines "displacement, block length" in elements, '#' lines comments. Every
 // line is a block (OSU 7.4 passes one block fewer to MPI_Type_indexed than it reads and counts
 // in its Transmit Size); blocks must not overlap, as a receive type's may not.
+// The file is read as every option file is (core::InputFile: a regular file of text, bounded), so
+// that a FIFO or /dev/zero is refused rather than read forever while the other ranks wait.
 std::vector<std::array<int, 2>> read_indexed_blocks(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("-D indx:" + path + ": cannot open the file");
   std::vector<std::array<int, 2>> blocks;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto text = core::trim(line);
-    if (text.empty() || text[0] == '#') continue;
-    const auto parts = core::split(text, ',');
-    std::array<int, 2> block{-1, 0};
-    bool ok = parts.size() == 2;
-    for (std::size_t k = 0; ok && k < 2; ++k) {
-      const auto v = whole_number(core::trim(parts[k]));
-      ok = v.has_value();
-      block[k] = v.value_or(-1);
-    }
-    if (!ok || block[0] < 0 || block[1] < 1 || block[0] > INT_MAX - block[1])
-      throw std::invalid_argument(fmt::format(
-          "-D indx:{} line {}: '{}' is not 'displacement, block length' (elements, displacement "
-          "0 or more, length 1 or more)",
-          path, number, text));
-    blocks.push_back(block);
+  try {
+    core::InputFile in(path, "an -D indx file (displacement, block length lines)",
+                       core::kOptionFileLimits);
+    for (std::string line; in.next_line(line);)
+      add_indexed_block(blocks, path, in.line_number(), core::trim(line));
+  } catch (const core::InputError& e) {
+    throw std::invalid_argument(std::string("-D indx: ") + e.what());
   }
   if (blocks.empty())
-    throw std::invalid_argument("-D indx:" + path + ": no 'displacement, block length' line");
+    throw std::invalid_argument("-D indx:" + core::printable(path) +
+                                ": no 'displacement, block length' line");
   auto sorted = blocks;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t k = 1; k < sorted.size(); ++k)
@@ -211,7 +223,7 @@ std::vector<std::array<int, 2>> read_indexed_blocks(const std::string& path) {
       throw std::invalid_argument(
           fmt::format("-D indx:{}: the blocks at {} and {} overlap (a received type's blocks may "
                       "not)",
-                      path, sorted[k - 1][0], sorted[k][0]));
+                      core::printable(path), sorted[k - 1][0], sorted[k][0]));
   return blocks;
 }
 
