@@ -125,6 +125,15 @@ TEST(ImbMt, CheckVerifiesEveryThreadAndFindsAPlantedCorruption) {
   EXPECT_EQ(count_of(bad.out, "CHECK FAILURES"), 6) << bad.out;
 }
 
+// -list names the ten benchmarks in IMB-MT's order and runs none.
+TEST(ImbMt, ListsItsBenchmarks) {
+  const auto r = run_singleton({"imb-mt", "-list"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "PingPongMT\nPingPingMT\nSendRecvMT\nExchangeMT\nUniBandMT\nBiBandMT\nBarrierMT\n"
+            "BcastMT\nReduceMT\nAllReduceMT\n");
+}
+
 TEST(ImbMt, RefusesWhatItCannotRun) {
   expect_usage_errors({"imb-mt"}, {{"-barrier", "sometimes"},
                                    {"-malloc_algo", "continuous"},

@@ -28,6 +28,7 @@ namespace {
 
 struct Options {
   bool help = false;
+  bool list = false;                    // -list: the benchmark names, and nothing run
   std::vector<std::string> benchmarks;  // canonical names in IMB-MT's order; empty: all
   std::string thread_level = "single";  // Intel's default: one thread per process
   int threads = 0;                      // -threads; 0: from -thread_level and OMP_NUM_THREADS
@@ -40,9 +41,9 @@ struct Options {
   std::string datatype = "int";
   cli::OutputOptions output;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, benchmarks, thread_level, threads, stride, warmup,
-                                   repeat, window_size, barrier, counts, malloc_align, malloc_algo,
-                                   check, header, datatype, output)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, list, benchmarks, thread_level, threads, stride,
+                                   warmup, repeat, window_size, barrier, counts, malloc_align,
+                                   malloc_algo, check, header, datatype, output)
 
 using Spec = cli::OptionSpec<Options>;
 
@@ -173,6 +174,8 @@ std::vector<Spec> option_table(Lists& lists) {
        "thread sent (outside the timed loop); wrong data prints CHECK FAILURES and exits 3",
        [](Options& o, const std::string& v) { o.check = boolean(v, "-check"); },
        [](const Options& o) { return o.check ? std::string("on") : std::string("off"); }});
+  t.push_back({"-list", "", "print the benchmark names, one per line, and run nothing",
+               [](Options& o, const std::string&) { o.list = true; }});
   t.push_back({"-noheader", "", "leave out the four-line header",
                [](Options& o, const std::string&) { o.header = false; }});
   t.push_back({"-datatype", "int|char", "what the messages are made of (MPI_INT or MPI_CHAR)",
@@ -377,6 +380,11 @@ cli::SuiteMain imb_mt_main() {
              const Options o = parse(args, world_size);
              if (o.help)
                return cli::ParseResult{cli::ParseResult::kHelp, help_text(launch.program)};
+             if (o.list) {
+               std::string names;
+               for (const auto& name : benchmark_names()) names += name + "\n";
+               return cli::ParseResult{cli::ParseResult::kHelp, names};
+             }
              return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
            },
        .run = [](const cli::Launch& launch, const std::string& options,
