@@ -588,12 +588,12 @@ class SuiteRunner {
       ctx.root_shift = settings_.root_shift;
       ctx.fixed_root = settings_.fixed_root;
       ctx.barrier_between_repetitions = barrier_between_repetitions(b);
-      if (settings_.own_barrier_collectives) ctx.barrier = own_barrier;
+      if (uses_own_barrier(b)) ctx.barrier = own_barrier;
       ctx.in_flight = window_of(b);
       ctx.team = &team;
       ctx.thread = t;
       ctx.pattern_base = t * q;
-      ctx.pair_stride = settings_.pair_stride > 0 ? settings_.pair_stride : q / 2;
+      ctx.pair_stride = settings_.pair_stride;
       ctx.timer_reads = b.timer_reads;
       ctx.reads_timer = !b.timed_rank || b.timed_rank(ctx);
     }
@@ -712,9 +712,9 @@ class SuiteRunner {
     ctx.root_shift = settings_.root_shift;
     ctx.fixed_root = settings_.fixed_root;
     ctx.barrier_between_repetitions = barrier_between_repetitions(b);
-    if (settings_.own_barrier_collectives && b.family == Family::Collective)
-      ctx.barrier = own_barrier;
+    if (uses_own_barrier(b)) ctx.barrier = own_barrier;
     ctx.in_flight = window_of(b);
+    ctx.pair_stride = settings_.pair_stride;
     ctx.threads_per_rank = b.threads_per_rank;
     ctx.neighbourhood = &settings_.neighbourhood;
     if (b.uses_files)
@@ -829,6 +829,13 @@ class SuiteRunner {
     CpuWorkInLoop record{b, out};
     out = time_point(b, ctx, repetitions, lead);
     return true;
+  }
+
+  // mpiscope's dissemination barrier instead of MPI_Barrier: IMB-MPI1's -imb_barrier (the
+  // collectives) or IMB-MT's -barrier special (every benchmark).
+  bool uses_own_barrier(const Benchmark& b) const {
+    return settings_.own_barrier_everywhere ||
+           (settings_.own_barrier_collectives && b.family == Family::Collective);
   }
 
   // OSU's programs ask for the barrier themselves; -sync on gives it to IMB's sized
@@ -1085,8 +1092,15 @@ class SuiteRunner {
     const auto q = static_cast<std::size_t>(ps.layout.active_size) * per_rank;
     // Throughput as IMB defines it: nmsg·X bytes per t_max (in the suite's megabytes per second);
     // on a team each thread moved its own.
-    const double messages = messages_per_repetition(b, ps.layout.active_size, window_of(b)) *
-                            static_cast<double>(per_rank);
+    // Pairs of which some sit out (IMB-MT's -stride): only the ranks that ran count, as IMB's
+    // successful results do.
+    const int counted = b.pairs && b.timed_rank
+                            ? static_cast<int>(std::count_if(times.begin(), times.end(),
+                                                             [](double t) { return t >= 0; }) /
+                                               per_rank)
+                            : ps.layout.active_size;
+    const double messages =
+        messages_per_repetition(b, counted, window_of(b)) * static_cast<double>(per_rank);
     const double moved = moved_bytes(b, m);
     auto throughput = [&](double t_max_us) -> std::optional<double> {
       if (b.turnover <= 0) return std::nullopt;

@@ -57,6 +57,7 @@ struct EngineSettings {
   int fixed_root = 0;              // collectives' root without root_shift (OSU's -k fixed:N)
   bool sync_collectives = false;   // collectives: -sync, a barrier between repetitions (3.1: off)
   bool own_barrier_collectives = false;  // collectives: -imb_barrier, core::own_barrier instead
+  bool own_barrier_everywhere = false;   // every benchmark (IMB-MT's -barrier special)
   // IMB-MPI1's -contig_type, OSU's -D: the derived datatype the sized benchmarks' calls name.
   ElementLayout element_layout;
   // OSU's -N: the topology the neighbourhood collectives run on (PointContext::neighbourhood).

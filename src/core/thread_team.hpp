@@ -5,7 +5,6 @@
 #pragma once
 
 #include <barrier>
-#include <exception>
 #include <functional>
 
 namespace mpiscope::core {
@@ -20,8 +19,9 @@ class ThreadTeam {
   void meet() { meeting_.arrive_and_wait(); }
 
   // Runs work(t) on `size` threads at once, t = 0 on the calling thread (the one that called
-  // MPI_Init_thread, as OpenMP's master), and returns when all have; an exception on any thread
-  // is rethrown here after every thread has ended.
+  // MPI_Init_thread, as OpenMP's master), and returns when all have. An exception on any thread,
+  // or a thread that cannot be started, ends the whole job with one error (the others would wait
+  // for it forever).
   static void run(int size, const std::function<void(int thread)>& work);
 
  private:

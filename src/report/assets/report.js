@@ -489,12 +489,14 @@ function scalingPlot(key, entries, metric, axis, over = 'processes') {
   // Tables that do not know their process count (OSU's imported collectives) are placed by run.
   const byRun = over === 'processes' && entries.every(e => !(e.table.nprocs > 0));
   const counts = new Set(entries.map(e => e.table.nprocs)).size;
+  const threadCounts = new Set(entries.map(e => threadsOf(e.table))).size;
   const groups = new Map();
   for (const {run, table} of entries) {
     const row = table.rows.find(r => r.bytes === chosen) || (sized ? null : table.rows[0]);
     if (!row || metric.get(row) === null || metric.get(row) === undefined) continue;
     const g = [configuration(run), table.method, run.label,
-               over === 'threads' && counts > 1 ? `${table.nprocs} procs` : ''].filter(x => x).join(' \u00b7 ');
+               over === 'threads' && counts > 1 ? `${table.nprocs} procs` : '',
+               over === 'processes' && threadCounts > 1 ? `${threadsOf(table)} threads` : ''].filter(x => x).join(' \u00b7 ');
     if (!groups.has(g)) groups.set(g, new Map());
     const at = groups.get(g);
     const x = byRun ? run.id : over === 'threads' ? threadsOf(table) : table.nprocs;

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -53,7 +54,7 @@ std::byte* message_at(std::byte* buffer, const core::PointContext& c, int k) {
 // The pairs are rank r and r + s for r in the even blocks of s ranks, s = P/2 (or IMB-MT's
 // -stride, PointContext::pair_stride): the first half with the second by default.
 inline int pair_stride(const core::PointContext& c) {
-  return c.pair_stride > 0 ? c.pair_stride : c.nprocs / 2;
+  return c.pair_stride > 0 ? c.pair_stride : std::max(c.nprocs / 2, 1);  // 1 on one process
 }
 inline bool in_first_half(const core::PointContext& c) {
   return c.rank / pair_stride(c) % 2 == 0;

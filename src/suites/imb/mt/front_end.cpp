@@ -256,7 +256,7 @@ Options parse(const std::vector<std::string>& args, int world_size) {
     throw std::invalid_argument("-threads " + std::to_string(o.threads) +
                                 " runs threads that call MPI at once: -thread_level " +
                                 o.thread_level + " does not allow that (give multiple)");
-  if (o.threads > 0) o.thread_level = "multiple";
+  if (o.threads > 0 && !args_name_level(args)) o.thread_level = "multiple";
   o.threads = threads_of(o);
   if (o.stride > world_size / 2)
     throw std::invalid_argument("-stride " + std::to_string(o.stride) +
@@ -302,7 +302,7 @@ core::EngineSettings engine_settings(const Options& o, int world_size) {
   s.warm_up_rule = [warmup = o.warmup](std::size_t, int) { return warmup; };
   s.repetitions.warm_up = core::WarmUp::EveryLength;
   s.repetitions.n_barr = o.barrier == "off" ? 0 : 1;
-  s.own_barrier_collectives = o.barrier == "special";
+  s.own_barrier_everywhere = o.barrier == "special";
   s.root_shift = false;
   s.npmin = world_size;  // IMB-MT runs on every process only
   s.threads = o.threads;
