@@ -473,6 +473,9 @@ class SuiteRunner {
           }
           break;
         }
+        if (settings_.pause_before_length_s > 0)
+          std::this_thread::sleep_for(
+              std::chrono::duration<double>(settings_.pause_before_length_s));
         const double started = MPI_Wtime();
         Measurement m = measure_point(b, ps, mode, bytes, first);
         if (settings_.pause_after_length)

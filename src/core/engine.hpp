@@ -77,6 +77,9 @@ struct EngineSettings {
   // measure it, at least 0.1 s (IMB's SLEEP), so that one length's traffic has drained before the
   // next starts.
   bool pause_after_length = false;
+  // IMB-P2P's -pause: every rank sleeps this long before each length, so that the last one's
+  // traffic has drained.
+  double pause_before_length_s = 0;
   double timeout_s = 0;        // --timeout; 0 = none
   std::string scratch_prefix;  // I/O: path prefix of the run's files (directory + name)
   double cpu_target_s = 0.1;   // I/O: TARGET_CPU_SECS of the CPU_Exploit calibration

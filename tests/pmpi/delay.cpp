@@ -35,7 +35,7 @@
 //    persistent collectives MPI_Allreduce_init (with "type NAME" and how the buffers were given)
 //    and MPI_Bcast_init (with its root; Open MPI 4.1: MPIX_*_init, traced under these names),
 //    MPI_Dist_graph_create_adjacent ("sources S0,S1,… destinations D0,D1,…") and
-//    MPI_Neighbor_alltoall, and fork;
+//    MPI_Neighbor_alltoall, MPI_Irecv (with its source), and fork;
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N comm C", K numbering the process's threads in the order of their
 //    first call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
@@ -417,6 +417,13 @@ extern "C" int MPI_Recv(void* buffer, int count, MPI_Datatype type, int source, 
   trace(source == MPI_ANY_SOURCE ? "MPI_Recv(MPI_ANY_SOURCE)" : "MPI_Recv", count, source, buffer,
         tag_and_thread(tag, comm));
   return PMPI_Recv(buffer, count, type, source, tag, comm, status);
+}
+
+// IMB-P2P's stencils: whom each receive is posted for ("MPI_Irecv count root source").
+extern "C" int MPI_Irecv(void* buffer, int count, MPI_Datatype type, int source, int tag,
+                         MPI_Comm comm, MPI_Request* request) {
+  trace("MPI_Irecv", count, source, buffer);
+  return PMPI_Irecv(buffer, count, type, source, tag, comm, request);
 }
 
 // OSU's windows: how many messages a benchmark has in flight.
