@@ -3,6 +3,7 @@
 // reporting).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,25 @@ class ForwardingReporter : public Reporter {
 
  private:
   Reporter& inner_;
+};
+
+// Adds to each measured row of the tables `applies` picks the time its suite's text prints when
+// that is the ranks' mean, not t_max (IMB-P2P's t[usec], IMB-MT's UniBandMT and BiBandMT), as the
+// row's "headline_us", which compare and the curve model read.
+class MeanTimeHeadline : public ForwardingReporter {
+ public:
+  MeanTimeHeadline(Reporter& inner, std::function<bool(const BenchmarkRun&)> applies)
+      : ForwardingReporter(inner), applies_(std::move(applies)) {}
+  void row(const BenchmarkRun& b, const Measurement& m) override {
+    if (!m.measured || m.accurate || !applies_(b)) return inner().row(b, m);
+    Measurement copy = m;
+    copy.values.push_back(
+        {"headline_us", m.t_avg_us, "microseconds: the mean time the text prints"});
+    inner().row(b, copy);
+  }
+
+ private:
+  std::function<bool(const BenchmarkRun&)> applies_;
 };
 
 // Sends every event to each reporter in turn, with SIGINT/SIGTERM held until all have it.

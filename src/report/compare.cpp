@@ -772,7 +772,8 @@ std::string render_comparison(const std::vector<db::StoredRun>& a,
           : output::format_number(100.0 * (1.0 - 2.0 * s.significance), 1);
   std::string out =
       "# mpiscope compare\n" + side_lines("A", a) + side_lines("B", b) +
-      "# time: each run's median (accurate mode), else the suite's headline time (osu), else "
+      "# time: each run's median (accurate mode), else the suite's headline time (osu, imb-p2p, "
+      "IMB-MT's windows), else "
       "t_max where recorded, else t_avg, in microseconds; the median over a side's runs; ratio "
       "= B/A (above 1: B is slower)\n"
       "# noise: with several runs per side, an exact one-sided Wilcoxon-Mann-Whitney rank test "

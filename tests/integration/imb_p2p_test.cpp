@@ -140,6 +140,43 @@ TEST(ImbP2p, FiguresFollowIntelsFormulas) {
   EXPECT_NEAR(std::stod(line[3]), 1024 / t_max, 0.006) << r.out;
 }
 
+// Intel's output imports as imb-p2p (t[usec] as the mean time it is, the stencils' grid as a
+// parameter) and compares table for table with a run, each side's figure the t[usec] it prints.
+TEST(ImbP2p, ImportsIntelsOutputAndComparesItWithARun) {
+  if (!is_openmpi()) GTEST_SKIP() << "the capture at 4 processes is Open MPI's";
+  const auto dir = temp_dir();
+  const auto db = dir + "/r.sqlite";
+  const auto imported = run_plain({"import", "--db", db, sample("imb_p2p_2021_openmpi_np4.txt")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("(import:imb, 7 tables, 35 rows)"), std::string::npos)
+      << imported.out;
+  const auto r =
+      run_mpi(4, {"imb-p2p", "--db", db, "-msglog", "0:4", "-iter", "200", "-pause", "0"}, "", 240);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto compared = run_plain({"compare", "--db", db, "1", "2"});
+  ASSERT_EQ(compared.exit_code, 0) << compared.err << compared.out;
+  EXPECT_NE(compared.out.find("# A: run 1 (imb-p2p, "), std::string::npos) << compared.out;
+  EXPECT_NE(compared.out.find("# Stencil2D, 4 processes, grid=2 x 2\n"), std::string::npos)
+      << compared.out;
+  EXPECT_EQ(count_of(compared.out, "only in"), 0) << compared.out;
+  EXPECT_NE(compared.out.find("35 rows compared"), std::string::npos) << compared.out;
+  // PingPong at 1 byte: A is Intel's printed t[usec], B mpiscope's.
+  const auto intel = lines_of(read_file(sample("imb_p2p_2021_openmpi_np4.txt")));
+  std::string a_printed, b_printed;
+  for (const auto& l : intel)
+    if (a_printed.empty() && words_of(l).size() == 5 && words_of(l)[0] == "1")
+      a_printed = words_of(l)[2];
+  for (const auto& l : lines_of(r.out))
+    if (b_printed.empty() && words_of(l).size() == 5 && words_of(l)[0] == "1")
+      b_printed = words_of(l)[2];
+  std::string row;
+  for (const auto& l : lines_of(compared.out))
+    if (row.empty() && words_of(l).size() > 3 && words_of(l)[0] == "1") row = l;
+  ASSERT_FALSE(row.empty()) << compared.out;
+  EXPECT_EQ(words_of(row)[1], a_printed) << row;
+  EXPECT_EQ(words_of(row)[2], b_printed) << row;
+}
+
 TEST(ImbP2p, RefusesWhatItCannotRun) {
   expect_usage_errors({"imb-p2p"}, {{"-msglog", "31"},
                                     {"-msglog", "4:2"},

@@ -366,7 +366,10 @@ int run(const std::string& serialized, int thread_level,
             stdout, TextStyle{.threads = o.threads, .window = o.window_size, .header = o.header});
       },
       o.output, info);
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, reporters.out());
+  // UniBandMT and BiBandMT print t_avg alone.
+  core::MeanTimeHeadline mean(reporters.out(),
+                              [](const core::BenchmarkRun& b) { return b.message_rate; });
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, mean);
   reporters.measured(info);
   reporters.finish(info, outcome.all_ran);
   return cli::exit_code(outcome);

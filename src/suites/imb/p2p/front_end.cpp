@@ -244,7 +244,8 @@ int run(const std::string& serialized, int thread_level,
   for (const auto* b : plan.benchmarks) info.benchmarks.push_back(b->name);
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, lengths); },
                               o.output, info);
-  const core::SuiteOutcome outcome = core::run_suite(plan, s, reporters.out());
+  core::MeanTimeHeadline mean(reporters.out(), [](const core::BenchmarkRun&) { return true; });
+  const core::SuiteOutcome outcome = core::run_suite(plan, s, mean);
   reporters.measured(info);
   reporters.finish(info, outcome.all_ran);
   return cli::exit_code(outcome);
