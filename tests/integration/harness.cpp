@@ -164,6 +164,13 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> words_of(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
 std::vector<std::string> osu_lines(const std::string& out) {
   std::vector<std::string> osu;
   for (const auto& line : lines_of(out)) {

@@ -122,6 +122,8 @@ std::string read_file(const std::string& path);
 std::vector<std::vector<std::string>> query(const std::string& db_path, const std::string& sql);
 int count_of(const std::string& haystack, const std::string& needle);
 std::vector<std::string> lines_of(const std::string& text);
+// The words of a line, split on blanks.
+std::vector<std::string> words_of(const std::string& line);
 // OSU's lines of an `mpiscope osu` output: from the first "# OSU " title up to mpiscope's closing
 // "# mpiscope: …" line.
 std::vector<std::string> osu_lines(const std::string& out);

@@ -16,13 +16,6 @@
 namespace {
 using namespace harness;
 
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
-
 const std::vector<std::string> kCaptured = {"-thread_level", "multiple", "-repeat", "100",
                                             "-warmup",       "10",       "-count",  "1,64,1024"};
 

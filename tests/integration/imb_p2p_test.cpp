@@ -15,13 +15,6 @@
 namespace {
 using namespace harness;
 
-std::vector<std::string> words_of(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
-
 // Every line that is no row is Intel's, but the machine's and the launch's own; every row has
 // Intel's width, length and repetitions. Open MPI at 4 processes (Stencil2D runs, Stencil3D is
 // invalid); MPICH, whose waiting ranks poll, at 2 (both stencils invalid), each against Intel's

@@ -58,12 +58,6 @@ std::string list_of(const std::vector<std::string>& names) {
   return list;
 }
 
-std::string canonical_name(const std::string& name, const std::vector<std::string>& known) {
-  for (const auto& k : known)
-    if (core::iequals(k, name)) return k;
-  throw UsageError("unknown benchmark '" + name + "'; valid names (any case): " + list_of(known));
-}
-
 void add_benchmark(Options& o, const std::string& name, const std::vector<std::string>& known) {
   const std::string c = canonical_name(name, known);
   for (const auto& b : o.benchmarks)
@@ -92,6 +86,27 @@ std::size_t parse_length(const std::string& raw, const std::string& where) {
   return static_cast<std::size_t>(bytes);
 }
 }  // namespace
+
+std::string canonical_name(const std::string& name, const std::vector<std::string>& known) {
+  for (const auto& k : known)
+    if (core::iequals(k, name)) return k;
+  throw UsageError("unknown benchmark '" + name + "'; valid names (any case): " + list_of(known));
+}
+
+std::optional<bool> switch_word(const std::string& value) {
+  const std::string w = core::to_lower(value);
+  if (w == "on" || w == "1" || w == "enable" || w == "yes" || w == "true") return true;
+  if (w == "off" || w == "0" || w == "disable" || w == "no" || w == "false") return false;
+  return std::nullopt;
+}
+
+bool switch_value(const std::string& value, const std::string& option) {
+  if (const auto on = switch_word(value)) return *on;
+  throw UsageError(option +
+                   " takes on or off (1 or 0, yes or no, true or false, enable or "
+                   "disable), got '" +
+                   value + "'");
+}
 
 // The checked lines of an option file (core::InputFile: a regular file of text, bounded).
 template <class F>
@@ -132,9 +147,7 @@ std::vector<std::string> read_selection_file(const std::string& path) {
 // Current IMB's switch values: on, 1, enable, yes; off, 0, disable, no.
 static bool on_or_off(const std::string& v, const std::string& option,
                       const std::string& values = "on or off") {
-  const std::string w = core::to_lower(v);
-  if (w == "on" || w == "1" || w == "enable" || w == "yes") return true;
-  if (w == "off" || w == "0" || w == "disable" || w == "no") return false;
+  if (const auto on = switch_word(v)) return *on;
   throw UsageError(option + " takes " + values + ", got '" + v + "'");
 }
 

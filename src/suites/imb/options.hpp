@@ -116,6 +116,13 @@ std::vector<std::size_t> read_lengths_file(const std::string& path);
 // -input file: one benchmark name per line, '#' comments.
 std::vector<std::string> read_selection_file(const std::string& path);
 
+// A benchmark name as the suite spells it (any case); UsageError naming the valid ones.
+std::string canonical_name(const std::string& name, const std::vector<std::string>& known);
+// Current IMB's switch values: on, 1, enable, yes, true; off, 0, disable, no, false (nullopt:
+// none of them). switch_value throws UsageError naming the option.
+std::optional<bool> switch_word(const std::string& value);
+bool switch_value(const std::string& value, const std::string& option);
+
 // -thread_level's value as an MPI thread level; nullopt for a word that is none.
 std::optional<int> thread_level_of(const std::string& name);
 // The level the command line asks MPI_Init_thread for, read before MPI starts (single when

@@ -51,22 +51,6 @@ int integer(const std::string& text, const std::string& what, long long min, lon
   return static_cast<int>(cli::parse_integer<long long>(text, what, min, max));
 }
 
-// IMB's BOOL values, as its args_parser reads them, and current IMB's switch words.
-bool boolean(const std::string& v, const std::string& option) {
-  const std::string w = core::to_lower(v);
-  if (w == "1" || w == "on" || w == "yes" || w == "true" || w == "enable") return true;
-  if (w == "0" || w == "off" || w == "no" || w == "false" || w == "disable") return false;
-  throw std::invalid_argument(option + " takes on or off (1 or 0, yes or no), got '" + v + "'");
-}
-
-std::string canonical(const std::string& name) {
-  for (const auto& known : benchmark_names())
-    if (core::iequals(known, name)) return known;
-  std::string list;
-  for (const auto& known : benchmark_names()) list += (list.empty() ? "" : ", ") + known;
-  throw std::invalid_argument("unknown benchmark '" + name + "'; valid names (any case): " + list);
-}
-
 struct Lists {
   std::vector<std::string> include, exclude;
 };
@@ -77,7 +61,7 @@ std::vector<Spec> option_table(Lists& lists) {
     bool named = false;
     for (const auto& name : core::split(v, ','))
       if (!core::trim(name).empty()) {
-        into.push_back(canonical(core::trim(name)));
+        into.push_back(canonical_name(core::trim(name), benchmark_names()));
         named = true;
       }
     if (!named) throw std::invalid_argument(option + " names no benchmark");
@@ -172,7 +156,7 @@ std::vector<Spec> option_table(Lists& lists) {
       {"-check", "BOOL",
        "on: after each count, verify every thread's received data against what its partner's "
        "thread sent (outside the timed loop); wrong data prints CHECK FAILURES and exits 3",
-       [](Options& o, const std::string& v) { o.check = boolean(v, "-check"); },
+       [](Options& o, const std::string& v) { o.check = switch_value(v, "-check"); },
        [](const Options& o) { return o.check ? std::string("on") : std::string("off"); }});
   t.push_back({"-list", "", "print the benchmark names, one per line, and run nothing",
                [](Options& o, const std::string&) { o.list = true; }});
@@ -198,7 +182,7 @@ std::vector<Spec> option_table(Lists& lists) {
                [](Options& o, const std::string& v) {
                  try {
                    for (const auto& name : read_selection_file(v))
-                     o.benchmarks.push_back(canonical(name));
+                     o.benchmarks.push_back(canonical_name(name, benchmark_names()));
                  } catch (const UsageError& e) {
                    throw std::invalid_argument(e.what());
                  }
@@ -246,7 +230,7 @@ Options parse(const std::vector<std::string>& args, int world_size) {
       bool any = false;
       for (const auto& name : core::split(args[i], ','))
         if (!core::trim(name).empty()) {
-          named.push_back(canonical(core::trim(name)));
+          named.push_back(canonical_name(core::trim(name), benchmark_names()));
           any = true;
         }
       if (!any) throw std::invalid_argument("an empty benchmark name was given");

@@ -17,6 +17,7 @@
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/text.hpp"
+#include "suites/imb/options.hpp"
 #include "suites/imb/p2p/benchmarks.hpp"
 #include "suites/imb/p2p/text_output.hpp"
 
@@ -41,16 +42,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, list, benchmarks, lengths, ite
 
 using Spec = cli::OptionSpec<Options>;
 
-bool boolean(const std::string& v, const std::string& option) {
-  const std::string w = core::to_lower(v);
-  if (w == "1" || w == "on" || w == "yes" || w == "true" || w == "enable") return true;
-  if (w == "0" || w == "off" || w == "no" || w == "false" || w == "disable") return false;
-  throw std::invalid_argument(option +
-                              " takes 0, 1, false, true, disable, enable, off, on, no or "
-                              "yes, got '" +
-                              v + "'");
-}
-
 // "4097", "5k", "2m", "1g" (IMB-P2P's suffixes, powers of 1024).
 std::size_t length_of(const std::string& text, const std::string& where) {
   std::string digits = core::trim(text);
@@ -68,14 +59,6 @@ std::size_t length_of(const std::string& text, const std::string& where) {
                                 " is more bytes than one MPI message holds (" +
                                 std::to_string(INT_MAX) + ")");
   return static_cast<std::size_t>(n) * scale;
-}
-
-std::string canonical(const std::string& name) {
-  for (const auto& known : benchmark_names())
-    if (core::iequals(known, name)) return known;
-  std::string list;
-  for (const auto& known : benchmark_names()) list += (list.empty() ? "" : ", ") + known;
-  throw std::invalid_argument("unknown benchmark '" + name + "'; valid names (any case): " + list);
 }
 
 std::vector<Spec> option_table() {
@@ -141,7 +124,7 @@ std::vector<Spec> option_table() {
                  write ? "write one byte of each cache line of the send buffer before a send"
                        : "read one byte of each cache line of the receive buffer after a receive",
                  [write](Options& o, const std::string& v) {
-                   (write ? o.write : o.read) = boolean(v, write ? "-msgwr" : "-msgrd");
+                   (write ? o.write : o.read) = switch_value(v, write ? "-msgwr" : "-msgrd");
                  },
                  [write](const Options& o) {
                    return (write ? o.write : o.read) ? std::string("true") : std::string("false");
@@ -163,7 +146,7 @@ Options parse(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] == '-' && a.size() > 1) {
       throw std::invalid_argument("unknown option '" + a + "'");
     } else {
-      const std::string name = canonical(a);
+      const std::string name = canonical_name(a, benchmark_names());
       if (std::find(o.benchmarks.begin(), o.benchmarks.end(), name) == o.benchmarks.end())
         o.benchmarks.push_back(name);
     }
