@@ -88,7 +88,7 @@ void sendrecv_replace(PointContext& c, int) {
 // into k·X; all receives posted, then all sends, one MPI_Waitall.
 template <bool W, bool R>
 void stencil(PointContext& c, int) {
-  const auto neighbours = c.neighbours[static_cast<std::size_t>(c.rank)].sources;
+  const auto& neighbours = c.neighbours[static_cast<std::size_t>(c.rank)].sources;
   const std::size_t n = neighbours.size();
   std::array<MPI_Request, 12> requests{};
   for (std::size_t k = 0; k < n; ++k) touch_send<W>(c.send(0) + k * c.bytes, c.bytes);
@@ -271,10 +271,6 @@ void find_neighbours(PointContext& c) {
 std::vector<std::string> benchmark_names() {
   return {"PingPong", "PingPing",  "Unirandom", "Birandom",
           "Corandom", "Stencil2D", "Stencil3D", "SendRecv_Replace"};
-}
-
-std::vector<int> stencil_grid(int processes, int dimensions) {
-  return grid_of(processes, dimensions);
 }
 
 std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {

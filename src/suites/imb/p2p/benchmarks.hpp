@@ -15,9 +15,6 @@ struct Definition {
 
 // In IMB-P2P's order.
 std::vector<std::string> benchmark_names();
-// Stencil2D's (x, y) or Stencil3D's (x, y, z) grid for P processes as IMB-P2P makes it; empty
-// where it has none (the benchmark is invalid there).
-std::vector<int> stencil_grid(int processes, int dimensions);
 std::vector<core::Benchmark> benchmarks(const Definition& d, int processes);
 
 }  // namespace mpiscope::imb::p2p
