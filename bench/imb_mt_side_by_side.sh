@@ -19,11 +19,10 @@ rounds=${3:-7}
 threads=${4:-2}
 intel=${5:-}
 lengths=${6:-4 4096 65536}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=$threads
-oversubscribe=""
-[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=$threads
+# shellcheck source=bench/side_by_side.bash
+source "$(dirname "$0")/side_by_side.bash"
+bench_start "$launcher"
 tools="hand mpiscope"
 [[ -n $intel ]] && tools="hand mpiscope intel"
 repeat=${REPEAT:-1000}  # IMB-MT's default; the warm-up a tenth of it, as its 100 of 1000
@@ -58,26 +57,13 @@ run() {
   fi
 }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-start=$(date +%s)
-read -r -a order <<< "$tools"
-for ((r = 0; r < rounds; ++r)); do
-  for bytes in $lengths; do
-    n=${#order[@]}
-    for ((k = 0; k < n; ++k)); do run "${order[(r + k) % n]}" "$bytes"; done
-  done
-done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+# shellcheck disable=SC2086
+interleave "$rounds" "$tools" run $lengths
+bench_end
 echo "$rounds rounds with $launcher, 2 processes x $threads threads, $repeat round trips;" \
   "medians of t_avg (usec)"
 printf '%9s %10s %10s %10s %12s %10s\n' bytes hand mpiscope intel "mpiscope/h" "intel/h"
-sort -k2,2n "$work/all.txt" | awk '
-  function median(s,   a, n, i, j, t) {
-    n = split(s, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+sort -k2,2n "$work/all.txt" | awk "$MEDIAN_AWK"'
   function ratio(tool, hand) {
     if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
     return sprintf("%.3f", tool / hand)

@@ -27,11 +27,9 @@ launches=${4:-5}
 np=${5:-2}
 benchmarks=${6:-PingPong PingPing Sendrecv Exchange Allreduce Bcast}
 mpiscope_options=${7:-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-oversubscribe=""
-[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/side_by_side.bash
+source "$(dirname "$0")/side_by_side.bash"
+bench_start "$launcher"
 
 # "tool benchmark bytes time launch" lines from one IMB-style output. Current IMB's
 # Reduce_scatter gives every process X bytes of the result (a vector of np·X bytes); IMB 3.1's,
@@ -49,8 +47,6 @@ extract() {
 ' "$2"
 }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-start=$(date +%s)
 run_intel() {
   # shellcheck disable=SC2086
   timeout 900 "$launcher" $oversubscribe -np "$np" "$intel" $benchmarks > "$work/intel$l.txt" 2>&1
@@ -66,7 +62,7 @@ for ((l = 1; l <= launches; ++l)); do
   extract intel "$work/intel$l.txt" "$l" >> "$work/all.txt"
   extract mpiscope "$work/mpiscope$l.txt" "$l" >> "$work/all.txt"
 done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+bench_end
 echo "Intel: $(grep -m1 -o 'Intel(R) MPI Benchmarks [^,]*' "$work/intel1.txt" || echo '?')," \
   "$launches interleaved launches of each at $np processes with $launcher"
 grep -E '^# (Warm-up|Collectives)' "$work/mpiscope1.txt" || true
@@ -76,12 +72,7 @@ printf '%-10s %9s %12s %14s %7s %7s %9s %7s\n' benchmark bytes "intel t[us]" "mp
   ratio paired "faster" p
 # Medians over launches per tool, benchmark and length; their ratio; the paired ratios and the
 # sign test.
-sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk -v launches="$launches" '
-  function median(s,   a, n, i, j, t) {
-    n = split(s, a, " ")
-    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+sort -k2,2 -k3,3n -k1,1 "$work/all.txt" | awk -v launches="$launches" "$MEDIAN_AWK"'
   # P(X <= k) + P(X >= n - k) for X ~ Binomial(n, 1/2), k <= n/2: two-sided sign test.
   function sign_p(k, n,   i, c, tail) {
     if (k > n - k) k = n - k

@@ -28,11 +28,9 @@ programs=${7:-osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat
   osu_ibarrier osu_ialltoallv osu_iallgatherv osu_igatherv osu_iscatterv osu_ireduce_scatter
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
   osu_fop_latency osu_cas_latency osu_get_acc_latency}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-oversubscribe=""
-[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/side_by_side.bash
+source "$(dirname "$0")/side_by_side.bash"
+bench_start "$launcher"
 
 binary_of() { find "$osu/c" -type f -perm -u+x -name "$1" | head -1; }
 sized() { [[ $1 != osu_barrier && $1 != osu_ibarrier && $1 != osu_fop_latency && $1 != osu_cas_latency ]]; }
@@ -66,8 +64,6 @@ run() {
   fi
 }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-start=$(date +%s)
 for program in $programs; do
   if [[ -z $(binary_of "$program") ]]; then
     echo "skipped: no $program in $osu" >&2
@@ -75,22 +71,14 @@ for program in $programs; do
   fi
   sizes=$lengths
   sized "$program" || sizes=0
-  for ((r = 0; r < rounds; ++r)); do
-    for bytes in $sizes; do
-      if ((r % 2)); then run osu "$program" "$bytes"; run mpiscope "$program" "$bytes"
-      else run mpiscope "$program" "$bytes"; run osu "$program" "$bytes"; fi
-    done
-  done
+  items=()
+  for bytes in $sizes; do items+=("$program $bytes"); done
+  interleave "$rounds" "mpiscope osu" run "${items[@]}"
 done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+bench_end
 echo "$rounds rounds with $launcher, $np processes; medians over rounds"
 printf '%-22s %9s %12s %12s %10s %8s\n' program bytes mpiscope osu "time m/o" "m>o"
-awk '
-  function median(s,   a, n, i, j, t) {
-    n = split(s, a, " ")
-    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+awk "$MEDIAN_AWK"'
   function larger_faster(p) { return p ~ /_bw$|_bibw$|^osu_mbw_mr$/ }
   {
     key = $2 " " $3

@@ -22,11 +22,9 @@ osu_dir=${4:-}
 lengths=${5:-1 65536 1048576 4194304}
 benches=${6:-osu_latency osu_bw}
 threads=${THREADS:-1:2}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-oversubscribe=""
-[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/side_by_side.bash
+source "$(dirname "$0")/side_by_side.bash"
+bench_start "$launcher"
 tools="hand mpiscope"
 [[ -n $osu_dir ]] && tools="hand mpiscope osu"
 
@@ -57,28 +55,14 @@ run() {
     "$out" >> "$work/all.txt"
 }
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-start=$(date +%s)
-read -r -a order <<< "$tools"
-for ((r = 0; r < rounds; ++r)); do
-  for bench in $benches; do
-    for bytes in $lengths; do
-      n=${#order[@]}
-      for ((k = 0; k < n; ++k)); do run "${order[(r + k) % n]}" "$bench" "$bytes"; done
-    done
-  done
-done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - start)) s)"
+items=()
+for bench in $benches; do for bytes in $lengths; do items+=("$bench $bytes"); done; done
+interleave "$rounds" "$tools" run "${items[@]}"
+bench_end
 echo "$rounds rounds with $launcher, 2 processes; medians over rounds"
 printf '%-12s %9s %12s %12s %12s %10s %10s\n' benchmark bytes hand mpiscope osu \
   "mpiscope/h" "osu/h"
-sort -k2,2 -k3,3n "$work/all.txt" | awk '
-  function median(s,   a, n, i, j, t) {
-    n = split(s, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; --j) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+sort -k2,2 -k3,3n "$work/all.txt" | awk "$MEDIAN_AWK"'
   # Ratio in time against the hand-written loop.
   function ratio(bench, tool, hand) {
     if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"

@@ -8,15 +8,12 @@
 set -euo pipefail
 build=${1:-build}
 launcher=${2:-mpirun.openmpi}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-oversubscribe=""
-[[ $launcher == *openmpi* ]] && oversubscribe=--oversubscribe
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/side_by_side.bash
+source "$(dirname "$0")/side_by_side.bash"
+bench_start "$launcher"
 printf '0\n4194304\n' > "$work/pingpong"
 printf '4\n1048576\n' > "$work/allreduce"
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for mode in imb accurate; do
   extra=()
   if [[ $mode == accurate && -n ${ACCURATE_ARGS:-} ]]; then read -ra extra <<< "$ACCURATE_ARGS"; fi
@@ -33,7 +30,7 @@ for mode in imb accurate; do
   echo "$mode $(echo "$end - $start" | bc)" >> "$work/wall"
 done
 
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end
 python3 - "$work" <<'PY'
 import json, sys, glob, os
 work = sys.argv[1]

@@ -136,4 +136,10 @@ int exit_code(const core::SuiteOutcome& outcome) {
   return outcome.all_ran ? kOk : kIncomplete;
 }
 
+ParseResult listing(const std::vector<std::string>& entries) {
+  std::string text;
+  for (const auto& entry : entries) text += entry + "\n";
+  return {ParseResult::kHelp, text};
+}
+
 }  // namespace mpiscope::cli

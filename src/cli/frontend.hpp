@@ -40,6 +40,9 @@ struct ParseResult {
   std::string text;  // serialized options, help text or error message
 };
 
+// A list printed by rank 0 instead of a run (IMB's -list): one entry per line.
+ParseResult listing(const std::vector<std::string>& entries);
+
 struct FrontEnd {
   std::string program;         // as the user called it, for messages
   std::string help = "-help";  // the option that lists the options (IMB's; CLI11's is --help)

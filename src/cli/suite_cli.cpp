@@ -243,6 +243,14 @@ void RunReporters::finish(const core::RunInfo& info, bool ok) {
   if (root_) list_.run_finished(info, ok);
 }
 
+int RunReporters::run(const core::SuitePlan& plan, const core::EngineSettings& settings,
+                      core::RunInfo& info, core::Reporter* through) {
+  const core::SuiteOutcome outcome = core::run_suite(plan, settings, through ? *through : out());
+  measured(info);
+  finish(info, outcome.all_ran);
+  return exit_code(outcome);
+}
+
 int parse_direct_command(CLI::App& app, const std::string& program, int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) args.push_back(argv[i]);

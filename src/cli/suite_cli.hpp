@@ -15,6 +15,7 @@
 
 #include "cli/frontend.hpp"
 #include "cli/option_table.hpp"
+#include "core/engine.hpp"
 #include "core/reporter.hpp"
 
 namespace mpiscope::cli {
@@ -87,6 +88,10 @@ class RunReporters {
   core::Reporter& out() { return root_ ? static_cast<core::Reporter&>(list_) : none_; }
   void measured(core::RunInfo& info);
   void finish(const core::RunInfo& info, bool ok);
+  // The whole of a plain run: core::run_suite into out() (or into `through`, a reporter that
+  // forwards to out()), measured(), finish(); the run's exit code.
+  int run(const core::SuitePlan& plan, const core::EngineSettings& settings, core::RunInfo& info,
+          core::Reporter* through = nullptr);
 
  private:
   bool root_;

@@ -532,6 +532,39 @@ class SuiteRunner {
     return run;
   }
 
+  // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
+  bool allocated_everywhere(bool allocated, MPI_Comm active, std::size_t need, const char* what,
+                            Measurement& m) {
+    int failed_rank = allocated ? INT_MAX : world_rank_, first_failed = 0;
+    MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
+    if (first_failed == INT_MAX) return true;
+    ok_ = false;
+    ++skipped_;
+    m.note = "could not allocate " + format_gb(need) + " GB for " + what + " on rank " +
+             std::to_string(first_failed);
+    return false;
+  }
+
+  // The fields of a point's context that every path sets alike: one process's, or each thread's.
+  PointContext context_for(const Benchmark& b, const ProcessSet& ps, MPI_Comm comm,
+                           const MessageBuffers& buffers, int repetitions,
+                           std::size_t bytes) const {
+    PointContext ctx;
+    ctx.comm = comm;
+    ctx.rank = ps.group.rank();
+    ctx.nprocs = ps.layout.active_size;
+    ctx.buffers = &buffers;
+    ctx.repetitions = repetitions;
+    ctx.bytes = bytes;
+    ctx.root_shift = settings_.root_shift;
+    ctx.fixed_root = settings_.fixed_root;
+    ctx.barrier_between_repetitions = barrier_between_repetitions(b);
+    if (uses_own_barrier(b)) ctx.barrier = own_barrier;
+    ctx.in_flight = window_of(b);
+    ctx.pair_stride = settings_.pair_stride;
+    return ctx;
+  }
+
   // IMB-MT (EngineSettings::threads > 1): each of this process's threads runs the point at once
   // on a communicator of its own (a duplicate of the group's, with IMB's "thread_id" hint) and
   // on buffers of its own, each warming up and timing it with the loop every suite uses; the
@@ -560,15 +593,9 @@ class SuiteRunner {
       for (int t = 0; t < threads; ++t) allocate(t);
     const bool allocated =
         std::all_of(buffers.begin(), buffers.end(), [](const auto& x) { return x.has_value(); });
-    int failed_rank = allocated ? INT_MAX : world_rank_, first_failed = 0;
-    MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
-    if (first_failed != INT_MAX) {
-      ok_ = false;
-      ++skipped_;
-      m.note = "could not allocate " + format_gb((shape.send + shape.recv) * threads) +
-               " GB for the threads' message buffers on rank " + std::to_string(first_failed);
+    if (!allocated_everywhere(allocated, active, (shape.send + shape.recv) * threads,
+                              "the threads' message buffers", m))
       return m;
-    }
     ThreadTeam team(threads);
     std::vector<mpi::Comm> comms;
     std::vector<PointContext> contexts(static_cast<std::size_t>(threads));
@@ -582,21 +609,10 @@ class SuiteRunner {
       MPI_Comm_set_info(dup, info);
       MPI_Info_free(&info);
       PointContext& ctx = contexts[static_cast<std::size_t>(t)];
-      ctx.comm = dup;
-      ctx.rank = ps.group.rank();
-      ctx.nprocs = q;
-      ctx.buffers = &*buffers[static_cast<std::size_t>(t)];
-      ctx.repetitions = repetitions;
-      ctx.bytes = bytes;
-      ctx.root_shift = settings_.root_shift;
-      ctx.fixed_root = settings_.fixed_root;
-      ctx.barrier_between_repetitions = barrier_between_repetitions(b);
-      if (uses_own_barrier(b)) ctx.barrier = own_barrier;
-      ctx.in_flight = window_of(b);
+      ctx = context_for(b, ps, dup, *buffers[static_cast<std::size_t>(t)], repetitions, bytes);
       ctx.team = &team;
       ctx.thread = t;
       ctx.pattern_base = t * q;
-      ctx.pair_stride = settings_.pair_stride;
       ctx.timer_reads = b.timer_reads;
       ctx.reads_timer = !b.timed_rank || b.timed_rank(ctx);
     }
@@ -693,31 +709,11 @@ class SuiteRunner {
     }
     auto buffers = MessageBuffers::try_create(shape, oc, ps.group.rank(), max_slots);
     if (buffers) fill_sum_pattern(b, *buffers, ps.group.rank(), q);
-    // Agree before timing: a rank that cannot allocate must not leave the others in a barrier.
-    int failed_rank = buffers.has_value() ? INT_MAX : world_rank_, first_failed = 0;
-    MPI_Allreduce(&failed_rank, &first_failed, 1, MPI_INT, MPI_MIN, active);
-    if (first_failed != INT_MAX) {
-      ok_ = false;
-      ++skipped_;
-      m.note = "could not allocate " + format_gb(need) + " GB for the message buffers on rank " +
-               std::to_string(first_failed);
+    if (!allocated_everywhere(buffers.has_value(), active, need, "the message buffers", m))
       return m;
-    }
-    PointContext ctx;
-    ctx.comm = ps.group.get();
-    ctx.rank = ps.group.rank();
-    ctx.nprocs = q;
-    ctx.buffers = &*buffers;
+    PointContext ctx = context_for(b, ps, ps.group.get(), *buffers, repetitions, bytes);
     ctx.aggregation =
         mode == Aggregation::None && b.complete_once_per_sample ? Aggregation::Aggregate : mode;
-    ctx.repetitions = repetitions;
-    ctx.bytes = bytes;
-    ctx.root_shift = settings_.root_shift;
-    ctx.fixed_root = settings_.fixed_root;
-    ctx.barrier_between_repetitions = barrier_between_repetitions(b);
-    if (uses_own_barrier(b)) ctx.barrier = own_barrier;
-    ctx.in_flight = window_of(b);
-    ctx.pair_stride = settings_.pair_stride;
     ctx.threads_per_rank = b.threads_per_rank;
     ctx.neighbourhood = &settings_.neighbourhood;
     if (b.uses_files)

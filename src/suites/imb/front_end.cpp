@@ -368,10 +368,7 @@ int run(const ImbSuite& suite, const std::string& program, const std::string& se
                                  .io_header = suite.options.files});
       },
       o.output, info);
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, reporters.out());
-  reporters.measured(info);
-  reporters.finish(info, outcome.all_ran);
-  return cli::exit_code(outcome);
+  return reporters.run(plan, settings, info);
 }
 
 }  // namespace

@@ -311,10 +311,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
   std::optional<ForkedChildren> children;
   if (p.name == "osu_latency_mp" && mpi::world_rank() < 2)
     children.emplace(mpi::world_rank() == 0 ? o.sender_processes : o.receiver_processes);
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, figures);
-  reporters.measured(info);
-  reporters.finish(info, outcome.all_ran);
-  return cli::exit_code(outcome);
+  return reporters.run(plan, settings, info, &figures);
 }
 
 cli::SuiteEntry entry() {

@@ -353,10 +353,7 @@ int run(const std::string& serialized, int thread_level,
   // UniBandMT and BiBandMT print t_avg alone.
   core::MeanTimeHeadline mean(reporters.out(),
                               [](const core::BenchmarkRun& b) { return b.message_rate; });
-  const core::SuiteOutcome outcome = core::run_suite(plan, settings, mean);
-  reporters.measured(info);
-  reporters.finish(info, outcome.all_ran);
-  return cli::exit_code(outcome);
+  return reporters.run(plan, settings, info, &mean);
 }
 
 cli::SuiteMain imb_mt_main() {
@@ -367,11 +364,7 @@ cli::SuiteMain imb_mt_main() {
              const Options o = parse(args, world_size);
              if (o.help)
                return cli::ParseResult{cli::ParseResult::kHelp, help_text(launch.program)};
-             if (o.list) {
-               std::string names;
-               for (const auto& name : benchmark_names()) names += name + "\n";
-               return cli::ParseResult{cli::ParseResult::kHelp, names};
-             }
+             if (o.list) return cli::listing(benchmark_names());
              return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
            },
        .run = [](const cli::Launch& launch, const std::string& options,

@@ -228,10 +228,7 @@ int run(const std::string& serialized, int thread_level,
   cli::RunReporters reporters([&] { return std::make_unique<TextReporter>(stdout, lengths); },
                               o.output, info);
   core::MeanTimeHeadline mean(reporters.out(), [](const core::BenchmarkRun&) { return true; });
-  const core::SuiteOutcome outcome = core::run_suite(plan, s, mean);
-  reporters.measured(info);
-  reporters.finish(info, outcome.all_ran);
-  return cli::exit_code(outcome);
+  return reporters.run(plan, s, info, &mean);
 }
 
 cli::SuiteMain imb_p2p_main() {
@@ -242,11 +239,7 @@ cli::SuiteMain imb_p2p_main() {
              const Options o = parse(args);
              if (o.help)
                return cli::ParseResult{cli::ParseResult::kHelp, help_text(launch.program)};
-             if (o.list) {
-               std::string names;
-               for (const auto& name : benchmark_names()) names += name + "\n";
-               return cli::ParseResult{cli::ParseResult::kHelp, names};
-             }
+             if (o.list) return cli::listing(benchmark_names());
              return cli::ParseResult{cli::ParseResult::kRun, nlohmann::json(o).dump()};
            },
        .run = [](const cli::Launch& launch, const std::string& options,

@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# What the bench scripts share; sourced, not run:
+#   source "$(dirname "$0")/side_by_side.bash"
+#
+# bench_start LAUNCHER: lets Open MPI run as root, sets $oversubscribe for its launcher, makes
+# $work (removed at exit, after BENCH_AT_EXIT if set), prints the load average and starts the
+# clock that bench_end reads.
+# shellcheck disable=SC2034
+bench_start() {
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  oversubscribe=""
+  [[ $1 == *openmpi* ]] && oversubscribe=--oversubscribe
+  work=$(mktemp -d)
+  # shellcheck disable=SC2064
+  trap "${BENCH_AT_EXIT:-:}; rm -rf '$work'" EXIT
+  bench_started=$(date +%s)
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+bench_end() {
+  echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg) ($(($(date +%s) - bench_started)) s)"
+}
+
+# interleave ROUNDS "TOOL..." FUNCTION ITEM...: per round and item, FUNCTION TOOL ITEM's words for
+# every tool; in round r the tools take turns starting with the (r mod n)-th, so that each goes
+# first as often as the others and drift of the machine hits all alike.
+interleave() {
+  local rounds=$1 fn=$3 item r k
+  local -a turns
+  read -r -a turns <<< "$2"
+  shift 3
+  local n=${#turns[@]}
+  for ((r = 0; r < rounds; ++r)); do
+    for item in "$@"; do
+      # shellcheck disable=SC2086
+      for ((k = 0; k < n; ++k)); do "$fn" "${turns[(r + k) % n]}" $item; done
+    done
+  done
+}
+
+# An awk function, median(s), of a space-separated list of numbers ("" when it is empty); put it
+# before the program: awk "$MEDIAN_AWK"' { ... }'.
+# shellcheck disable=SC2034
+MEDIAN_AWK='
+  function median(s,   a, n, i, j, t) {
+    n = split(s, a, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }'
