@@ -170,6 +170,40 @@ TEST(ImbP2p, ImportsIntelsOutputAndComparesItWithARun) {
   EXPECT_EQ(words_of(row)[2], b_printed) << row;
 }
 
+// -check (mpiscope's; Intel's IMB-P2P has none) compares what every pattern received with what
+// its senders sent, with the cache-line touches on: at 6 processes Stencil2D's grid is 2 x 3, so
+// one side's two neighbours are one rank (receives match sends in posting order) and the other's
+// are two (each receive gets the block the neighbour sent the opposite way); the random patterns
+// receive from the senders IMB's generator drew last. One byte corrupted on rank 1 after each
+// check's receive is found in every pattern that gives rank 1 data (exit 3, CHECK FAILURES).
+TEST(ImbP2p, CheckComparesWhatEveryPatternReceived) {
+  const auto dir = temp_dir();
+  const std::vector<std::string> args = {
+      "imb-p2p", "-check", "-msglog", "2:10",   "-iter",         "20",     "-pause", "0", "-msgwr",
+      "on",      "-msgrd", "on",      "--json", dir + "/r.json", "--no-db"};
+  const auto r = run_mpi(6, args, "", 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(r.out.find("CHECK FAILURES"), std::string::npos) << r.out;
+  const auto doc = nlohmann::json::parse(read_file(dir + "/r.json"));
+  std::vector<std::string> checked;
+  for (const auto& b : doc["benchmarks"]) {
+    checked.push_back(b["name"].get<std::string>());
+    ASSERT_EQ(b["rows"].size(), 9u) << b["name"];
+    for (const auto& row : b["rows"]) EXPECT_EQ(row["defects"].get<double>(), 0) << b["name"];
+  }
+  EXPECT_EQ(checked, (std::vector<std::string>{"PingPong", "PingPing", "Unirandom", "Birandom",
+                                               "Corandom", "Stencil2D", "SendRecv_Replace"}));
+  const auto bad = run_mpi(6, args, "MPISCOPE_FAULT=corrupt:1", 300);
+  EXPECT_EQ(bad.exit_code, 3) << bad.err << bad.out;
+  const auto failures = nlohmann::json::parse(read_file(dir + "/r.json"));
+  for (const auto& b : failures["benchmarks"])
+    for (const auto& row : b["rows"])
+      EXPECT_GT(row["defects"].get<double>(), 0) << b["name"] << " " << row["bytes"];
+  std::size_t lines = 0;
+  for (const auto& l : lines_of(bad.out)) lines += l.rfind("CHECK FAILURES: ", 0) == 0;
+  EXPECT_EQ(lines, 7u * 9) << bad.out;
+}
+
 TEST(ImbP2p, RefusesWhatItCannotRun) {
   expect_usage_errors({"imb-p2p"}, {{"-msglog", "31"},
                                     {"-msglog", "4:2"},

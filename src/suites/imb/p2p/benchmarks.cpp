@@ -8,8 +8,10 @@
 // per factored time its rates: turnover 1 per process (PingPong 1/2).
 #include "suites/imb/p2p/benchmarks.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace mpiscope::imb::p2p {
@@ -20,14 +22,17 @@ using Blocks = std::vector<ExpectedBlock>;
 
 constexpr std::size_t kCacheLine = 64;
 
-// IMB-P2P's touches: one byte per cache line written before a send, read after a receive, into a
-// running value the compiler cannot drop.
+// IMB-P2P's touches: one byte per cache line written before a send, read after a receive into a
+// running value the compiler cannot drop. Intel's writes a running count; this one stores the
+// byte back (a volatile load and store: the same dirty line, which a partial store reads in
+// anyway), so that the message still carries the rank's pattern for -check.
 thread_local std::size_t touched = 0;
 template <bool Write>
 void touch_send(std::byte* buffer, std::size_t bytes) {
-  if constexpr (Write)
-    for (std::size_t i = 0; i < bytes; i += kCacheLine)
-      buffer[i] = static_cast<std::byte>(touched++);
+  if constexpr (Write) {
+    volatile std::byte* line = buffer;
+    for (std::size_t i = 0; i < bytes; i += kCacheLine) line[i] = line[i];
+  }
 }
 template <bool Read>
 void touch_recv(const std::byte* buffer, std::size_t bytes) {
@@ -37,11 +42,30 @@ void touch_recv(const std::byte* buffer, std::size_t bytes) {
 }
 
 // IMB-P2P's generator (get_next_random), restarted at each loop's first repetition as IMB
-// restarts it for the warm-up and for the timed loop.
-thread_local std::uint64_t seed = 0;
-std::uint32_t next_random() {
-  seed = seed * 7560690468208412377ull + 4343336064253945357ull;
-  return static_cast<std::uint32_t>(seed >> 24);
+// restarts it for the warm-up and for the timed loop; -check replays it on a copy of its own.
+struct Generator {
+  std::uint64_t seed = 0;
+  std::uint32_t next() {
+    seed = seed * 7560690468208412377ull + 4343336064253945357ull;
+    return static_cast<std::uint32_t>(seed >> 24);
+  }
+  int below(int n) { return static_cast<int>(next() % static_cast<std::uint32_t>(n)); }
+};
+thread_local Generator generator;
+
+// Unirandom's and Birandom's pair k of a repetition: from the first to the second rank.
+std::pair<int, int> random_pair(Generator& g, int nprocs) {
+  const int from = g.below(nprocs);
+  int to = from;
+  while (to == from) to = g.below(nprocs);
+  return {from, to};
+}
+
+// Corandom's ring of a repetition: the last one's with P random swaps.
+void shuffle_ring(Generator& g, std::vector<int>& ring) {
+  const int n = static_cast<int>(ring.size());
+  for (int k = 0; k < n; ++k)
+    std::swap(ring[static_cast<std::size_t>(k)], ring[static_cast<std::size_t>(g.below(n))]);
 }
 
 int half_partner(const PointContext& c) {
@@ -75,13 +99,14 @@ void ping_ping(PointContext& c, int) {
   touch_recv<R>(c.recv(0), c.bytes);
 }
 
-// To the right neighbour and from the left, in place.
+// To the right neighbour and from the left, in place, in the receive buffer (-check puts the
+// rank's pattern there first).
 template <bool W, bool R>
 void sendrecv_replace(PointContext& c, int) {
-  touch_send<W>(c.send(0), c.bytes);
-  MPI_Sendrecv_replace(c.send(0), c.count, MPI_BYTE, c.right(), 0, c.left(), 0, c.comm,
+  touch_send<W>(c.recv(0), c.bytes);
+  MPI_Sendrecv_replace(c.recv(0), c.count, MPI_BYTE, c.right(), 0, c.left(), 0, c.comm,
                        MPI_STATUS_IGNORE);
-  touch_recv<R>(c.send(0), c.bytes);
+  touch_recv<R>(c.recv(0), c.bytes);
 }
 
 // The stencils: every neighbour's message in X bytes of its own, send k from k·X, receive k
@@ -106,11 +131,9 @@ void stencil(PointContext& c, int) {
 // MPI_Wait).
 template <bool W, bool R, bool BothWays>
 void random_pairs(PointContext& c, int i) {
-  if (i == 0) seed = 0;
+  if (i == 0) generator = {};
   for (int k = 0; k < c.nprocs; ++k) {
-    const int from = static_cast<int>(next_random() % static_cast<std::uint32_t>(c.nprocs));
-    int to = from;
-    while (to == from) to = static_cast<int>(next_random() % static_cast<std::uint32_t>(c.nprocs));
+    const auto [from, to] = random_pair(generator, c.nprocs);
     if (c.rank != from && c.rank != to) continue;
     const int other = c.rank == from ? to : from;
     if constexpr (BothWays) {
@@ -137,12 +160,11 @@ template <bool W, bool R>
 void random_ring(PointContext& c, int i) {
   const auto n = static_cast<std::size_t>(c.nprocs);
   if (i == 0) {
-    seed = 0;
+    generator = {};
     ring.resize(n);
     std::iota(ring.begin(), ring.end(), 0);
   }
-  for (std::size_t k = 0; k < n; ++k)
-    std::swap(ring[k], ring[next_random() % static_cast<std::uint32_t>(n)]);
+  shuffle_ring(generator, ring);
   std::size_t at = 0;
   while (ring[at] != c.rank) ++at;
   const int from = ring[(at + n - 1) % n], to = ring[(at + 1) % n];
@@ -191,16 +213,43 @@ struct Corandom {
   static void run(PointContext& c, int i) { random_ring<W, R>(c, i); }
 };
 
-// -check: the partner's pattern (a sendrecv_replace: the left neighbour's, in the send buffer).
+// -check (one repetition, the first, after the timed loop; mpiscope's, Intel's IMB-P2P has
+// none): what the receive buffer holds then, as the senders' patterns.
 Blocks from_half_partner(const PointContext& c, int) {
   return {{0, half_partner(c), 0, c.bytes}};
 }
-Blocks from_each_neighbour(const PointContext& c, int) {
-  Blocks blocks;
-  const auto& sources = c.neighbours[static_cast<std::size_t>(c.rank)].sources;
-  for (std::size_t k = 0; k < sources.size(); ++k)
-    blocks.push_back({k * c.bytes, sources[k], k * c.bytes, c.bytes});
-  return blocks;
+Blocks from_left(const PointContext& c, int) {
+  return {{0, c.left(), 0, c.bytes}};
+}
+// Unirandom: the last of the first repetition's pairs that sends to this rank, if any.
+Blocks from_last_random_sender(const PointContext& c, int) {
+  Generator g;
+  int source = -1;
+  for (int k = 0; k < c.nprocs; ++k)
+    if (const auto [from, to] = random_pair(g, c.nprocs); to == c.rank) source = from;
+  if (source < 0) return {};
+  return {{0, source, 0, c.bytes}};
+}
+// Birandom: the other rank of the last pair this rank is in.
+Blocks from_last_random_partner(const PointContext& c, int) {
+  Generator g;
+  int source = -1;
+  for (int k = 0; k < c.nprocs; ++k) {
+    const auto [from, to] = random_pair(g, c.nprocs);
+    if (c.rank == from || c.rank == to) source = c.rank == from ? to : from;
+  }
+  if (source < 0) return {};
+  return {{0, source, 0, c.bytes}};
+}
+// Corandom: the left neighbour in the first repetition's ring.
+Blocks from_ring_left(const PointContext& c, int) {
+  Generator g;
+  std::vector<int> order(static_cast<std::size_t>(c.nprocs));
+  std::iota(order.begin(), order.end(), 0);
+  shuffle_ring(g, order);
+  const auto at =
+      static_cast<std::size_t>(std::find(order.begin(), order.end(), c.rank) - order.begin());
+  return {{0, order[(at + order.size() - 1) % order.size()], 0, c.bytes}};
 }
 
 core::Benchmark pattern(std::string name, core::Kernel kernel, double time_factor, double turnover,
@@ -251,20 +300,51 @@ std::vector<int> grid_of(int p, int dims) {
   return {x, y, z};
 }
 
-// The stencils' set-up: this rank's neighbours on the grid, in IMB's order (x − 1, x + 1, y − 1,
-// y + 1, z − 1, z + 1, wrapping round), as PointContext::neighbours' sources of this rank.
-template <int Dims>
-void find_neighbours(PointContext& c) {
-  const auto g = grid_of(c.nprocs, Dims);
-  const int lx = g[0], ly = g[1], lz = Dims == 3 ? g[2] : 1;
-  const int z = c.rank / (lx * ly), y = (c.rank % (lx * ly)) / lx, x = c.rank % lx;
+// A rank's neighbours on the grid of `dims` dimensions, in IMB's order (x − 1, x + 1, y − 1,
+// y + 1, z − 1, z + 1, wrapping round).
+std::vector<int> grid_neighbours(int rank, int nprocs, int dims) {
+  const auto g = grid_of(nprocs, dims);
+  const int lx = g[0], ly = g[1], lz = dims == 3 ? g[2] : 1;
+  const int z = rank / (lx * ly), y = (rank % (lx * ly)) / lx, x = rank % lx;
   const auto at = [&](int i, int j, int k) {
     return lx * ly * ((k + lz) % lz) + lx * ((j + ly) % ly) + (i + lx) % lx;
   };
   std::vector<int> around = {at(x - 1, y, z), at(x + 1, y, z), at(x, y - 1, z), at(x, y + 1, z)};
-  if (Dims == 3) around.insert(around.end(), {at(x, y, z - 1), at(x, y, z + 1)});
+  if (dims == 3) around.insert(around.end(), {at(x, y, z - 1), at(x, y, z + 1)});
+  return around;
+}
+
+// The stencils' set-up: this rank's neighbours as PointContext::neighbours' sources of this rank.
+template <int Dims>
+void find_neighbours(PointContext& c) {
   c.neighbours.assign(static_cast<std::size_t>(c.nprocs), {});
-  c.neighbours[static_cast<std::size_t>(c.rank)].sources = around;
+  c.neighbours[static_cast<std::size_t>(c.rank)].sources = grid_neighbours(c.rank, c.nprocs, Dims);
+}
+
+// -check of a stencil: receive k holds a block of neighbour r's send buffer. Between two ranks
+// messages match in the order they were posted (one tag), so the j-th receive this rank posts
+// for r gets the j-th block r sends it: r's block m, r's j-th neighbour entry that is this rank
+// (on a side of 2 both directions name one rank).
+template <int Dims>
+Blocks from_each_neighbour(const PointContext& c, int) {
+  Blocks blocks;
+  const auto& sources = c.neighbours[static_cast<std::size_t>(c.rank)].sources;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    const int r = sources[k];
+    const auto nth =
+        std::count(sources.begin(), sources.begin() + static_cast<std::ptrdiff_t>(k), r);
+    const auto theirs = grid_neighbours(r, c.nprocs, Dims);
+    std::size_t m = 0;
+    for (long seen = -1; m < theirs.size(); ++m)
+      if (theirs[m] == c.rank && ++seen == nth) break;
+    blocks.push_back({k * c.bytes, r, m * c.bytes, c.bytes});
+  }
+  return blocks;
+}
+
+// SendRecv_Replace's check starts from the rank's own pattern in the buffer it replaces.
+void own_pattern_in_place(PointContext& c, int) {
+  std::memcpy(c.recv(0), c.send(0), c.bytes);
 }
 }  // namespace
 
@@ -287,6 +367,9 @@ std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {
       pattern("Birandom", touching<Birandom>(d), 0.5, 1, true),
       pattern("Corandom", touching<Corandom>(d), 1, 1, true),
   };
+  list[2].expected = from_last_random_sender;
+  list[3].expected = from_last_random_partner;
+  list[4].expected = from_ring_left;
   for (const int dims : {2, 3}) {
     auto b =
         pattern(dims == 2 ? "Stencil2D" : "Stencil3D", touching<Stencil>(d), 0.5 / dims, 1, true);
@@ -298,7 +381,7 @@ std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {
       shape += (shape.empty() ? "" : " x ") + std::to_string(*it);
     if (!grid.empty()) b.parameters["grid"] = shape;
     b.setup = dims == 2 ? find_neighbours<2> : find_neighbours<3>;
-    b.expected = from_each_neighbour;
+    b.expected = dims == 2 ? from_each_neighbour<2> : from_each_neighbour<3>;
     const auto sides = static_cast<std::size_t>(2 * dims);
     b.shape = sides == 4 ? [](std::size_t x, int, int) { return core::BufferShape{4 * x, 4 * x}; }
                          : [](std::size_t x, int, int) {
@@ -307,7 +390,8 @@ std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {
     list.push_back(b);
   }
   auto replace = pattern("SendRecv_Replace", touching<SendRecvReplace>(d), 1, 1, true);
-  replace.shape = [](std::size_t x, int, int) { return core::BufferShape{x, 0}; };
+  replace.expected = from_left;
+  replace.prepare_check = own_pattern_in_place;
   list.push_back(replace);
   // Every benchmark runs on all processes or not at all (IMB's "invalid" line): the pairs on an
   // even count, the others on two or more, the stencils where the grid exists (above).

@@ -35,10 +35,11 @@ struct Options {
   long long numerator = 100LL * 8 * 1024 * 1024;  // repetitions = numerator / X, at most max
   double pause_s = 0.1;
   bool write = true, read = true;
+  bool check = false;  // mpiscope's -check (Intel's IMB-P2P has none)
   cli::OutputOptions output;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, help, list, benchmarks, lengths, iterations_max,
-                                   numerator, pause_s, write, read, output)
+                                   numerator, pause_s, write, read, check, output)
 
 using Spec = cli::OptionSpec<Options>;
 
@@ -129,6 +130,11 @@ std::vector<Spec> option_table() {
                  [write](const Options& o) {
                    return (write ? o.write : o.read) ? std::string("true") : std::string("false");
                  }});
+  t.push_back({"-check", "",
+               "after each length, one repetition more whose received data is compared with "
+               "what its senders sent (outside the timed loop); wrong data prints CHECK FAILURES "
+               "and exits 3 (mpiscope's; Intel's IMB-P2P has no check)",
+               [](Options& o, const std::string&) { o.check = true; }});
   t.push_back({"-list", "", "print the benchmark names, one per line, and run nothing",
                [](Options& o, const std::string&) { o.list = true; }});
   return t;
@@ -202,6 +208,7 @@ int run(const std::string& serialized, int thread_level,
   s.npmin = world_size;
   s.pause_before_length_s = o.pause_s;
   s.timeout_s = o.output.timeout_s;
+  s.check = o.check;
   const std::vector<core::Benchmark> all =
       benchmarks({.write = o.write, .read = o.read}, world_size);
   const auto lengths = lengths_of(o);
@@ -220,6 +227,7 @@ int run(const std::string& serialized, int thread_level,
   info.settings["pause_s"] = cli::number_text(o.pause_s);
   info.settings["msgwr"] = o.write ? "true" : "false";
   info.settings["msgrd"] = o.read ? "true" : "false";
+  info.settings["check"] = o.check ? "1" : "0";
   info.settings["synchronisation"] =
       "a dissemination barrier of zero-byte MPI_Sendrecv before each timed loop (IMB-P2P's)";
   info.settings["megabyte"] = "10^6 bytes in the text's Mbytes/sec; 2^20 in mbytes_per_sec";

@@ -50,6 +50,8 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
   // The model's megabytes are 2^20 bytes; IMB-P2P's 10^6.
   std::fprintf(out_, " %12zu %12d %12.2f %12.2f %12.0f\n", m.bytes, m.repetitions, m.t_avg_us,
                m.mbytes_per_sec.value_or(0) * 1048576.0 / 1e6, rate ? rate->value : 0.0);
+  if (m.defects.value_or(0) > 0)
+    std::fprintf(out_, "CHECK FAILURES: %.0f wrong bytes over every rank\n", *m.defects);
 }
 
 // The engine's "invalid for N processes" in IMB-P2P's words.
