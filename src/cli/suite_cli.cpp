@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/numbers.hpp"
+#include "core/engine.hpp"
 #include "core/mpi.hpp"
 #include "core/run_info.hpp"
 #include "core/scratch_files.hpp"

@@ -15,8 +15,12 @@
 
 #include "cli/frontend.hpp"
 #include "cli/option_table.hpp"
-#include "core/engine.hpp"
 #include "core/reporter.hpp"
+
+namespace mpiscope::core {
+struct EngineSettings;
+struct SuitePlan;
+}  // namespace mpiscope::core
 
 namespace mpiscope::cli {
 

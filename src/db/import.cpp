@@ -749,6 +749,16 @@ StoredRun parse_osu(LineReader& lines, const TableSink& sink) {
       if (body.rfind("Size", 0) == 0 || body.find("Latency") != std::string::npos ||
           body.find("MB/s") != std::string::npos || body.rfind("Overall(us)", 0) == 0) {
         columns = osu_columns(line);
+        // OSU 7.4's osu_bw_fan_in and osu_bw_fan_out print osu_bw's title and head their MB/s
+        // "Avg Latency(us)" (print_only_header has no case for them): a fan's bandwidth over
+        // every node, of either direction, which must not compare with a two-rank osu_bw.
+        if (current->name == "osu_bw" && columns.size() >= 2 && columns[1] == "Avg Latency(us)") {
+          columns[1] = "Bandwidth (MB/s)";
+          current->name = "osu_bw_fan";
+          current->family = "parallel_transfer";
+          current->nprocs = 0;
+          current->parameters["direction"] = "in or out (OSU's output does not say)";
+        }
         current->sized = !columns.empty() && columns[0] == "Size";
         current->overlap = std::find(columns.begin(), columns.end(), "Overlap(%)") != columns.end();
         // -D: OSU's text says that a derived datatype moved the data, not which one, so the

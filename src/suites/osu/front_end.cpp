@@ -159,13 +159,25 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   return s;
 }
 
-int run(const Options& o, int thread_level, const std::vector<std::string>& command_line) {
+int run(const Options& o, int thread_level, const cli::Launch& launch) {
+  const auto& command_line = launch.command_line;
   const Program& p = *find_program(o.program);
   if (p.figure == Figure::kStartup) return run_startup(p, o, thread_level, command_line);
   const int world_size = mpi::world_size();
   const bool root = mpi::world_rank() == 0;
   if (root)
     for (const auto& w : o.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  // osu_bw_fan_*: the nodes' fan, found by every rank together; no fan is one error.
+  std::optional<FanLayout> fan;
+  if (is_fan(p)) {
+    fan = fan_layout(MPI_COMM_WORLD);
+    if (!fan->error.empty()) {
+      if (root)
+        std::fprintf(stderr, "%s: error: %s %s\n", launch.program.c_str(), p.name.c_str(),
+                     fan->error.c_str());
+      return cli::kUsage;
+    }
+  }
   // osu_mbw_mr's -p: the first 2 x pairs ranks take part, the others sit out.
   const int pairs = o.pairs > 0 ? o.pairs : world_size / 2;
   const int taking_part = p.figure == Figure::kRate ? 2 * pairs : world_size;
@@ -185,15 +197,17 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
       }
       continue;
     }
-    benchmarks.push_back(benchmark_for(p, {.window = o.window,
-                                           .world_size = taking_part,
-                                           .creation = window_creation_of(o),
-                                           .sync = sync_of(o),
-                                           .type = *find_osu_type(word),
-                                           .in_place = o.in_place,
-                                           .buffer_per_message = o.buffer_per_message,
-                                           .sender_threads = o.sender_threads,
-                                           .receiver_threads = o.receiver_threads}));
+    benchmarks.push_back(
+        benchmark_for(p, {.window = o.window,
+                          .world_size = taking_part,
+                          .creation = window_creation_of(o),
+                          .sync = sync_of(o),
+                          .type = *find_osu_type(word),
+                          .in_place = o.in_place,
+                          .buffer_per_message = o.buffer_per_message,
+                          .sender_threads = o.sender_threads,
+                          .receiver_threads = o.receiver_threads,
+                          .fan_edges = fan ? static_cast<int>(fan->graph.edges.size()) : 0}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
   // The neighbourhood collectives' tables name their topology (compare matches no other).
@@ -204,6 +218,7 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     for (auto& b : benchmarks) b.parameters["derived_datatype"] = derived_datatype_text(o);
   auto settings = engine_settings(o, p, world_size);
   if (is_neighbourhood_collective(p.name)) settings.neighbourhood = neighbourhood_of(o);
+  if (fan) settings.neighbourhood = fan->graph;
   // -I: every benchmark's communicators split from a session's (freed before MPI_Finalize).
   std::optional<mpi::SessionWorld> session;
   if (o.session) {
@@ -276,6 +291,15 @@ int run(const Options& o, int thread_level, const std::vector<std::string>& comm
     info.settings["tags"] =
         o.sender_threads > 1 ? "each iteration its own (the iteration number)" : "1 out, 2 back";
   }
+  if (fan)
+    info.settings["fan"] = fmt::format(
+        "{} nodes of {} processes each (by MPI_Get_processor_name); the {} on {}, the first in "
+        "name order, are the parents, and local process k of every other node is the child of "
+        "the parents' process k; at every iteration each of the {} parent-child pairs moves the "
+        "window {}; the senders ({}) time, and the figure is every message over their mean time",
+        fan->nodes, fan->ppn, fan->ppn, fan->parent_node, fan->graph.edges.size(),
+        p.name == "osu_bw_fan_in" ? "from the child to its parent" : "from the parent to its child",
+        p.name == "osu_bw_fan_in" ? "the children" : "the parents");
   if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
     info.settings["pairs"] = std::to_string(p.figure == Figure::kRate ? pairs : world_size / 2);
   if (takes_root(p.name))
@@ -327,7 +351,7 @@ cli::SuiteEntry entry() {
                .run =
                    [](const cli::Launch& launch, const std::string& options, int thread_level) {
                      return run(nlohmann::json::parse(options).get<Options>(), thread_level,
-                                launch.command_line);
+                                launch);
                    },
                // osu_latency_mt's threads call MPI at once.
                .thread_level =

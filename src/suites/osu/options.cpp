@@ -435,8 +435,10 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                  "(overlap)");
   // osu_barrier and osu_ibarrier move no data: OSU's option strings have no -c for them, and a
   // Validation column there could only ever say Pass.
-  bool validate_nothing = false;
-  if (p->sized)
+  bool validate_nothing = false, validate_fan = false;
+  if (is_fan(*p))  // OSU 7.4's congestion option string has no -c
+    app.add_flag("-c,--validation", validate_fan)->group("");
+  else if (p->sized)
     app.add_flag("-c,--validation", o.validate, "verify the received data (Validation column)");
   else
     app.add_flag("-c,--validation", validate_nothing)->group("");
@@ -587,6 +589,14 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (forking && app.count("-t") > 0)  // R alone: rank 0 forks none, as OSU's
       std::tie(o.sender_processes, o.receiver_processes) =
           sender_and_receiver(threads_text, kMaxProcesses, 0, "Processes");
+    if (validate_fan)
+      throw std::invalid_argument(
+          "Invalid option [-c]: OSU 7.4's " + p->name +
+          " has no validation (a parent's one receive buffer takes every child's messages)");
+    if (is_fan(*p) && app.count("-z") > 0)
+      throw std::invalid_argument("-z (tail percentiles) is not offered for " + p->name +
+                                  " yet: mpiscope keeps rank 0's iterations, and in a fan rank 0 "
+                                  "may not send");
     if (validate_nothing)
       throw std::invalid_argument("Invalid option [-c]: " + p->name +
                                   " moves no data, so there is none to validate");

@@ -59,6 +59,9 @@ std::string window_creation_name(WindowCreation w);
 std::string sync_name(Sync s);
 
 const std::vector<Program>& programs();
+inline bool is_fan(const Program& p) {  // osu_bw_fan_in, osu_bw_fan_out
+  return p.name.rfind("osu_bw_fan_", 0) == 0;
+}
 const Program* find_program(const std::string& name);  // nullptr if unknown
 
 // What the tables of a program are in the result model, whether measured or imported from OSU's
@@ -90,6 +93,7 @@ struct BenchmarkChoices {
   bool in_place = false;                               // -l (has_in_place_form programs)
   bool buffer_per_message = false;                     // -b multiple (the windowed programs)
   int sender_threads = 1, receiver_threads = 2;        // -t S:R (osu_latency_mt)
+  int fan_edges = 0;  // osu_bw_fan_*: parent-child pairs, ppn x (nodes - 1) (FanLayout)
 };
 core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c);
 
@@ -127,6 +131,17 @@ class ForkedChildren {
 // osu_bw_persistent (both_ways: osu_bibw_persistent): osu_bw's (osu_bibw's) window through
 // persistent requests.
 core::Benchmark persistent_windowed_bandwidth(bool both_ways, bool buffer_per_message);
+// congestion.cpp: osu_bw_fan_in and osu_bw_fan_out. fan_layout (collective over `comm`) finds
+// the nodes by MPI_Get_processor_name: the fan's graph of parent → child edges, or why the
+// processes make no fan (one node; nodes with different process counts), alike on every rank.
+struct FanLayout {
+  std::string error;          // empty: a fan
+  int nodes = 0, ppn = 0;     // nodes, and processes on each
+  std::string parent_node;    // the first node in name order, whose processes are the parents
+  core::Neighbourhood graph;  // parent → child edges (EngineSettings::neighbourhood)
+};
+FanLayout fan_layout(MPI_Comm comm);
+core::Benchmark fan_bandwidth(bool fan_in, bool buffer_per_message);
 // collectives.cpp: the IMB-MPI1 kernel making the same MPI call, renamed.
 // one_sided.cpp: the one-sided program `p` with window `w` and synchronisation `s`, on IMB-RMA's
 // calls.

@@ -44,6 +44,9 @@ const std::vector<Program>& programs() {
        .title = "OSU MPI Multiple Bandwidth / Message Rate Test",
        .figure = F::kRate},
       {.name = "osu_multi_lat", .title = "OSU MPI Multi Latency Test", .figure = F::kLatency},
+      // c/mpi/pt2pt/congestion: osu_bw's title (imports of their text read as osu_bw's).
+      {.name = "osu_bw_fan_in", .title = "OSU MPI Bandwidth Test", .figure = F::kBandwidth},
+      {.name = "osu_bw_fan_out", .title = "OSU MPI Bandwidth Test", .figure = F::kBandwidth},
       {.name = "osu_allreduce",
        .title = "OSU MPI Allreduce Latency Test",
        .figure = F::kCollective},
@@ -379,6 +382,12 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b = persistent_ping_pong_latency();
   } else if (p.name == "osu_multi_lat") {
     b = multi_pair_latency();
+  } else if (is_fan(p)) {  // every rank; a window to or from each of its fan's peers
+    b = fan_bandwidth(p.name == "osu_bw_fan_in", c.buffer_per_message);
+    b.turnover = 1;
+    b.time_factor = 1.0 / (window * std::max(c.fan_edges, 1));
+    b.fixed_processes = world_size;
+    return on_osu_datatype(std::move(b), c.type);
   } else if (p.figure == Figure::kBandwidth || p.figure == Figure::kRate) {
     const bool both_ways = p.name == "osu_bibw" || p.name == "osu_bibw_persistent";
     const bool own = c.buffer_per_message;
