@@ -98,14 +98,57 @@ TEST(OsuPersistentCollectives, ValidationOnEveryTypeFindsAPlantedCorruption) {
     expect_osu_validation_on_every_type(program, is_openmpi() ? 3 : 2);  // MPICH polls
 }
 
+// -l: the request made in place, MPI_IN_PLACE where the blocking program passes it (traced for
+// MPI_Allreduce_init: "in_place send"), and -c passing on each in-place form and failing on a
+// planted corruption, at 3 ranks (MPICH, which polls: 2; not its broken gathers and scatters).
+TEST(OsuPersistentCollectives, InPlaceRequestsAreMadeInPlaceAndValidate) {
+  const auto dir = temp_dir();
+  const auto trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r = run_mpi(
+      2, {"osu", "osu_allreduce_persistent", "-l", "-m", "4:8", "-i", "3", "-x", "2", "--no-db"},
+      "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  for (const std::string rank : {"0", "1"}) {
+    const auto calls = read_file(trace + "/trace." + rank);
+    int in_place_inits = 0;
+    for (const auto& line : lines_of(calls))
+      in_place_inits += line.rfind("MPI_Allreduce_init ", 0) == 0 &&
+                        line.find("in_place send") != std::string::npos;
+    EXPECT_EQ(count_of(calls, "MPI_Allreduce_init "), 2) << calls;
+    EXPECT_EQ(in_place_inits, 2) << calls;
+  }
+  std::vector<std::string> programs = {"osu_allgather_persistent", "osu_allgatherv_persistent",
+                                       "osu_allreduce_persistent", "osu_alltoall_persistent",
+                                       "osu_alltoallv_persistent", "osu_alltoallw_persistent",
+                                       "osu_reduce_persistent",    "osu_reduce_scatter_persistent"};
+  if (is_openmpi())
+    programs.insert(programs.end(), {"osu_gather_persistent", "osu_gatherv_persistent",
+                                     "osu_scatter_persistent", "osu_scatterv_persistent"});
+  const int ranks = is_openmpi() ? 3 : 2;
+  for (const auto& program : programs) {
+    const std::vector<std::string> args = {"osu", program, "-l", "-c", "-m",     "1:64",
+                                           "-i",  "10",    "-x", "2",  "--no-db"};
+    const auto ok = run_mpi(ranks, args, "", 60);
+    EXPECT_EQ(ok.exit_code, 0) << program << ok.err << ok.out;
+    EXPECT_EQ(count_of(ok.out, "Pass"), 7) << program << ok.out;
+    // A scatter's root receives nothing in place: rank 1's data is corrupted there.
+    const bool scatter =
+        program.find("scatter") != std::string::npos && program.find("reduce") == std::string::npos;
+    const auto bad =
+        run_mpi(ranks, args, std::string("MPISCOPE_FAULT=corrupt:") + (scatter ? "1" : "0"), 60);
+    EXPECT_EQ(bad.exit_code, 3) << program << bad.err << bad.out;
+  }
+}
+
 // OSU 7.4's option strings for these programs: no -k anywhere, no -D on the reductions, no -T
-// or -c on osu_barrier_persistent; -l (which OSU accepts and some of them use) is not offered
-// yet. OSU's output imports as tables of its programs, which compare with mpiscope's runs.
+// or -c on osu_barrier_persistent; no in-place form of the broadcast and the barrier. OSU's
+// output imports as tables of its programs, which compare with mpiscope's runs.
 TEST(OsuPersistentCollectives, OptionsAndImport) {
   expect_usage_errors({"osu"}, {{"osu_gather_persistent", "-k", "rotate"},
                                 {"osu_allreduce_persistent", "-D", "cont"},
                                 {"osu_barrier_persistent", "-T", "mpi_int"},
-                                {"osu_alltoall_persistent", "-l"}});
+                                {"osu_bcast_persistent", "-l"}});
   const auto dir = temp_dir();
   const auto db = dir + "/p.db";
   const auto r = run_mpi(2, {"osu", "osu_barrier_persistent", "-i", "20", "--db", db}, "", 60);

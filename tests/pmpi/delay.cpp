@@ -35,7 +35,9 @@
 //    persistent collectives MPI_Allreduce_init (with "type NAME" and how the buffers were given)
 //    and MPI_Bcast_init (with its root; Open MPI 4.1: MPIX_*_init, traced under these names),
 //    MPI_Dist_graph_create_adjacent ("sources S0,S1,… destinations D0,D1,…") and
-//    MPI_Neighbor_alltoall, MPI_Irecv (with its source), and fork;
+//    MPI_Neighbor_alltoall, MPI_Irecv (with its source), fork, and MPI 4.0's partitioned
+//    MPI_Psend_init and MPI_Precv_init (partitions, peer, "count N" per partition) and
+//    MPI_Pready (the partition);
 //    with MPISCOPE_TRACE_THREADS=1 as well, MPI_Send too, and MPI_Send and MPI_Recv lines end in
 //    "tag T thread K inside N comm C", K numbering the process's threads in the order of their
 //    first call, N the MPI_Send and MPI_Recv calls under way in the process as it entered, its own
@@ -372,6 +374,26 @@ extern "C" int MPISCOPE_PCOLL(Bcast)(void* buffer, int count, MPI_Datatype type,
                                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   trace("MPI_Bcast_init", count, root, buffer);
   return MPISCOPE_PMPI_PCOLL(Bcast)(buffer, count, type, root, comm, info, request);
+}
+#endif
+// Partitioned point-to-point (osu_partitioned_latency; MPI 4.0): each request with its partition
+// count in the count column ("partitions P count N" after it), and each partition marked ready.
+#if MPI_VERSION >= 4
+extern "C" int MPI_Psend_init(const void* buffer, int partitions, MPI_Count count,
+                              MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Info info,
+                              MPI_Request* request) {
+  trace("MPI_Psend_init", partitions, dest, buffer, "count " + std::to_string(count));
+  return PMPI_Psend_init(buffer, partitions, count, type, dest, tag, comm, info, request);
+}
+extern "C" int MPI_Precv_init(void* buffer, int partitions, MPI_Count count, MPI_Datatype type,
+                              int source, int tag, MPI_Comm comm, MPI_Info info,
+                              MPI_Request* request) {
+  trace("MPI_Precv_init", partitions, source, buffer, "count " + std::to_string(count));
+  return PMPI_Precv_init(buffer, partitions, count, type, source, tag, comm, info, request);
+}
+extern "C" int MPI_Pready(int partition, MPI_Request request) {
+  trace("MPI_Pready", partition, -1);
+  return PMPI_Pready(partition, request);
 }
 #endif
 // The neighbourhood collectives' topology: "sources S0,S1,… destinations D0,D1,…" (world ranks

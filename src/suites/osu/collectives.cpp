@@ -106,13 +106,16 @@ bool is_persistent_collective(const Program& p) {
   return p.figure == Figure::kCollective && p.name.ends_with(kPersistent);
 }
 
-core::Benchmark persistent_collective(const std::string& osu_name) {
+core::Benchmark persistent_collective(const std::string& osu_name, bool in_place) {
   const std::string blocking = osu_name.substr(0, osu_name.size() - kPersistent.size());
-  core::Benchmark b = collective(blocking);
+  // In place: the blocking program's in-place definition (buffers, -check's input and blocks).
+  core::Benchmark b = in_place ? in_place_collective(blocking) : collective(blocking);
   b.name = osu_name;
   b.kernel = core::kernel<imb::nbc::started_then_waited<imb::mpi4::start_persistent>>();
-  b.make_request = imb::mpi4::request_maker(imb_operation(blocking));
-  if (!b.make_request) throw std::logic_error("no persistent form of " + blocking);
+  b.make_request = imb::mpi4::request_maker(imb_operation(blocking), in_place);
+  if (!b.make_request)
+    throw std::logic_error(std::string("no persistent ") + (in_place ? "in-place " : "") +
+                           "form of " + blocking);
   return b;
 }
 

@@ -207,6 +207,7 @@ int run(const Options& o, int thread_level, const cli::Launch& launch) {
                           .buffer_per_message = o.buffer_per_message,
                           .sender_threads = o.sender_threads,
                           .receiver_threads = o.receiver_threads,
+                          .partitions = o.partitions,
                           .fan_edges = fan ? static_cast<int>(fan->graph.edges.size()) : 0}));
     benchmarks.back().parameters["datatype"] = osu_datatype(benchmarks.back());
   }
@@ -291,6 +292,11 @@ int run(const Options& o, int thread_level, const cli::Launch& launch) {
     info.settings["tags"] =
         o.sender_threads > 1 ? "each iteration its own (the iteration number)" : "1 out, 2 back";
   }
+  if (p.name == "osu_partitioned_latency")
+    info.settings["partitions"] = fmt::format(
+        "{} (-q): each message MPI_Psend_init / MPI_Precv_init of {} partitions of n / {} "
+        "elements, every partition marked ready (MPI_Pready) after MPI_Start",
+        o.partitions, o.partitions, o.partitions);
   if (fan)
     info.settings["fan"] = fmt::format(
         "{} nodes of {} processes each (by MPI_Get_processor_name); the {} on {}, the first in "

@@ -182,8 +182,10 @@ const std::vector<InPlaceForm>& forms() {
   return list;
 }
 
-// The form of a blocking or non-blocking program; nullptr if it has none.
+// The form of a blocking, non-blocking or persistent program; nullptr if it has none.
 const InPlaceForm* form_of(std::string_view program) {
+  constexpr std::string_view kPersistentSuffix = "_persistent";
+  if (program.ends_with(kPersistentSuffix)) program.remove_suffix(kPersistentSuffix.size());
   const std::string blocking = program.rfind("osu_i", 0) == 0
                                    ? "osu_" + std::string(program.substr(5))
                                    : std::string(program);

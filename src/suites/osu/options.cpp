@@ -67,7 +67,7 @@ void set_sizes(Options& o, const std::string& text) {
 void set_defaults(Options& o, const Program& p) {
   o.min_size = p.name == "osu_latency" || p.name == "osu_latency_persistent" ||
                        p.name == "osu_latency_mt" || p.name == "osu_latency_mp" ||
-                       p.name == "osu_multi_lat"
+                       p.name == "osu_multi_lat" || p.name == "osu_partitioned_latency"
                    ? 0
                    : 1;
   o.max_size = is_collective(p.figure) ? 1 << 20 : 1 << 22;
@@ -133,7 +133,7 @@ void apply_mem_limit(Options& o, const Program& p, int world_size) {
 cli::ParseResult with_version(cli::ParseResult result, bool version, const Program& p) {
   if (result.kind == cli::ParseResult::kRun && version)
     return {cli::ParseResult::kHelp,
-            "# " + p.title + " v7.4 (mpiscope " + core::mpiscope_version() + ")\n"};
+            "# " + p.title + " v" + p.version + " (mpiscope " + core::mpiscope_version() + ")\n"};
   return result;
 }
 
@@ -492,6 +492,11 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
                    "bandwidths count it");
   else
     app.add_option("-D,--ddt", ddt_text)->group("");
+  std::string partitions_text;
+  if (p->name == "osu_partitioned_latency")
+    app.add_option("-q,--partitions", partitions_text,
+                   "Q partitions of each message (default 8), each of n / Q elements; sizes are "
+                   "whole partitions of whole elements (1 <= Q <= 65536)");
   std::string topology_text;
   if (is_neighbourhood_collective(p->name))
     app.add_option(
@@ -589,6 +594,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
     if (forking && app.count("-t") > 0)  // R alone: rank 0 forks none, as OSU's
       std::tie(o.sender_processes, o.receiver_processes) =
           sender_and_receiver(threads_text, kMaxProcesses, 0, "Processes");
+    if (!partitions_text.empty())
+      o.partitions = cli::parse_integer<int>(partitions_text, "-q", 1, 65536);
     if (validate_fan)
       throw std::invalid_argument(
           "Invalid option [-c]: OSU 7.4's " + p->name +

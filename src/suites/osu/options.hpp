@@ -41,6 +41,7 @@ struct Options {
   int root = 0;                                   // -k fixed:N (rooted collectives)
   bool root_rotates = false;                      // -k rotate: iteration i's root is i mod P
   int pairs = 0;                                  // -p (osu_mbw_mr); 0: P / 2
+  int partitions = 8;                             // -q (osu_partitioned_latency)
   int sender_threads = 1, receiver_threads = 2;   // -t [S:]R (osu_latency_mt)
   int sender_processes = 2, receiver_processes = 2;  // -t [S:]R (osu_latency_mp): children forked
   bool print_rate = true;                            // -R 0 (osu_mbw_mr): no Messages/s column
@@ -65,9 +66,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
                                    validate, in_place, buffer_per_message, vary_window, session,
                                    types, tail_percentiles, mem_limit, root, root_rotates, pairs,
                                    sender_threads, receiver_threads, sender_processes,
-                                   receiver_processes, print_rate, window_creation, synchronization,
-                                   ddt, ddt_stride, ddt_block, ddt_file, ddt_blocks, neighbourhood,
-                                   neighbourhood_edges, warnings, output, method)
+                                   receiver_processes, partitions, print_rate, window_creation,
+                                   synchronization, ddt, ddt_stride, ddt_block, ddt_file,
+                                   ddt_blocks, neighbourhood, neighbourhood_edges, warnings, output,
+                                   method)
 
 // The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
 // 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.

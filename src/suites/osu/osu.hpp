@@ -46,6 +46,7 @@ struct Program {
   const char* default_window = "allocate";
   const char* default_sync = "flush";
   bool prints_datatype = true;  // false: osu_get_acc_latency's header has no "# Datatype:" line
+  const char* version = "7.4";  // the OMB release its title line names (7.5: partitioned)
 };
 
 // The one-sided programs' -w and -s (osu_util_mpi.c's process_one_sided_options).
@@ -93,6 +94,7 @@ struct BenchmarkChoices {
   bool in_place = false;                               // -l (has_in_place_form programs)
   bool buffer_per_message = false;                     // -b multiple (the windowed programs)
   int sender_threads = 1, receiver_threads = 2;        // -t S:R (osu_latency_mt)
+  int partitions = 8;                                  // -q (osu_partitioned_latency)
   int fan_edges = 0;  // osu_bw_fan_*: parent-child pairs, ppn x (nodes - 1) (FanLayout)
 };
 core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c);
@@ -109,6 +111,10 @@ core::Benchmark multi_pair_bandwidth(bool buffer_per_message);  // osu_mbw_mr
 core::Benchmark multi_pair_latency();                           // osu_multi_lat
 core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
 core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
+// partitioned.cpp: osu_partitioned_latency, the ping-pong through MPI 4.0's partitioned requests
+// of `partitions` partitions (a library without them says "not run" at every size).
+bool library_has_partitioned_communication();
+core::Benchmark partitioned_ping_pong_latency(int partitions);
 // threads.cpp: osu_latency_mt, rank 0's `senders` threads and rank 1's `receivers` sharing the
 // ping-pong's iterations.
 core::Benchmark threaded_ping_pong_latency(int senders, int receivers);
@@ -162,7 +168,7 @@ std::pair<core::Benchmark, core::Benchmark> neighbourhood_nonblocking_pair(
 // ("Dimensions size = 3 ") and the mean over the ranks of one MPI_Dist_graph_create_adjacent
 // of the topology, timed ("Time took to create topology graph:12.34 us."). Collective.
 std::string topology_lines(const core::Neighbourhood& n, MPI_Comm comm);
-core::Benchmark persistent_collective(const std::string& osu_name);
+core::Benchmark persistent_collective(const std::string& osu_name, bool in_place = false);
 // `b` on OSU's type `t`, size / sizeof(element) elements at each size, sizes of no whole element
 // left out: a reduction (IMB's MPI_FLOAT sum) sums t's element, a transfer moves it; a benchmark
 // of no length is returned unchanged.

@@ -16,6 +16,11 @@ const std::vector<Program>& programs() {
        .title = "OSU MPI Latency Persistent Test",
        .figure = F::kLatency,
        .exactly_two = true},
+      {.name = "osu_partitioned_latency",
+       .title = "OSU MPI Partitioned Latency Test",
+       .figure = F::kLatency,
+       .exactly_two = true,
+       .version = "7.5"},
       {.name = "osu_latency_mt",
        .title = "OSU MPI Multi-threaded Latency Test",
        .figure = F::kLatency,
@@ -380,6 +385,12 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b = forked_ping_pong_latency();
   } else if (p.name == "osu_latency_persistent") {
     b = persistent_ping_pong_latency();
+  } else if (p.name == "osu_partitioned_latency") {
+    // Sizes of whole partitions of whole elements: Q partitions of n / Q elements each.
+    b = on_osu_datatype(partitioned_ping_pong_latency(c.partitions), c.type);
+    b.unit *= static_cast<std::size_t>(c.partitions);
+    b.fixed_processes = 2;
+    return b;
   } else if (p.name == "osu_multi_lat") {
     b = multi_pair_latency();
   } else if (is_fan(p)) {  // every rank; a window to or from each of its fan's peers
@@ -405,7 +416,7 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
   } else if (is_neighbourhood_collective(p.name)) {
     return on_osu_datatype(neighbourhood_collective(p.name), c.type);
   } else if (is_persistent_collective(p)) {
-    return on_osu_datatype(persistent_collective(p.name), c.type);
+    return on_osu_datatype(persistent_collective(p.name, c.in_place), c.type);
   } else {
     return on_osu_datatype(c.in_place ? in_place_collective(p.name) : collective(p.name), c.type);
   }

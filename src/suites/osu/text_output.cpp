@@ -61,32 +61,32 @@ double osu_latency_us(const core::Measurement& m) {
 }
 
 std::string TextReporter::title() const {
-  if (program_.figure == Figure::kStartup) return fmt::format("# {} v7.4\n", program_.title);
+  const std::string named = program_.title + " v" + program_.version;  // "… Test v7.4"
+  if (program_.figure == Figure::kStartup) return fmt::format("# {}\n", named);
   if (program_.figure == Figure::kOverlap)  // print_preamble_nbc
-    return fmt::format("\n# {} v7.4\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n",
-                       program_.title);
+    return fmt::format("\n# {}\n# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n", named);
   if (program_.figure == Figure::kRate && options_.vary_window)
     return fmt::format(
-        "# {} v7.4\n# [ pairs: {} ] [ window size: varied ]\n\n# Uni-directional Bandwidth "
+        "# {}\n# [ pairs: {} ] [ window size: varied ]\n\n# Uni-directional Bandwidth "
         "(MB/sec)\n",
-        program_.title, pairs_);
+        named, pairs_);
   if (program_.figure == Figure::kRate)  // osu_mbw_mr prints its header without a blank line
-    return fmt::format("# {} v7.4\n# [ pairs: {} ] [ window size: {} ]\n", program_.title, pairs_,
+    return fmt::format("# {}\n# [ pairs: {} ] [ window size: {} ]\n", named, pairs_,
                        options_.window);
   if (is_one_sided(program_.figure))  // print_header_one_sided: no blank line
-    return fmt::format("# {} v7.4\n# Window creation: {}\n# Synchronization: {}\n", program_.title,
+    return fmt::format("# {}\n# Window creation: {}\n# Synchronization: {}\n", named,
                        window_creation_name(window_creation_of(options_)),
                        sync_name(sync_of(options_)));
   if (program_.name == "osu_latency_mp")  // its children first, as OSU's rank 0 prints them
     return fmt::format(
         "# Number of forked processes in sender: {}\n# Number of forked processes in receiver: "
-        "{}\n\n# {} v7.4\n",
-        options_.sender_processes, options_.receiver_processes, program_.title);
+        "{}\n\n# {}\n",
+        options_.sender_processes, options_.receiver_processes, named);
   if (program_.name == "osu_latency_mt")  // its thread counts first, as OSU's rank 0 prints them
     return fmt::format(
-        "# Number of Sender threads: {} \n# Number of Receiver threads: {}\n\n# {} v7.4\n",
-        options_.sender_threads, options_.receiver_threads, program_.title);
-  return fmt::format("\n# {} v7.4\n", program_.title);
+        "# Number of Sender threads: {} \n# Number of Receiver threads: {}\n\n# {}\n",
+        options_.sender_threads, options_.receiver_threads, named);
+  return fmt::format("\n# {}\n", named);
 }
 
 void TextReporter::benchmark_started(const core::BenchmarkRun& b) {

@@ -27,8 +27,9 @@ void start_persistent(core::PointContext& c, int, MPI_Request* request);
 
 // The maker of the persistent request for the IMB-MPI1 operation `name` ("Allreduce",
 // "Alltoall" …, and "Alltoallw" for OSU), on repetition 0's buffers, counts and root; nullptr
-// for none.
-MakeRequestFn request_maker(std::string_view name);
+// for none. in_place: its form with MPI_IN_PLACE where OSU 7.4's blocking programs pass it
+// under -l (osu/in_place.cpp), nullptr for Bcast and Barrier.
+MakeRequestFn request_maker(std::string_view name, bool in_place = false);
 
 // Each persistent benchmark followed by its _pure variant, in IMB-MPI4's order, each overlapped
 // one's blocking_twin set to its _pure variant; the overlapped ones form the default list.

@@ -94,19 +94,92 @@ void allreduce(PointContext& c, MPI_Request* r) {
 void barrier(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Barrier)(c.comm, MPI_INFO_NULL, r);
 }
+
+// In place (OSU's -l), MPI_IN_PLACE where OSU 7.4's blocking programs pass it: every rank's send
+// buffer for the all-to-all kinds and allreduce, the root's for the rooted calls (a scatter's
+// receive buffer; a reduction's other ranks send from their receive buffer).
+const void* at_root_in_place(const PointContext& c, const void* others) {
+  return c.rank == c.root(0) ? MPI_IN_PLACE : others;
+}
+void allgather_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Allgather)
+  (MPI_IN_PLACE, c.count, c.datatype, c.recv(0), c.count, c.datatype, c.comm, MPI_INFO_NULL, r);
+}
+void allgatherv_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Allgatherv)
+  (MPI_IN_PLACE, c.count, c.datatype, c.recv(0), c.counts.data(), c.displs.data(), c.datatype,
+   c.comm, MPI_INFO_NULL, r);
+}
+void gather_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Gather)
+  (at_root_in_place(c, c.send(0)), c.count, c.datatype, c.recv(0), c.count, c.datatype, c.root(0),
+   c.comm, MPI_INFO_NULL, r);
+}
+void gatherv_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Gatherv)
+  (at_root_in_place(c, c.send(0)), c.count, c.datatype, c.recv(0), c.counts.data(), c.displs.data(),
+   c.datatype, c.root(0), c.comm, MPI_INFO_NULL, r);
+}
+void scatter_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Scatter)
+  (c.send(0), c.count, c.datatype, const_cast<void*>(at_root_in_place(c, c.recv(0))), c.count,
+   c.datatype, c.root(0), c.comm, MPI_INFO_NULL, r);
+}
+void scatterv_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Scatterv)
+  (c.send(0), c.counts.data(), c.displs.data(), c.datatype,
+   const_cast<void*>(at_root_in_place(c, c.recv(0))), c.count, c.datatype, c.root(0), c.comm,
+   MPI_INFO_NULL, r);
+}
+void alltoall_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Alltoall)
+  (MPI_IN_PLACE, c.count, c.datatype, c.recv(0), c.count, c.datatype, c.comm, MPI_INFO_NULL, r);
+}
+void alltoallv_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Alltoallv)
+  (MPI_IN_PLACE, c.counts.data(), c.displs.data(), c.datatype, c.recv(0), c.counts.data(),
+   c.displs.data(), c.datatype, c.comm, MPI_INFO_NULL, r);
+}
+void alltoallw_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Alltoallw)
+  (MPI_IN_PLACE, c.counts.data(), c.displs.data(), c.types.data(), c.recv(0), c.counts.data(),
+   c.displs.data(), c.types.data(), c.comm, MPI_INFO_NULL, r);
+}
+void reduce_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Reduce)
+  (at_root_in_place(c, c.recv(0)), c.recv(0), c.count, c.datatype, c.op, c.root(0), c.comm,
+   MPI_INFO_NULL, r);
+}
+void reduce_scatter_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Reduce_scatter)
+  (MPI_IN_PLACE, c.recv(0), c.counts.data(), c.datatype, c.op, c.comm, MPI_INFO_NULL, r);
+}
+void allreduce_in_place(PointContext& c, MPI_Request* r) {
+  MPISCOPE_INIT(Allreduce)
+  (MPI_IN_PLACE, c.recv(0), c.count, c.datatype, c.op, c.comm, MPI_INFO_NULL, r);
+}
 #endif
 
 struct Maker {
   std::string_view operation;  // the IMB-MPI1 benchmark whose call it makes persistent
   MakeRequestFn make;
+  MakeRequestFn make_in_place = nullptr;  // nullptr: no in-place form (Bcast, Barrier)
 };
 #if MPISCOPE_HAS_PERSISTENT_COLLECTIVES
-constexpr Maker kMakers[] = {
-    {"Bcast", bcast},         {"Allgather", allgather}, {"Allgatherv", allgatherv},
-    {"Gather", gather},       {"Gatherv", gatherv},     {"Scatter", scatter},
-    {"Scatterv", scatterv},   {"Alltoall", alltoall},   {"Alltoallv", alltoallv},
-    {"Alltoallw", alltoallw}, {"Reduce", reduce},       {"Reduce_scatter", reduce_scatter},
-    {"Allreduce", allreduce}, {"Barrier", barrier}};
+constexpr Maker kMakers[] = {{"Bcast", bcast},
+                             {"Allgather", allgather, allgather_in_place},
+                             {"Allgatherv", allgatherv, allgatherv_in_place},
+                             {"Gather", gather, gather_in_place},
+                             {"Gatherv", gatherv, gatherv_in_place},
+                             {"Scatter", scatter, scatter_in_place},
+                             {"Scatterv", scatterv, scatterv_in_place},
+                             {"Alltoall", alltoall, alltoall_in_place},
+                             {"Alltoallv", alltoallv, alltoallv_in_place},
+                             {"Alltoallw", alltoallw, alltoallw_in_place},
+                             {"Reduce", reduce, reduce_in_place},
+                             {"Reduce_scatter", reduce_scatter, reduce_scatter_in_place},
+                             {"Allreduce", allreduce, allreduce_in_place},
+                             {"Barrier", barrier}};
 #else
 constexpr Maker kMakers[] = {{"", nullptr}};
 #endif
@@ -146,10 +219,11 @@ void start_persistent(PointContext& c, int, MPI_Request* request) {
   *request = c.persistent[0];  // a persistent request's handle outlives its completion
 }
 
-MakeRequestFn request_maker(std::string_view name) {
+MakeRequestFn request_maker(std::string_view name, bool in_place) {
   const auto* it = std::find_if(std::begin(kMakers), std::end(kMakers),
                                 [&](const Maker& m) { return m.operation == name; });
-  return it == std::end(kMakers) ? nullptr : it->make;
+  if (it == std::end(kMakers)) return nullptr;
+  return in_place ? it->make_in_place : it->make;
 }
 
 const std::vector<core::Benchmark>& all_benchmarks() {
