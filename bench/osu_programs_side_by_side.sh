@@ -27,7 +27,7 @@ programs=${7:-osu_latency osu_bw osu_bibw osu_mbw_mr osu_multi_lat
   osu_iallreduce osu_ibcast osu_ialltoall osu_iallgather osu_ireduce osu_igather osu_iscatter
   osu_ibarrier osu_ialltoallv osu_iallgatherv osu_igatherv osu_iscatterv osu_ireduce_scatter
   osu_put_latency osu_get_latency osu_put_bw osu_get_bw osu_put_bibw osu_acc_latency
-  osu_fop_latency osu_cas_latency osu_get_acc_latency}
+  osu_fop_latency osu_cas_latency osu_get_acc_latency osu_bw_fan_in osu_bw_fan_out}
 # shellcheck source=bench/side_by_side.bash
 source "$(dirname "$0")/side_by_side.bash"
 bench_start "$launcher"
@@ -35,7 +35,7 @@ bench_start "$launcher"
 binary_of() { find "$osu/c" -type f -perm -u+x -name "$1" | head -1; }
 sized() { [[ $1 != osu_barrier && $1 != osu_ibarrier && $1 != osu_fop_latency && $1 != osu_cas_latency ]]; }
 # Bandwidth and rate programs: larger is faster.
-faster_is_larger() { [[ $1 == *_bw || $1 == *_bibw || $1 == osu_mbw_mr ]]; }
+faster_is_larger() { [[ $1 == *_bw || $1 == *_bibw || $1 == osu_mbw_mr || $1 == osu_bw_fan_* ]]; }
 
 # One launch: "tool program bytes value" appended to all.txt. The value is the first figure
 # after the size (OSU's latency, bandwidth or, for the non-blocking ones, the overall latency).
@@ -79,7 +79,7 @@ bench_end
 echo "$rounds rounds with $launcher, $np processes; medians over rounds"
 printf '%-22s %9s %12s %12s %10s %8s\n' program bytes mpiscope osu "time m/o" "m>o"
 awk "$MEDIAN_AWK"'
-  function larger_faster(p) { return p ~ /_bw$|_bibw$|^osu_mbw_mr$/ }
+  function larger_faster(p) { return p ~ /_bw$|_bibw$|^osu_mbw_mr$|^osu_bw_fan_/ }
   {
     key = $2 " " $3
     v[key, $1] = v[key, $1] " " $4

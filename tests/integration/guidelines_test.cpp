@@ -43,8 +43,18 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
   const std::string wrapper = with_pmpi_library(dir);
   const std::vector<std::string> args = {"guidelines", "--guidelines", "Allreduce,Reduce,Bcast",
                                          "--lengths",  "4,64,1024",    "--fail-on-violation"};
+  int last_violations = 0;
   for (const std::string slowed : {"Allreduce", "Bcast"}) {
     SCOPED_TRACE(slowed);
+    // The slowed collective's own guidelines (it on the left) are violated and those whose
+    // mock-up calls it hold. A guideline it has no part in compares the library's own
+    // collectives, whose relation is the library's: any verdict (MPICH 4.0.2's Reduce at 4 bytes
+    // once measured 1.62 times its Allreduce, [0.761, 0.789] against [0.471, 0.483] us, in CI).
+    const auto expected = [&](const std::string& guideline) -> std::string {
+      if (guideline.rfind(slowed + " <= ", 0) == 0) return "VIOLATED";
+      if (guideline.find(slowed, guideline.find("<=")) != std::string::npos) return "holds";
+      return "";  // any
+    };
     auto with_files = args;
     const std::string json_path = dir + "/" + slowed + ".json";
     with_files.insert(with_files.end(), {"--json", json_path, "--db", dir + "/r.sqlite"});
@@ -61,11 +71,12 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
     const auto undecided_but_never_wrong = [&](const std::string& out) {
       bool undecided = false;
       for (const auto& [guideline, points] : verdicts_of(out)) {
-        const bool its_own = guideline.rfind(slowed + " <= ", 0) == 0;
+        const std::string want = expected(guideline);
         for (const auto& v : points) {
+          if (want.empty()) continue;
           if (v == "cannot tell")
             undecided = true;
-          else if (v != (its_own ? "VIOLATED" : "holds"))
+          else if (v != want)
             return false;
         }
       }
@@ -79,12 +90,23 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
     EXPECT_EQ(r.exit_code, 3) << r.out << r.err;  // --fail-on-violation
     const auto verdicts = verdicts_of(r.out);
     ASSERT_EQ(verdicts.size(), 3u) << r.out;
+    int violations = 0;
     for (const auto& [guideline, points] : verdicts) {
       EXPECT_EQ(points.size(), 3u) << guideline << "\n" << r.out;
-      const bool its_own = guideline.rfind(slowed + " <= ", 0) == 0;
-      for (const auto& v : points) EXPECT_EQ(v, its_own ? "VIOLATED" : "holds") << guideline;
+      const std::string want = expected(guideline);
+      for (const auto& v : points) {
+        violations += v == "VIOLATED";
+        if (!want.empty()) {
+          EXPECT_EQ(v, want) << guideline;
+        }
+      }
     }
-    EXPECT_NE(r.out.find("# 3 of 9 points violate their guideline"), std::string::npos) << r.out;
+    EXPECT_GE(violations, 3) << r.out;
+    last_violations = violations;
+    EXPECT_NE(
+        r.out.find("# " + std::to_string(violations) + " of 9 points violate their guideline"),
+        std::string::npos)
+        << r.out;
     // The JSON (and the database) keep both tables of each guideline, a note per violation and
     // the counts.
     const auto j = json::parse(read_file(json_path));
@@ -94,7 +116,7 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
     EXPECT_EQ(notes, 3) << j.at("notes").dump();
     std::map<std::string, double> figures;
     for (const auto& f : j.at("summary")) figures[f.at("name")] = f.at("value").get<double>();
-    EXPECT_EQ(figures["guideline_violations"], 3);
+    EXPECT_EQ(figures["guideline_violations"], violations);
     EXPECT_EQ(figures["guideline_points"], 9);
     EXPECT_EQ(j.at("benchmarks").size(), 5u);  // Allreduce, Reduce + Bcast, Reduce, Bcast, ...
     // Every median's interval at 1 - 0.05 / 9 at least (the order statistics' own level), so that
@@ -116,7 +138,8 @@ TEST(Guidelines, SlowingOneCollectiveViolatesExactlyItsGuidelines) {
   }
   // The summary names the newest run's violations.
   const auto s = run_plain({"summary", "--db", dir + "/r.sqlite"});
-  EXPECT_NE(s.out.find("3 of 9 points"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find(std::to_string(last_violations) + " of 9 points"), std::string::npos)
+      << s.out;
 }
 
 TEST(Guidelines, BadInputIsOneErrorAndExitTwo) {

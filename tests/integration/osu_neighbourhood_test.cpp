@@ -96,12 +96,45 @@ TEST(OsuNeighbourhood, RefusesWhatTheTopologyCannotBe) {
                                                           {"-N", "graph"},
                                                           {"-N", "graph:" + dir + "/none.txt"},
                                                           {"-N", "graph:" + self},
-                                                          {"-N", "graph:" + words},
-                                                          {"-D", "cont"}});
+                                                          {"-N", "graph:" + words}});
   const auto two = run_mpi(2, {"osu", "osu_neighbor_allgather", "-m", "4", "--no-db"}, "", 30);
   EXPECT_EQ(two.exit_code, 2) << two.err;
   EXPECT_EQ(count_of(two.err, "error"), 1) << two.err;
   EXPECT_NE(two.err.find("the radius 1 is more than half"), std::string::npos) << two.err;
+}
+
+// -D: each neighbour's block one derived datatype (count 1, traced with its name), the bytes it
+// moves in OSU's Transmit Size column; osu_neighbor_alltoallw places the blocks a message slot
+// apart. At 4 ranks in the ring.
+TEST(OsuNeighbourhood, DerivedDatatypesMoveEachBlockAsOneType) {
+  const auto dir = temp_dir();
+  const auto trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r = run_mpi(4,
+                         {"osu", "osu_neighbor_alltoall", "-D", "vect:4:2", "-m", "64:64", "-i",
+                          "3", "-x", "1", "--no-db"},
+                         "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("Transmit Size"), std::string::npos) << r.out;
+  bool row = false;
+  for (const auto& line : lines_of(r.out)) {
+    const auto w = words_of(line);
+    if (w.size() == 3 && w[0] == "64") row = w[2] == "32";
+  }
+  EXPECT_TRUE(row) << r.out;  // 16 blocks of 2 of 64 chars move
+  for (int rank = 0; rank < 4; ++rank) {
+    const auto calls = read_file(trace + "/trace." + std::to_string(rank));
+    EXPECT_EQ(count_of(calls, "MPI_Neighbor_alltoall 1 root -1 "), 3 + 1) << calls;
+    EXPECT_EQ(count_of(calls, " type vector of 16 blocks of 2 MPI_CHAR stride 4\n"), 3 + 1)
+        << calls;
+  }
+  for (const std::string program : {"osu_neighbor_allgather", "osu_neighbor_alltoallv",
+                                    "osu_neighbor_alltoallw", "osu_ineighbor_alltoallw"}) {
+    const auto other = run_mpi(
+        4, {"osu", program, "-D", "vect:4:2", "-m", "16:64", "-i", "3", "-x", "1", "--no-db"}, "",
+        60);
+    EXPECT_EQ(other.exit_code, 0) << program << other.err << other.out;
+  }
 }
 
 // OSU's output imports table by table: each names its topology as far as OSU's text does (the

@@ -778,7 +778,7 @@ TEST(OsuOptions, TailFiguresAreRankZerosIterationsAsOsusOwn) {
       import_then_export(dir + "/tail.db", sample("osu_tail_7.4.txt"), "2 tables, 9 rows");
   EXPECT_EQ(count_of(tidy, "\"P100 Tail BW(MB/s)\""), 5) << tidy;
 
-  for (const auto& bad : std::vector<std::vector<std::string>>{{"osu_iallreduce", "-z"},
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"osu_mbw_mr", "-z"},
                                                                {"osu_latency", "-z0"},
                                                                {"osu_latency", "-z1,2,3,4,5,6"},
                                                                {"osu_barrier", "-c"}}) {
@@ -825,6 +825,52 @@ TEST(OsuOptions, CollectiveTailFiguresAreEachIterationsMeanOverTheRanks) {
   const auto doc = nlohmann::json::parse(read_file(json));
   EXPECT_EQ(doc["run"]["settings"]["tail_percentiles"],
             "50,90,99 of each iteration's mean over the ranks");
+}
+
+// -z for the non-blocking collectives (issue 34): OSU 7.4's columns after Overlap(%) (its own
+// osu_iallreduce's, tests/data/import/osu_nbc_tail_7.4.txt: -m 1:16 -i 20 -z, and -m 4:8 -i 20
+// -z50,99 -f), each the percentile, by OSU's index (sorted, the one at floor(n P / 100) - 1), of
+// the overlapped iterations' means over the ranks that the JSON keeps.
+TEST(OsuOptions, NonBlockingTailFiguresAreTheOverlappedIterationsMeans) {
+  const auto dir = temp_dir();
+  const auto plain = run_mpi(2, {"osu", "osu_iallreduce", "-m", "1:16", "-i", "20", "-z", "--json",
+                                 dir + "/z.json", "--no-db"});
+  const auto full =
+      run_mpi(2, {"osu", "osu_iallreduce", "-m", "4:8", "-i", "20", "-z50,99", "-f", "--no-db"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_EQ(osu_shape(plain.out + full.out), osu_shape(read_file(sample("osu_nbc_tail_7.4.txt"))))
+      << plain.out << full.out;
+  const auto doc = nlohmann::json::parse(read_file(dir + "/z.json"));
+  EXPECT_EQ(doc["run"]["settings"]["tail_percentiles"],
+            "50,90,99 of each overlapped iteration's (CPU work included) mean over the ranks");
+  for (const auto& row : doc["benchmarks"][0]["rows"]) {
+    auto samples = row["samples_us"]["values"].get<std::vector<double>>();
+    ASSERT_EQ(samples.size(), 20u) << row.dump();
+    std::sort(samples.begin(), samples.end());
+    for (const int p : {50, 90, 99}) {
+      const auto at = static_cast<std::size_t>(std::max(20 * p / 100 - 1, 0));
+      const auto name = "P" + std::to_string(p) + " Tail Lat(us)";
+      EXPECT_DOUBLE_EQ(row["values"][name]["value"].get<double>(), samples[at]) << name;
+    }
+  }
+  // Rank 1's MPI_Ibcast 2 ms late (the project's PMPI library), rank 0 the root, whose call
+  // returns at once: rank 1's overlapped iteration is the delay and CPU work for its delayed
+  // t_pure, rank 0's a few us; each iteration's mean over the ranks is half the sum, not rank
+  // 0's figure nor the sum.
+  const auto json = dir + "/slowed.json";
+  const auto slowed = run_mpi(
+      2, {"osu", "osu_ibcast", "-m", "4:4", "-x", "5", "-i", "50", "-z", "--json", json, "--no-db"},
+      "MPISCOPE_DELAY=MPI_Ibcast=2000 MPISCOPE_DELAY_RANKS=1", 60, with_pmpi_library(dir));
+  ASSERT_EQ(slowed.exit_code, 0) << slowed.err;
+  const auto slowed_doc = nlohmann::json::parse(read_file(json));
+  const auto& row = slowed_doc["benchmarks"][0]["rows"][0];
+  const double rank0 = row["rank_times_us"][0].get<double>();
+  const double rank1 = row["rank_times_us"][1].get<double>();
+  const double p50 = row["values"]["P50 Tail Lat(us)"]["value"].get<double>();
+  EXPECT_GT(rank1, 2000) << row.dump();
+  EXPECT_GT(p50, 0.7 * (rank0 + rank1) / 2) << row.dump();
+  EXPECT_LT(p50, 1.3 * (rank0 + rank1) / 2) << row.dump();
 }
 
 // osu_reduce_scatter_block and osu_alltoallw (issue 34): the tables of OSU 7.4's own binaries

@@ -1,11 +1,11 @@
 // A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
 //  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
-//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Send, MPI_File_write, MPI_File_write_all,
-//    MPI_File_write_ordered), so that a test can check that accurate mode measures it within its
-//    interval, that compare flags a slowdown, or that b_eff_io's reads on a disk with slow writes
-//    still run their time;
-//    and MPI_Init_thread (osu_init's start-up); MPISCOPE_THREAD_LEVEL_PROVIDED=L makes
-//    MPI_Init_thread grant at most thread level L (0 single … 3 multiple);
+//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Ibcast, MPI_Send, MPI_File_write,
+//    MPI_File_write_all, MPI_File_write_ordered), so that a test can check that accurate mode
+//    measures it within its interval, that compare flags a slowdown, or that b_eff_io's reads on a
+//    disk with slow writes still run their time; and MPI_Init_thread (osu_init's start-up);
+//    MPISCOPE_THREAD_LEVEL_PROVIDED=L makes MPI_Init_thread grant at most thread level L (0 single
+//    … 3 multiple);
 //  - MPISCOPE_DELAY_RANKS=1,3 applies those delays on those world ranks only (a collective whose
 //    ranks' times differ: OSU's -z for collectives averages them);
 //  - MPISCOPE_DELAY_AFTER=N applies those delays only from the (N+1)-th call of each function on:
@@ -284,6 +284,14 @@ extern "C" int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, M
   trace("MPI_Bcast", count, root, buffer);
   return PMPI_Bcast(buffer, count, type, root, comm);
 }
+// Its non-blocking form: the delay before the start (OSU's -z on osu_ibcast).
+extern "C" int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                          MPI_Request* request) {
+  static const double delay = delay_of("MPI_Ibcast");
+  static std::atomic<long> calls{0};
+  spin(delay_now(delay, calls));
+  return PMPI_Ibcast(buffer, count, type, root, comm, request);
+}
 
 extern "C" int MPI_Reduce(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
                           int root, MPI_Comm comm) {
@@ -415,7 +423,7 @@ extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const
 extern "C" int MPI_Neighbor_alltoall(const void* send, int send_count, MPI_Datatype send_type,
                                      void* recv, int recv_count, MPI_Datatype recv_type,
                                      MPI_Comm comm) {
-  trace("MPI_Neighbor_alltoall", send_count, -1, recv);
+  trace("MPI_Neighbor_alltoall", send_count, -1, recv, type_of(send_type));
   return PMPI_Neighbor_alltoall(send, send_count, send_type, recv, recv_count, recv_type, comm);
 }
 extern "C" int MPI_Request_free(MPI_Request* request) {

@@ -143,9 +143,10 @@ core::EngineSettings engine_settings(const Options& o, const Program& p, int wor
   s.warm_up_in_timed_loop = true;  // its skip iterations, then the timed ones, in one loop
   s.check = o.validate;
   // -z: each iteration's time, rank 0's (point-to-point) or its mean over the ranks (the
-  // blocking collectives: OSU's omb_get_stats sums the ranks' iterations and divides by P).
+  // collectives, blocking and not: OSU's omb_get_stats sums the ranks' iterations and divides by
+  // P).
   s.keep_samples = !o.tail_percentiles.empty();
-  s.samples_mean_over_ranks = p.figure == Figure::kCollective;
+  s.samples_mean_over_ranks = p.figure == Figure::kCollective || p.figure == Figure::kOverlap;
   s.npmin = world_size;           // collectives on every rank only
   s.root_shift = o.root_rotates;  // -k rotate: root i mod P in iteration i; else -k fixed:N
   s.fixed_root = o.root;
@@ -306,8 +307,13 @@ int run(const Options& o, int thread_level, const cli::Launch& launch) {
         fan->nodes, fan->ppn, fan->ppn, fan->parent_node, fan->graph.edges.size(),
         p.name == "osu_bw_fan_in" ? "from the child to its parent" : "from the parent to its child",
         p.name == "osu_bw_fan_in" ? "the children" : "the parents");
-  if (p.figure == Figure::kRate || p.name == "osu_multi_lat")
+  if (p.figure == Figure::kRate || p.name == "osu_multi_lat" || p.multi_pair_one_sided)
     info.settings["pairs"] = std::to_string(p.figure == Figure::kRate ? pairs : world_size / 2);
+  if (p.multi_pair_one_sided)
+    info.settings["origin"] =
+        p.name +
+        " is not OSU's: it comes from a fork of OSU 7.4 (the cMPI project's), run here "
+        "as that fork's -s flush loop on every pair at once";
   if (takes_root(p.name))
     info.settings["root"] = o.root_rotates ? "rotating: iteration i's root is rank i mod P"
                                            : "rank " + std::to_string(o.root);
@@ -321,8 +327,10 @@ int run(const Options& o, int thread_level, const cli::Launch& launch) {
     std::string list;
     for (int q : o.tail_percentiles) list += (list.empty() ? "" : ",") + std::to_string(q);
     info.settings["tail_percentiles"] =
-        list + (p.figure == Figure::kCollective ? " of each iteration's mean over the ranks"
-                                                : " of rank 0's iterations");
+        list + (p.figure == Figure::kOverlap      ? " of each overlapped iteration's (CPU work "
+                                                    "included) mean over the ranks"
+                : p.figure == Figure::kCollective ? " of each iteration's mean over the ranks"
+                                                  : " of rank 0's iterations");
   }
   info.settings["mem_limit_bytes"] = std::to_string(o.mem_limit);
   info.settings["megabyte"] = "10^6 bytes in the text's MB/s; 2^20 in mbytes_per_sec";

@@ -34,7 +34,9 @@ MPI_Comm graph_communicator(MPI_Comm comm, const core::Neighbours& n) {
 }
 
 // The communicator, and the v- and w-forms' counts and displacements: every neighbour's block X
-// bytes, k·X from the start (one array serves both directions: each entry is the same).
+// bytes, k·X from the start (one array serves both directions: each entry is the same). Under
+// -D a block is one derived type: the v-forms place block k at k extents of it, as the plain
+// forms do; the w-form's byte displacements are message slots apart (what the type reaches).
 void make_neighbourhood(PointContext& c) {
   c.neighbours = core::neighbours_of(*c.neighbourhood, c.nprocs);
   const auto& n = mine(c);
@@ -43,7 +45,7 @@ void make_neighbourhood(PointContext& c) {
   for (std::size_t k = 0; k < blocks; ++k) {
     c.counts.push_back(c.count);
     c.displs.push_back(static_cast<int>(k) * c.count);
-    c.byte_displs.push_back(static_cast<MPI_Aint>(k * c.bytes));
+    c.byte_displs.push_back(static_cast<MPI_Aint>(k * c.message_slot()));
     c.types.push_back(c.datatype);
   }
 }

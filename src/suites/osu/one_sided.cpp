@@ -14,6 +14,11 @@
 //                       rank 1 post, wait; osu_put_bibw: both post, start, burst, complete, wait
 //
 // Each choice is a template instance; one_sided() picks it from the options.
+//
+// Two programs of a fork of OSU 7.4 (the cMPI project's; no OSU release has them) run every pair
+// at once, rank r < P/2 the origin of rank r + P/2, in -s flush only: osu_get_multi_lat is
+// osu_get_latency's flush loop on every pair; osu_get_mbw's iteration is a barrier, then on
+// every origin MPI_Win_lock (shared), a window of MPI_Get, MPI_Win_flush and MPI_Win_unlock.
 #include <mpi.h>
 
 #include <array>
@@ -38,8 +43,13 @@ MPI_Group& partner_group() {
   return group;
 }
 
+// The partner: rank 1 for rank 0 (the OSU programs' two ranks), rank r ± P/2 in general.
 int other(const PointContext& c) {
-  return 1 - c.rank;
+  const int half = c.nprocs / 2;
+  return c.rank < half ? c.rank + half : c.rank - half;
+}
+bool is_origin(const PointContext& c) {
+  return c.rank < c.nprocs / 2;
 }
 
 template <Access A, Pattern P>
@@ -51,7 +61,7 @@ void burst(PointContext& c, int i) {
 
 template <Access A, Pattern P, Sync S>
 void iteration(PointContext& c, int i) {
-  const bool origin = c.rank == 0;
+  const bool origin = is_origin(c);
   const int peer = other(c);
   if constexpr (S == Sync::Flush || S == Sync::FlushLocal) {
     if (!origin) return;
@@ -111,7 +121,7 @@ template <Access A, Window W, Sync S>
 void open(PointContext& c) {
   if (!imb::rma::create_window(c, imb::rma::window_on_send(A), W)) return;
   if constexpr (S == Sync::Flush || S == Sync::FlushLocal) {
-    if (c.rank == 0) MPI_Win_lock(MPI_LOCK_SHARED, other(c), 0, c.window);
+    if (is_origin(c)) MPI_Win_lock(MPI_LOCK_SHARED, other(c), 0, c.window);
   } else if constexpr (S == Sync::Pscw) {
     MPI_Group world = MPI_GROUP_NULL;
     MPI_Comm_group(c.comm, &world);
@@ -125,9 +135,26 @@ template <Sync S>
 void close(PointContext& c) {
   if (S == Sync::Pscw && partner_group() != MPI_GROUP_NULL) MPI_Group_free(&partner_group());
   if (c.window == MPI_WIN_NULL) return;
-  if ((S == Sync::Flush || S == Sync::FlushLocal) && c.rank == 0)
+  if ((S == Sync::Flush || S == Sync::FlushLocal) && is_origin(c))
     MPI_Win_unlock(other(c), c.window);
   imb::rma::free_window(c);
+}
+
+// osu_get_mbw's iteration (the fork's run_get_with_flush): each origin locks its target, gets a
+// window, flushes and unlocks; the barrier before it is the engine's (barrier_between_repetitions).
+void locked_window_of_gets(PointContext& c, int i) {
+  if (!is_origin(c)) return;
+  const int peer = other(c);
+  MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, c.window);
+  burst<Access::Get, Pattern::Bandwidth>(c, i);
+  MPI_Win_flush(peer, c.window);
+  MPI_Win_unlock(peer, c.window);
+}
+template <Window W>
+void instantiate_get_mbw(core::Benchmark& b) {
+  b.kernel = core::kernel<locked_window_of_gets>();
+  b.setup = open<Access::Get, W, Sync::Lock>;
+  b.release = close<Sync::Lock>;
 }
 
 template <Access A, Pattern P, Window W, Sync S>
@@ -189,6 +216,27 @@ core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s) {
     b.turnover = 1;  // engine's time per message: the iteration over the messages it moves
   }
   if (p.name == "osu_fop_latency" || p.name == "osu_cas_latency") b.only_length = 1;  // one char
+  if (p.multi_pair_one_sided) {  // every pair; the figure is the origins' mean
+    b.family = core::Family::ParallelTransfer;
+    b.fixed_processes = 0;
+    b.timed_rank = [](const PointContext& c) { return is_origin(c); };
+    b.throughput_from_mean = true;
+  }
+  if (p.name == "osu_get_multi_lat") with_window<Access::Get, Pattern::Latency>(b, w, s);
+  if (p.name == "osu_get_mbw") {
+    b.barrier_between_repetitions = true;
+    switch (w) {
+      case WindowCreation::Create:
+        instantiate_get_mbw<Window::Create>(b);
+        break;
+      case WindowCreation::Allocate:
+        instantiate_get_mbw<Window::Allocate>(b);
+        break;
+      case WindowCreation::Dynamic:
+        instantiate_get_mbw<Window::Dynamic>(b);
+        break;
+    }
+  }
   const bool both_ways = p.name == "osu_put_bibw";
   if (p.name == "osu_put_latency") with_window<Access::Put, Pattern::Latency>(b, w, s);
   if (p.name == "osu_get_latency") with_window<Access::Get, Pattern::Latency>(b, w, s);

@@ -112,6 +112,11 @@ void set_one_sided(Options& o, const Program& p, const std::string& window,
     const Sync* s = find_word(sync_words(), sync);
     if (!s || (p.active_target_only && *s != Sync::Fence && *s != Sync::Pscw))
       throw std::invalid_argument("Invalid option or invalid argument [-s " + sync + "]");
+    if (p.multi_pair_one_sided && *s != Sync::Flush)
+      throw std::invalid_argument("Invalid option or invalid argument [-s " + sync +
+                                  "]: " + p.name +
+                                  " (a fork of OSU 7.4's, not OSU's) runs every pair in -s flush "
+                                  "only; its other modes ran rank 0 and 1 alone");
     o.synchronization = core::to_lower(sync);
   }
 }
@@ -286,8 +291,7 @@ const std::vector<Refused>& refused_options() {
 }  // namespace
 
 bool takes_derived_datatype(const Program& p) {
-  return p.sized && !is_one_sided(p.figure) && p.name.find("reduce") == std::string::npos &&
-         !is_neighbourhood_collective(p.name);
+  return p.sized && !is_one_sided(p.figure) && p.name.find("reduce") == std::string::npos;
 }
 
 core::Neighbourhood neighbourhood_of(const Options& o) {
@@ -466,7 +470,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
   // OSU 7.4's -z[P,P,...] (optional argument): percentiles of the iterations' figures.
   std::string tail;
   const bool tail_offered =
-      !one_sided && p->figure != Figure::kOverlap && (p->sized || p->figure == Figure::kCollective);
+      !one_sided && (p->sized || p->figure == Figure::kCollective || p->figure == Figure::kOverlap);
   if (tail_offered)
     app.add_option("-z,--tail-lat", tail,
                    "[P,P,...] also print the P-th percentiles of the iterations' latency or "
@@ -600,10 +604,6 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       throw std::invalid_argument(
           "Invalid option [-c]: OSU 7.4's " + p->name +
           " has no validation (a parent's one receive buffer takes every child's messages)");
-    if (is_fan(*p) && app.count("-z") > 0)
-      throw std::invalid_argument("-z (tail percentiles) is not offered for " + p->name +
-                                  " yet: mpiscope keeps rank 0's iterations, and in a fan rank 0 "
-                                  "may not send");
     if (validate_nothing)
       throw std::invalid_argument("Invalid option [-c]: " + p->name +
                                   " moves no data, so there is none to validate");
@@ -690,7 +690,7 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       if (!has_tail_figures(*p))
         throw std::invalid_argument(
             "-z: mpiscope prints tail figures for osu_latency, osu_bw, osu_bibw, their "
-            "persistent forms and the blocking collectives; not for " +
+            "persistent forms and the blocking and non-blocking collectives; not for " +
             p->name);
       if (o.method.accurate())
         throw std::invalid_argument(
@@ -731,6 +731,8 @@ cli::ParseResult parse(const std::vector<std::string>& args, int world_size,
       throw std::invalid_argument("This test requires exactly two processes");
     if (!p->exactly_two && world_size < 2)
       throw std::invalid_argument("This test requires at least two processes");
+    if (p->name == "osu_get_multi_lat" && world_size % 2 != 0)
+      throw std::invalid_argument("This test requires an even number of processes");
     o.method.validate();
     apply_mem_limit(o, *p, world_size);
     o.output.validate();

@@ -74,8 +74,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Options, program, min_size, max_size, iterati
 // The programs whose -z figures mpiscope prints: the point-to-point ones OSU computes from rank
 // 0's iterations, and the blocking collectives, whose iterations OSU averages over the ranks.
 inline bool has_tail_figures(const Program& p) {
-  return p.figure == Figure::kCollective || p.name == "osu_latency" || p.name == "osu_latency_mt" ||
-         p.name == "osu_latency_mp" || p.name == "osu_latency_persistent" || p.name == "osu_bw" ||
+  return p.figure == Figure::kCollective || p.figure == Figure::kOverlap ||
+         p.name == "osu_latency" || p.name == "osu_latency_mt" || p.name == "osu_latency_mp" ||
+         p.name == "osu_latency_persistent" || p.name == "osu_bw" ||
          p.name == "osu_bw_persistent" || p.name == "osu_bibw_persistent" || p.name == "osu_bibw";
 }
 

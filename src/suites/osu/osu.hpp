@@ -47,6 +47,10 @@ struct Program {
   const char* default_sync = "flush";
   bool prints_datatype = true;  // false: osu_get_acc_latency's header has no "# Datatype:" line
   const char* version = "7.4";  // the OMB release its title line names (7.5: partitioned)
+  // Not OSU's: osu_get_mbw and osu_get_multi_lat come from a fork of OSU 7.4 (the cMPI
+  // project's): every rank of the first half the origin of the rank P/2 above it, all pairs at
+  // once, in -s flush only.
+  bool multi_pair_one_sided = false;
 };
 
 // The one-sided programs' -w and -s (osu_util_mpi.c's process_one_sided_options).

@@ -269,6 +269,14 @@ const std::vector<Program>& programs() {
        .title = "OSU MPI_Get Bandwidth Test",
        .figure = F::kOneSidedBandwidth,
        .exactly_two = true},
+      {.name = "osu_get_mbw",
+       .title = "OSU MPI_Get Multiple Bandwidth Bandwidth Test",
+       .figure = F::kOneSidedBandwidth,
+       .multi_pair_one_sided = true},
+      {.name = "osu_get_multi_lat",
+       .title = "OSU MPI_Get Multi Latency Test",
+       .figure = F::kOneSided,
+       .multi_pair_one_sided = true},
       {.name = "osu_put_bibw",
        .title = "OSU MPI_Put Bi-directional Bandwidth Test",
        .figure = F::kOneSidedBandwidth,
@@ -372,9 +380,13 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
   }
   if (is_one_sided(p.figure)) {
     b = one_sided(p, c.creation, c.sync);
-    // Bandwidth: the time per message, the window's (both windows' for bibw) share.
+    // Bandwidth: the time per message, the window's (both windows' for bibw, every pair's for
+    // osu_get_mbw) share.
+    if (p.multi_pair_one_sided) b.fixed_processes = world_size / 2 * 2;  // an odd last idles
     if (p.figure == Figure::kOneSidedBandwidth)
-      b.time_factor = 1.0 / (window * (p.name == "osu_put_bibw" ? 2 : 1));
+      b.time_factor = 1.0 / (window * (p.name == "osu_put_bibw" ? 2
+                                       : p.multi_pair_one_sided ? world_size / 2
+                                                                : 1));
     return b;
   }
   if (p.name == "osu_latency") {

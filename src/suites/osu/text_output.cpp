@@ -120,6 +120,8 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
       case Figure::kBandwidth:
       case Figure::kOneSidedBandwidth:
         h += fmt::format("{:>{}}", "Bandwidth (MB/s)", kField);
+        // osu_get_mbw's fork prints the rate unheaded; mpiscope heads it.
+        if (program_.multi_pair_one_sided) h += fmt::format("{:>{}}", "Messages/s", kField);
         break;
       case Figure::kRate:
         h += fmt::format("{:>{}}", "MB/s", kField);
@@ -187,6 +189,8 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
     case Figure::kBandwidth:
     case Figure::kOneSidedBandwidth:
       r += fmt::format("{:>{}.2f}", osu_megabytes_per_second(m), first_width);
+      if (program_.multi_pair_one_sided)  // every pair's messages per second
+        r += fmt::format("{:>{}.2f}", 1e6 * osu_megabytes_per_second(m) / transmit_size(m), kField);
       break;
     case Figure::kRate: {  // OSU's rate: MB/s over the bytes a message moves
       const double mb = osu_megabytes_per_second(m);
