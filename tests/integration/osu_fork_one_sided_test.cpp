@@ -23,16 +23,19 @@ TEST(OsuForkOneSided, EveryOriginGetsFromItsPartnerAtOnce) {
     int gets, locks, flushes;  // per origin, at -m 64:64 with 2 warm-up and 3 timed iterations
   };
   const std::vector<Case> cases = {
-      {"osu_get_mbw", "# OSU MPI_Get Multiple Bandwidth Bandwidth Test v7.4", {"-W", "4"},
-       4 * 5, 5, 5},
+      {"osu_get_mbw",
+       "# OSU MPI_Get Multiple Bandwidth Bandwidth Test v7.4",
+       {"-W", "4"},
+       4 * 5,
+       5,
+       5},
       {"osu_get_multi_lat", "# OSU MPI_Get Multi Latency Test v7.4", {}, 5, 1, 5}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.program);
     const auto trace = dir + "/" + c.program;
     std::filesystem::create_directory(trace);
-    std::vector<std::string> args = {"osu", c.program, "-m",     "64:64",
-                                     "-x",  "2",       "-i",     "3",
-                                     "--json", dir + "/r.json", "--no-db"};
+    std::vector<std::string> args = {"osu", c.program, "-m",     "64:64",         "-x",     "2",
+                                     "-i",  "3",       "--json", dir + "/r.json", "--no-db"};
     args.insert(args.end(), c.options.begin(), c.options.end());
     const auto r = run_mpi(4, args, "MPISCOPE_TRACE=" + trace, 60, with_pmpi_library(dir));
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;

@@ -52,31 +52,30 @@ std::byte* fan_slot(std::byte* buffer, const PointContext& c, int j) {
 // first repetition).
 thread_local std::vector<MPI_Request> fan_requests;
 
-// Sends of the window from this process to each of `to`, slot by slot; then the replies.
-template <bool PerMessage>
-void send_fan_window(PointContext& c, const std::vector<int>& to) {
-  const int window = c.in_flight, n = static_cast<int>(to.size());
+// One iteration of this process: its window to (Send) or from each of its peers, slot by slot,
+// peer by peer, all completed together; then the one-byte replies: the sender waits for one
+// from each peer, the receiver sends one to each.
+template <bool Send, bool PerMessage>
+void fan_window(PointContext& c, const std::vector<int>& peers) {
+  const int window = c.in_flight, n = static_cast<int>(peers.size());
   fan_requests.resize(static_cast<std::size_t>(window * n));
   for (int j = 0; j < window; ++j)
-    for (int k = 0; k < n; ++k)
-      MPI_Isend(fan_slot<PerMessage>(c.send(0), c, j), c.count, c.datatype, to[k], kFanDataTag,
-                c.comm, &fan_requests[static_cast<std::size_t>(j * n + k)]);
+    for (int k = 0; k < n; ++k) {
+      MPI_Request* request = &fan_requests[static_cast<std::size_t>(j * n + k)];
+      if constexpr (Send)
+        MPI_Isend(fan_slot<PerMessage>(c.send(0), c, j), c.count, c.datatype, peers[k], kFanDataTag,
+                  c.comm, request);
+      else
+        MPI_Irecv(fan_slot<PerMessage>(c.recv(0), c, j), c.count, c.datatype, peers[k], kFanDataTag,
+                  c.comm, request);
+    }
   MPI_Waitall(window * n, fan_requests.data(), MPI_STATUSES_IGNORE);
-  for (const int peer : to)
-    MPI_Recv(c.recv(0), 1, MPI_CHAR, peer, kFanReplyTag, c.comm, MPI_STATUS_IGNORE);
-}
-
-// Receives of the window from each of `from`, slot by slot; then a reply to each.
-template <bool PerMessage>
-void receive_fan_window(PointContext& c, const std::vector<int>& from) {
-  const int window = c.in_flight, n = static_cast<int>(from.size());
-  fan_requests.resize(static_cast<std::size_t>(window * n));
-  for (int j = 0; j < window; ++j)
-    for (int k = 0; k < n; ++k)
-      MPI_Irecv(fan_slot<PerMessage>(c.recv(0), c, j), c.count, c.datatype, from[k], kFanDataTag,
-                c.comm, &fan_requests[static_cast<std::size_t>(j * n + k)]);
-  MPI_Waitall(window * n, fan_requests.data(), MPI_STATUSES_IGNORE);
-  for (const int peer : from) MPI_Send(c.send(0), 1, MPI_CHAR, peer, kFanReplyTag, c.comm);
+  for (const int peer : peers) {
+    if constexpr (Send)
+      MPI_Recv(c.recv(0), 1, MPI_CHAR, peer, kFanReplyTag, c.comm, MPI_STATUS_IGNORE);
+    else
+      MPI_Send(c.send(0), 1, MPI_CHAR, peer, kFanReplyTag, c.comm);
+  }
 }
 
 template <bool FanIn, bool PerMessage>
@@ -84,9 +83,9 @@ void fan_iteration(PointContext& c, int) {
   // The senders: parents out, children in.
   const bool parent = !c.neighbours[static_cast<std::size_t>(c.rank)].destinations.empty();
   if (parent != FanIn)
-    send_fan_window<PerMessage>(c, fan_peers(c));
+    fan_window<true, PerMessage>(c, fan_peers(c));
   else
-    receive_fan_window<PerMessage>(c, fan_peers(c));
+    fan_window<false, PerMessage>(c, fan_peers(c));
 }
 
 // The set-up: every process's fan from the run's layout (EngineSettings::neighbourhood, the
