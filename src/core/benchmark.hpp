@@ -214,6 +214,11 @@ struct PointContext {
   // overlaps the next.
   std::size_t message_slot() const { return std::max(bytes, message_span); }
   int root(int i) const { return root_shift ? i % nprocs : fixed_root; }  // of repetition i
+  // A rooted collective in place (OSU's -l): MPI_IN_PLACE at repetition i's root, `others`
+  // elsewhere.
+  const void* in_place_at_root(int i, const void* others) const {
+    return rank == root(i) ? MPI_IN_PLACE : others;
+  }
   int left() const { return (rank - 1 + nprocs) % nprocs; }
   int right() const { return (rank + 1) % nprocs; }
   std::byte* send(int i) const { return buffers->send(i); }

@@ -75,49 +75,46 @@ void iallgatherv_in_place(PointContext& c, int i, MPI_Request* r) {
 // The root alone passes MPI_IN_PLACE: gathering, its own block is in place; scattering, its own
 // block stays in the send buffer. Reducing, the other ranks send from their receive buffer, as
 // OSU's do.
-const void* root_in_place(const PointContext& c, int i, const void* others) {
-  return c.rank == c.root(i) ? MPI_IN_PLACE : others;
-}
 void gather_in_place(PointContext& c, int i) {
-  MPI_Gather(root_in_place(c, i, c.send(i)), c.count, c.datatype, c.recv(i), c.count, c.datatype,
+  MPI_Gather(c.in_place_at_root(i, c.send(i)), c.count, c.datatype, c.recv(i), c.count, c.datatype,
              c.root(i), c.comm);
 }
 void igather_in_place(PointContext& c, int i, MPI_Request* r) {
-  MPI_Igather(root_in_place(c, i, c.send(i)), c.count, c.datatype, c.recv(i), c.count, c.datatype,
+  MPI_Igather(c.in_place_at_root(i, c.send(i)), c.count, c.datatype, c.recv(i), c.count, c.datatype,
               c.root(i), c.comm, r);
 }
 void gatherv_in_place(PointContext& c, int i) {
-  MPI_Gatherv(root_in_place(c, i, c.send(i)), c.count, c.datatype, c.recv(i), c.counts.data(),
+  MPI_Gatherv(c.in_place_at_root(i, c.send(i)), c.count, c.datatype, c.recv(i), c.counts.data(),
               c.displs.data(), c.datatype, c.root(i), c.comm);
 }
 void igatherv_in_place(PointContext& c, int i, MPI_Request* r) {
-  MPI_Igatherv(root_in_place(c, i, c.send(i)), c.count, c.datatype, c.recv(i), c.counts.data(),
+  MPI_Igatherv(c.in_place_at_root(i, c.send(i)), c.count, c.datatype, c.recv(i), c.counts.data(),
                c.displs.data(), c.datatype, c.root(i), c.comm, r);
 }
 void scatter_in_place(PointContext& c, int i) {
-  MPI_Scatter(c.send(i), c.count, c.datatype, const_cast<void*>(root_in_place(c, i, c.recv(i))),
+  MPI_Scatter(c.send(i), c.count, c.datatype, const_cast<void*>(c.in_place_at_root(i, c.recv(i))),
               c.count, c.datatype, c.root(i), c.comm);
 }
 void iscatter_in_place(PointContext& c, int i, MPI_Request* r) {
-  MPI_Iscatter(c.send(i), c.count, c.datatype, const_cast<void*>(root_in_place(c, i, c.recv(i))),
+  MPI_Iscatter(c.send(i), c.count, c.datatype, const_cast<void*>(c.in_place_at_root(i, c.recv(i))),
                c.count, c.datatype, c.root(i), c.comm, r);
 }
 void scatterv_in_place(PointContext& c, int i) {
   MPI_Scatterv(c.send(i), c.counts.data(), c.displs.data(), c.datatype,
-               const_cast<void*>(root_in_place(c, i, c.recv(i))), c.count, c.datatype, c.root(i),
+               const_cast<void*>(c.in_place_at_root(i, c.recv(i))), c.count, c.datatype, c.root(i),
                c.comm);
 }
 void iscatterv_in_place(PointContext& c, int i, MPI_Request* r) {
   MPI_Iscatterv(c.send(i), c.counts.data(), c.displs.data(), c.datatype,
-                const_cast<void*>(root_in_place(c, i, c.recv(i))), c.count, c.datatype, c.root(i),
+                const_cast<void*>(c.in_place_at_root(i, c.recv(i))), c.count, c.datatype, c.root(i),
                 c.comm, r);
 }
 void reduce_in_place(PointContext& c, int i) {
-  MPI_Reduce(root_in_place(c, i, c.recv(i)), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i),
+  MPI_Reduce(c.in_place_at_root(i, c.recv(i)), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i),
              c.comm);
 }
 void ireduce_in_place(PointContext& c, int i, MPI_Request* r) {
-  MPI_Ireduce(root_in_place(c, i, c.recv(i)), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i),
+  MPI_Ireduce(c.in_place_at_root(i, c.recv(i)), c.recv(i), c.count, c.datatype, MPI_SUM, c.root(i),
               c.comm, r);
 }
 

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <type_traits>
 
 #include "suites/imb/rma/passive_target.hpp"
 #include "suites/osu/osu.hpp"
@@ -182,16 +183,22 @@ void with_sync(core::Benchmark& b, Sync s) {
       return instantiate<A, P, W, Sync::Pscw>(b);
   }
 }
-template <Access A, Pattern P>
-void with_window(core::Benchmark& b, WindowCreation w, Sync s) {
+// The window's creation from run time to a template argument: `then` gets it as a
+// std::integral_constant.
+template <typename Then>
+void with_window(WindowCreation w, Then then) {
   switch (w) {
     case WindowCreation::Create:
-      return with_sync<A, P, Window::Create>(b, s);
+      return then(std::integral_constant<Window, Window::Create>{});
     case WindowCreation::Allocate:
-      return with_sync<A, P, Window::Allocate>(b, s);
+      return then(std::integral_constant<Window, Window::Allocate>{});
     case WindowCreation::Dynamic:
-      return with_sync<A, P, Window::Dynamic>(b, s);
+      return then(std::integral_constant<Window, Window::Dynamic>{});
   }
+}
+template <Access A, Pattern P>
+void with_window(core::Benchmark& b, WindowCreation w, Sync s) {
+  with_window(w, [&](auto window) { with_sync<A, P, decltype(window)::value>(b, s); });
 }
 
 core::BufferShape one_region(std::size_t x, int, int) {
@@ -225,17 +232,7 @@ core::Benchmark one_sided(const Program& p, WindowCreation w, Sync s) {
   if (p.name == "osu_get_multi_lat") with_window<Access::Get, Pattern::Latency>(b, w, s);
   if (p.name == "osu_get_mbw") {
     b.barrier_between_repetitions = true;
-    switch (w) {
-      case WindowCreation::Create:
-        instantiate_get_mbw<Window::Create>(b);
-        break;
-      case WindowCreation::Allocate:
-        instantiate_get_mbw<Window::Allocate>(b);
-        break;
-      case WindowCreation::Dynamic:
-        instantiate_get_mbw<Window::Dynamic>(b);
-        break;
-    }
+    with_window(w, [&](auto window) { instantiate_get_mbw<decltype(window)::value>(b); });
   }
   const bool both_ways = p.name == "osu_put_bibw";
   if (p.name == "osu_put_latency") with_window<Access::Put, Pattern::Latency>(b, w, s);

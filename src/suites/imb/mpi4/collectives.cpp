@@ -98,9 +98,6 @@ void barrier(PointContext& c, MPI_Request* r) {
 // In place (OSU's -l), MPI_IN_PLACE where OSU 7.4's blocking programs pass it: every rank's send
 // buffer for the all-to-all kinds and allreduce, the root's for the rooted calls (a scatter's
 // receive buffer; a reduction's other ranks send from their receive buffer).
-const void* at_root_in_place(const PointContext& c, const void* others) {
-  return c.rank == c.root(0) ? MPI_IN_PLACE : others;
-}
 void allgather_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Allgather)
   (MPI_IN_PLACE, c.count, c.datatype, c.recv(0), c.count, c.datatype, c.comm, MPI_INFO_NULL, r);
@@ -112,23 +109,23 @@ void allgatherv_in_place(PointContext& c, MPI_Request* r) {
 }
 void gather_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Gather)
-  (at_root_in_place(c, c.send(0)), c.count, c.datatype, c.recv(0), c.count, c.datatype, c.root(0),
+  (c.in_place_at_root(0, c.send(0)), c.count, c.datatype, c.recv(0), c.count, c.datatype, c.root(0),
    c.comm, MPI_INFO_NULL, r);
 }
 void gatherv_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Gatherv)
-  (at_root_in_place(c, c.send(0)), c.count, c.datatype, c.recv(0), c.counts.data(), c.displs.data(),
-   c.datatype, c.root(0), c.comm, MPI_INFO_NULL, r);
+  (c.in_place_at_root(0, c.send(0)), c.count, c.datatype, c.recv(0), c.counts.data(),
+   c.displs.data(), c.datatype, c.root(0), c.comm, MPI_INFO_NULL, r);
 }
 void scatter_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Scatter)
-  (c.send(0), c.count, c.datatype, const_cast<void*>(at_root_in_place(c, c.recv(0))), c.count,
+  (c.send(0), c.count, c.datatype, const_cast<void*>(c.in_place_at_root(0, c.recv(0))), c.count,
    c.datatype, c.root(0), c.comm, MPI_INFO_NULL, r);
 }
 void scatterv_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Scatterv)
   (c.send(0), c.counts.data(), c.displs.data(), c.datatype,
-   const_cast<void*>(at_root_in_place(c, c.recv(0))), c.count, c.datatype, c.root(0), c.comm,
+   const_cast<void*>(c.in_place_at_root(0, c.recv(0))), c.count, c.datatype, c.root(0), c.comm,
    MPI_INFO_NULL, r);
 }
 void alltoall_in_place(PointContext& c, MPI_Request* r) {
@@ -147,7 +144,7 @@ void alltoallw_in_place(PointContext& c, MPI_Request* r) {
 }
 void reduce_in_place(PointContext& c, MPI_Request* r) {
   MPISCOPE_INIT(Reduce)
-  (at_root_in_place(c, c.recv(0)), c.recv(0), c.count, c.datatype, c.op, c.root(0), c.comm,
+  (c.in_place_at_root(0, c.recv(0)), c.recv(0), c.count, c.datatype, c.op, c.root(0), c.comm,
    MPI_INFO_NULL, r);
 }
 void reduce_scatter_in_place(PointContext& c, MPI_Request* r) {
