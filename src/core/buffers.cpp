@@ -187,19 +187,52 @@ std::optional<MessageBuffers> MessageBuffers::try_create(const BufferShape& shap
                                                          int max_slots) {
   MessageBuffers mb;
   mb.shape_ = shape;
-  mb.send_stride_ = slot_stride(shape.send, oc);
-  mb.recv_stride_ = slot_stride(shape.recv, oc);
-  mb.send_slots_ = shape.send ? std::min(slot_count(shape.send, oc), max_slots) : 1;
-  mb.recv_slots_ = shape.recv ? std::min(slot_count(shape.recv, oc), max_slots) : 1;
+  mb.send_.stride = slot_stride(shape.send, oc);
+  mb.recv_.stride = slot_stride(shape.recv, oc);
+  mb.send_.slots = shape.send ? std::min(slot_count(shape.send, oc), max_slots) : 1;
+  mb.recv_.slots = shape.recv ? std::min(slot_count(shape.recv, oc), max_slots) : 1;
   // Always allocate at least one stride so that kernels may pass a valid pointer for 0 bytes.
-  auto s = AlignedBytes::try_allocate(mb.send_stride_ * static_cast<std::size_t>(mb.send_slots_));
-  auto r = AlignedBytes::try_allocate(mb.recv_stride_ * static_cast<std::size_t>(mb.recv_slots_));
-  if (!s || !r) return std::nullopt;
-  mb.send_ = std::move(*s);
-  mb.recv_ = std::move(*r);
-  for (int i = 0; i < mb.send_slots_; ++i) fill_pattern(mb.send(i), shape.send, pattern_rank);
-  std::memset(mb.recv_.data(), 0, mb.recv_.size());
+  for (Region* r : {&mb.send_, &mb.recv_}) {
+    auto block = AlignedBytes::try_allocate(r->stride * static_cast<std::size_t>(r->slots));
+    if (!block) return std::nullopt;
+    r->block = std::make_shared<const AlignedBytes>(std::move(*block));
+    r->base = r->block->data();
+    r->size = r->block->size();
+  }
+  for (int i = 0; i < mb.send_.slots; ++i) fill_pattern(mb.send(i), shape.send, pattern_rank);
+  std::memset(mb.recv_.base, 0, mb.recv_.size);
   return mb;
+}
+
+std::optional<std::vector<MessageBuffers>> MessageBuffers::try_create_contiguous(
+    const BufferShape& shape, const BufferShape& spacing, const std::vector<int>& pattern_ranks) {
+  // A part of at least one byte, as try_create's one stride: a valid pointer for 0 bytes.
+  const std::size_t send_part = std::max({shape.send, spacing.send, std::size_t{1}});
+  const std::size_t recv_part = std::max({shape.recv, spacing.recv, std::size_t{1}});
+  const std::size_t parts = pattern_ranks.size();
+  auto send_block = AlignedBytes::try_allocate(send_part * parts);
+  auto recv_block = AlignedBytes::try_allocate(recv_part * parts);
+  if (!send_block || !recv_block) return std::nullopt;
+  const std::shared_ptr<const AlignedBytes> sends =
+      std::make_shared<const AlignedBytes>(std::move(*send_block));
+  const std::shared_ptr<const AlignedBytes> recvs =
+      std::make_shared<const AlignedBytes>(std::move(*recv_block));
+  std::memset(recvs->data(), 0, recvs->size());
+  std::vector<MessageBuffers> cut(parts);
+  for (std::size_t k = 0; k < parts; ++k) {
+    MessageBuffers& mb = cut[k];
+    mb.shape_ = shape;
+    mb.send_ = {.block = sends,
+                .base = sends->data() + k * send_part,
+                .size = send_part,
+                .stride = send_part};
+    mb.recv_ = {.block = recvs,
+                .base = recvs->data() + k * recv_part,
+                .size = recv_part,
+                .stride = recv_part};
+    fill_pattern(mb.send_.base, shape.send, pattern_ranks[k]);
+  }
+  return cut;
 }
 
 void MessageBuffers::clear_recv(int iteration, std::byte value) const {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace mpiscope::core {
 
@@ -72,24 +73,34 @@ class MessageBuffers {
   // Each region has slot_count() slots, or `max_slots` when fewer.
   static std::optional<MessageBuffers> try_create(const BufferShape& shape, const OffCache& oc,
                                                   int pattern_rank, int max_slots = kAllSlots);
-  int slots() const { return std::max(send_slots_, recv_slots_); }
-  std::byte* send(int iteration) const { return at(send_, send_stride_, send_slots_, iteration); }
-  std::byte* recv(int iteration) const { return at(recv_, recv_stride_, recv_slots_, iteration); }
+  // IMB-MT's -malloc_algo continuous: one send block and one receive block cut into
+  // pattern_ranks.size() buffers of one slot, buffer k's regions at k times `spacing`'s (at least
+  // `shape`'s), its send region filled with the pattern of pattern_ranks[k].
+  static std::optional<std::vector<MessageBuffers>> try_create_contiguous(
+      const BufferShape& shape, const BufferShape& spacing, const std::vector<int>& pattern_ranks);
+  int slots() const { return std::max(send_.slots, recv_.slots); }
+  std::byte* send(int iteration) const { return send_.at(iteration); }
+  std::byte* recv(int iteration) const { return recv_.at(iteration); }
   const BufferShape& shape() const { return shape_; }
   // Whole regions, every slot included (what a window over them must cover).
-  std::size_t send_region() const { return send_.size(); }
-  std::size_t recv_region() const { return recv_.size(); }
+  std::size_t send_region() const { return send_.size; }
+  std::size_t recv_region() const { return recv_.size; }
   void clear_recv(int iteration, std::byte value) const;
 
  private:
-  static std::byte* at(const AlignedBytes& b, std::size_t stride, int slots, int i) {
-    if (slots == 1) return b.data();  // no -off_cache: no division in the timed loop
-    return b.data() + stride * static_cast<std::size_t>(i % slots);
-  }
+  // Slots of `stride` bytes from `base`, in `block` (shared by the buffers cut from one block).
+  struct Region {
+    std::shared_ptr<const AlignedBytes> block;
+    std::byte* base = nullptr;
+    std::size_t size = 0, stride = 0;
+    int slots = 1;
+    std::byte* at(int i) const {
+      if (slots == 1) return base;  // no -off_cache: no division in the timed loop
+      return base + stride * static_cast<std::size_t>(i % slots);
+    }
+  };
   BufferShape shape_;
-  AlignedBytes send_, recv_;
-  std::size_t send_stride_ = 0, recv_stride_ = 0;
-  int send_slots_ = 1, recv_slots_ = 1;
+  Region send_, recv_;
 };
 
 // IMB's BUF_VALUE(rank, i) = 0.1·(rank+1) + i, stored as float (assign_type of IMB-MPI1/EXT).

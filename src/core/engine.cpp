@@ -455,6 +455,7 @@ class SuiteRunner {
     if (world_rank_ == 0) reporter_.benchmark_started(run);
     if (ps.is_active()) {
       bool first = true;
+      const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
       const double table_start = MPI_Wtime();
       for (std::size_t bytes : lengths) {
         ++points_;
@@ -477,7 +478,8 @@ class SuiteRunner {
           std::this_thread::sleep_for(
               std::chrono::duration<double>(settings_.pause_before_length_s));
         const double started = MPI_Wtime();
-        Measurement m = measure_point(b, ps, mode, bytes, first);
+        Measurement m = settings_.threads > 1 ? measure_point_in_threads(b, ps, bytes, longest)
+                                              : measure_point(b, ps, mode, bytes, first);
         if (settings_.pause_after_length)
           std::this_thread::sleep_for(
               std::chrono::duration<double>(std::max(0.1, (MPI_Wtime() - started) / 10)));
@@ -572,7 +574,8 @@ class SuiteRunner {
   // on (the set-up, the allocation) stays on the calling thread, thread by thread in the same
   // order on every rank. The suite's front end offers none of -time, --method accurate,
   // --samples, -off_cache or overlap with threads.
-  Measurement measure_point_in_threads(const Benchmark& b, ProcessSet& ps, std::size_t bytes) {
+  Measurement measure_point_in_threads(const Benchmark& b, ProcessSet& ps, std::size_t bytes,
+                                       std::size_t longest) {
     Measurement m;
     m.bytes = bytes;
     const int q = ps.layout.active_size, threads = settings_.threads;
@@ -582,15 +585,34 @@ class SuiteRunner {
         bytes, q, b.rooted);
     const BufferShape shape = b.shape(std::max(bytes, kWarmupBytes), q, repetitions);
     std::vector<std::optional<MessageBuffers>> buffers(static_cast<std::size_t>(threads));
+    // Thread t sends the pattern of rank + t·q: a message in another thread's communicator is
+    // wrong data.
+    const auto pattern_rank = [&](int t) { return ps.group.rank() + t * q; };
     const auto allocate = [&](int t) {
       auto& own = buffers[static_cast<std::size_t>(t)];
-      own = MessageBuffers::try_create(shape, OffCache{}, ps.group.rank() + t * q, 1);
+      own = MessageBuffers::try_create(shape, OffCache{}, pattern_rank(t), 1);
       if (own) fill_sum_pattern(b, *own, ps.group.rank(), q);
     };
-    if (settings_.allocate_in_threads)
-      ThreadTeam::run(threads, allocate);
-    else
-      for (int t = 0; t < threads; ++t) allocate(t);
+    switch (settings_.thread_buffers) {
+      case ThreadBuffers::Serial:
+        for (int t = 0; t < threads; ++t) allocate(t);
+        break;
+      case ThreadBuffers::Parallel:
+        ThreadTeam::run(threads, allocate);
+        break;
+      case ThreadBuffers::Continuous: {
+        std::vector<int> ranks;
+        for (int t = 0; t < threads; ++t) ranks.push_back(pattern_rank(t));
+        const BufferShape spacing = b.shape(std::max(longest, kWarmupBytes), q, repetitions);
+        if (auto cut = MessageBuffers::try_create_contiguous(shape, spacing, ranks))
+          for (int t = 0; t < threads; ++t) {
+            auto& own = buffers[static_cast<std::size_t>(t)];
+            own = std::move((*cut)[static_cast<std::size_t>(t)]);
+            fill_sum_pattern(b, *own, ps.group.rank(), q);
+          }
+        break;
+      }
+    }
     const bool allocated =
         std::all_of(buffers.begin(), buffers.end(), [](const auto& x) { return x.has_value(); });
     if (!allocated_everywhere(allocated, active, (shape.send + shape.recv) * threads,
@@ -655,7 +677,6 @@ class SuiteRunner {
 
   Measurement measure_point(const Benchmark& b, ProcessSet& ps, Aggregation mode, std::size_t bytes,
                             bool& first) {
-    if (settings_.threads > 1) return measure_point_in_threads(b, ps, bytes);
     Measurement m;
     m.bytes = bytes;
     const int q = ps.layout.active_size;

@@ -18,6 +18,14 @@
 
 namespace mpiscope::core {
 
+// IMB-MT's -malloc_algo: who allocates the threads' buffers, and where.
+enum class ThreadBuffers {
+  Serial,      // the calling thread, one allocation per thread
+  Parallel,    // each thread its own: its pages first touched where they are used
+  Continuous,  // the calling thread, one block per direction cut into the threads' buffers,
+               // each as long as the table's longest length needs (IMB-MT's layout)
+};
+
 struct EngineSettings {
   RepetitionSettings repetitions;
   // Where suites differ from IMB, whose rules are the defaults: how many repetitions a point gets,
@@ -66,11 +74,10 @@ struct EngineSettings {
   // under OSU's -I a session's (mpi::SessionWorld) with the same ranks.
   MPI_Comm communicator = MPI_COMM_WORLD;
   // IMB-MT: threads per process, each running every point on a communicator and buffers of its
-  // own (core/thread_team.hpp); their buffers allocated by the threads themselves (-malloc_algo
-  // parallel: pages first touched where they are used) or by the calling thread. Pairs of its
-  // point-to-point benchmarks: rank r with r ± pair_stride (-stride; 0: half the processes).
+  // own (core/thread_team.hpp), allocated as thread_buffers says. Pairs of its point-to-point
+  // benchmarks: rank r with r ± pair_stride (-stride; 0: half the processes).
   int threads = 1;
-  bool allocate_in_threads = false;
+  ThreadBuffers thread_buffers = ThreadBuffers::Serial;
   int pair_stride = 0;
   int window_size = 1;  // windowed kernels: messages in flight (IMB's -window_size, OSU's -W)
   // Current IMB's -msg_pause: after each length every rank sleeps a tenth of the time it took to

@@ -5,11 +5,13 @@
 // them; the refusals, MPI_THREAD_MULTIPLE among them.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "harness.hpp"
 
@@ -100,6 +102,41 @@ TEST(ImbMt, ThreadsCallMpiAtOnceOnCommunicatorsOfTheirOwn) {
   EXPECT_NEAR(std::stod(words_of(line).back()), 128 / t_max, 0.006) << r.out;
 }
 
+// -malloc_algo continuous: one block per direction cut into the threads' buffers, each as long as
+// the longest count needs (1000 ints, 4000 bytes: not a page multiple, so that separate
+// allocations cannot land that far apart). At 16 ints as at 1000, thread 1's buffers lie 4000
+// bytes after thread 0's; -check finds every message right.
+TEST(ImbMt, ContinuousCutsOneBlockIntoTheThreadsBuffers) {
+  const auto dir = temp_dir();
+  const auto trace = dir + "/t";
+  std::filesystem::create_directory(trace);
+  const auto r =
+      run_mpi(2,
+              {"imb-mt", "PingPongMT", "-threads", "2", "-malloc_algo", "continuous", "-count",
+               "16,1000", "-repeat", "5", "-warmup", "1", "-check", "on", "--no-db"},
+              "MPISCOPE_TRACE=" + trace + " MPISCOPE_TRACE_THREADS=1", 120, with_pmpi_library(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(count_of(r.out, "CHECK FAILURES"), 0) << r.out;
+  for (const std::string rank : {"0", "1"}) {
+    // (call, count) -> the buffers passed, by any thread (the trace numbers threads as the
+    // system made them: -check's team is a new one)
+    std::map<std::pair<std::string, std::string>, std::set<std::uintptr_t>> bufs;
+    for (const auto& line : lines_of(read_file(trace + "/trace." + rank))) {
+      const auto w = words_of(line);
+      // "MPI_Send 16 root 1 buf 0x… tag 0 thread K inside N comm C"
+      if (w.size() != 14 || (w[0] != "MPI_Send" && w[0] != "MPI_Recv")) continue;
+      if (w[1] != "16" && w[1] != "1000") continue;
+      bufs[{w[0], w[1]}].insert(std::stoull(w[5], nullptr, 16));
+    }
+    ASSERT_EQ(bufs.size(), 4u) << "rank " << rank << ": sends and receives at both counts";
+    for (const auto& [call, addresses] : bufs) {
+      SCOPED_TRACE("rank " + rank + ": " + call.first + " of " + call.second + " ints");
+      ASSERT_EQ(addresses.size(), 2u) << "one buffer per thread";
+      EXPECT_EQ(*addresses.rbegin() - *addresses.begin(), 4000u);
+    }
+  }
+}
+
 // -check on every benchmark, two threads a process, on a ring of three processes where left and
 // right differ (MPICH: two; its polling ranks share the cores slowly): right data everywhere; a
 // byte corrupted on rank 1 after each receive is found (exit 3, CHECK FAILURES).
@@ -163,7 +200,7 @@ TEST(ImbMt, ListsItsBenchmarks) {
 
 TEST(ImbMt, RefusesWhatItCannotRun) {
   expect_usage_errors({"imb-mt"}, {{"-barrier", "sometimes"},
-                                   {"-malloc_algo", "continuous"},
+                                   {"-malloc_algo", "contiguous"},
                                    {"-stride", "1"},
                                    {"-datatype", "char", "-check", "on"},
                                    {"-threads", "2", "-thread_level", "funneled"},

@@ -138,17 +138,16 @@ std::vector<Spec> option_table(Lists& lists) {
        },
        [](const Options& o) { return std::to_string(o.malloc_align); }});
   t.push_back(
-      {"-malloc_algo", "serial|parallel",
-       "who allocates each thread's buffers: the main thread (serial) or the thread itself "
-       "(parallel: its pages first touched where they are used); IMB's continuous is not offered",
+      {"-malloc_algo", "serial|continuous|parallel",
+       "who allocates each thread's buffers, and where: the main thread, one allocation per "
+       "thread (serial) or one block per direction cut into the threads' buffers, each as long "
+       "as the longest count needs (continuous); or each thread its own (parallel: its pages "
+       "first touched where they are used)",
        [](Options& o, const std::string& v) {
          const std::string w = core::to_lower(v);
-         if (w == "continuous")
-           throw std::invalid_argument(
-               "-malloc_algo continuous (one block cut into the threads' buffers) is not "
-               "supported by mpiscope; use serial or parallel");
-         if (w != "serial" && w != "parallel")
-           throw std::invalid_argument("-malloc_algo takes serial or parallel, got '" + v + "'");
+         if (w != "serial" && w != "continuous" && w != "parallel")
+           throw std::invalid_argument("-malloc_algo takes serial, continuous or parallel, got '" +
+                                       v + "'");
          o.malloc_algo = w;
        },
        [](const Options& o) { return o.malloc_algo; }});
@@ -290,7 +289,9 @@ core::EngineSettings engine_settings(const Options& o, int world_size) {
   s.root_shift = false;
   s.npmin = world_size;  // IMB-MT runs on every process only
   s.threads = o.threads;
-  s.allocate_in_threads = o.malloc_algo == "parallel";
+  s.thread_buffers = o.malloc_algo == "parallel"     ? core::ThreadBuffers::Parallel
+                     : o.malloc_algo == "continuous" ? core::ThreadBuffers::Continuous
+                                                     : core::ThreadBuffers::Serial;
   s.pair_stride = o.stride;
   s.window_size = o.window_size;
   s.check = o.check;
