@@ -5,7 +5,7 @@
 # turns, each going first in one round out of three. Prints per length the median over rounds of
 # each tool's t_avg (usec, the mean over every thread of every process; mpiscope's from its JSON,
 # the hand-written loop's to 4 decimals, Intel's as printed, to 2) and its ratio to the
-# hand-written loop's. Goal: at most 1.02.
+# hand-written loop's, and the median of the two's ratio within a round. Goal: at most 1.02.
 #
 #   bench/imb_mt_side_by_side.sh [BUILD_DIR] [LAUNCHER] [ROUNDS] [THREADS] [INTEL_IMB_MT] [LENGTHS]
 #   (defaults: build, mpirun.openmpi, 7, 2, none, "4 4096 65536"; lengths in bytes per thread,
@@ -23,8 +23,10 @@ export OMP_NUM_THREADS=$threads
 # shellcheck source=bench/side_by_side.bash
 source "$(dirname "$0")/side_by_side.bash"
 bench_start "$launcher"
-tools="hand mpiscope"
-[[ -n $intel ]] && tools="hand mpiscope intel"
+# "again" is the hand-written loop once more: its ratio to the first shows how large a ratio the
+# machine's noise alone produces.
+tools="hand mpiscope again"
+[[ -n $intel ]] && tools="hand mpiscope again intel"
 repeat=${REPEAT:-1000}  # IMB-MT's default; the warm-up a tenth of it, as its 100 of 1000
 common=(-repeat "$repeat" -warmup $((repeat / 10)))
 
@@ -33,7 +35,7 @@ run() {
   local tool=$1 bytes=$2 out="$work/out.txt"
   local -a cmd
   case $tool in
-  hand) cmd=("$build/bin/imb_mt_hand_loop" "$threads" "$bytes" --repeat "$repeat" --warmup
+  hand | again) cmd=("$build/bin/imb_mt_hand_loop" "$threads" "$bytes" --repeat "$repeat" --warmup
     $((repeat / 10))) ;;
   mpiscope) cmd=("$build/bin/mpiscope" imb-mt PingPongMT -threads "$threads" -count
     $((bytes / 4)) "${common[@]}" --json "$work/m.json" --no-db) ;;
@@ -45,7 +47,7 @@ run() {
     cat "$out" >&2
     exit 1
   fi
-  if [[ $tool == hand ]]; then
+  if [[ $tool == hand || $tool == again ]]; then
     awk -v t="$tool" -v n="$bytes" '$1 == n && NF == 2 { print t, n, $2 }' "$out" >> "$work/all.txt"
   elif [[ $tool == mpiscope ]]; then  # t_avg to the nanosecond: the text has two decimals
     python3 -c 'import json, sys; print(sys.argv[1], sys.argv[2],
@@ -62,16 +64,33 @@ interleave "$rounds" "$tools" run $lengths
 bench_end
 echo "$rounds rounds with $launcher, 2 processes x $threads threads, $repeat round trips;" \
   "medians of t_avg (usec)"
-printf '%9s %10s %10s %10s %12s %10s\n' bytes hand mpiscope intel "mpiscope/h" "intel/h"
-sort -k2,2n "$work/all.txt" | awk "$MEDIAN_AWK"'
+printf '%9s %10s %10s %10s %12s %10s %12s %12s\n' bytes hand mpiscope intel "mpiscope/h" \
+  "intel/h" "paired m/h" "noise h'/h"
+# all.txt keeps the order of the launches: the k-th line of a tool at a length is from round k.
+# "paired m/h" is the median over rounds of mpiscope's time over the hand-written loop's in the
+# same round, which leaves out the machine's drift from round to round; "noise h'/h" the same of
+# the hand-written loop's second launch over its first.
+awk "$MEDIAN_AWK"'
   function ratio(tool, hand) {
     if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
     return sprintf("%.3f", tool / hand)
   }
-  { v[$2, $1] = v[$2, $1] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } }
+  function paired_median(b, tool,   k, r, m) {
+    r = ""
+    for (k = 1; k <= rounds[b, "hand"] && k <= rounds[b, tool]; ++k)
+      if (t[b, "hand", k] > 0) r = r " " t[b, tool, k] / t[b, "hand", k]
+    m = median(r)
+    return m == "" ? "-" : sprintf("%.3f", m)
+  }
+  {
+    k = ++rounds[$2, $1]; t[$2, $1, k] = $3; v[$2, $1] = v[$2, $1] " " $3
+    if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
+  }
   END {
-    for (i = 1; i <= k; ++i) {
-      h = median(v[order[i], "hand"]); m = median(v[order[i], "mpiscope"]); o = median(v[order[i], "intel"])
-      printf "%9d %10s %10s %10s %12s %10s\n", order[i], h, m, (o == "" ? "-" : o), ratio(m, h), ratio(o, h)
+    for (i = 1; i <= n; ++i) {
+      b = order[i]; h = median(v[b, "hand"]); m = median(v[b, "mpiscope"]); o = median(v[b, "intel"])
+      p = paired_median(b, "mpiscope"); q = paired_median(b, "again")
+      printf "%9d %10s %10s %10s %12s %10s %12s %12s\n", b, h, m, (o == "" ? "-" : o), ratio(m, h),
+        ratio(o, h), p, q
     }
-  }'
+  }' "$work/all.txt"

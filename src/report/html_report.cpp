@@ -13,6 +13,7 @@
 #include "report/summary.hpp"
 #include "report_assets.hpp"
 #include "suites/guidelines/guidelines.hpp"
+#include "suites/imb/p2p/benchmarks.hpp"
 #include "suites/tune/tune.hpp"
 
 namespace mpiscope::report {
@@ -332,6 +333,9 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     }
     for (const auto& b : r.benchmarks) {
       json jt = table_data(b, units);
+      // IMB-P2P's patterns side by side over their neighbours (its card in report.js).
+      if (r.info.suite == "imb-p2p")
+        if (const auto n = imb::p2p::neighbours_of(b.name)) jt["neighbours"] = *n;
       if (!jt["rows"].empty()) jr["tables"].push_back(std::move(jt));
     }
     if (r.info.suite == "guidelines") jr["guidelines"] = guidelines_data(r);

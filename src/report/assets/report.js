@@ -141,7 +141,7 @@ function vegaSpec(o, width) {
   const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
   const keys = o.series.map(s => s.key);
   const floor = o.floor && points.length ? Math.min(...points.map(p => p.y)) : null;
-  const xBase = o.xAxis === 'bytes' || o.xAxis === 'processes' || o.xAxis === 'threads' ? 2 : 10;
+  const xBase = ['bytes', 'processes', 'threads', 'neighbours'].includes(o.xAxis) ? 2 : 10;
   const logPan = (dom, cur, d, len) => `[${cur}[0] * pow(${cur}[1] / ${cur}[0], ${d} / ${len}), ${cur}[1] * pow(${cur}[1] / ${cur}[0], ${d} / ${len})]`;
   const logZoom = (dom, a) => `[${a} * pow(${dom}[0] / ${a}, zoom), ${a} * pow(${dom}[1] / ${a}, zoom)]`;
   const spec = {
@@ -272,8 +272,10 @@ function csvOf(o) {
 
 // SKaMPI names the measuring method in a parameter of its own.
 function inCardKey(p, v) { return !NOT_IN_CARD_KEY.has(p) && p !== 'accurate_settings' && !(p === 'method' && (v === 'classic' || v === 'accurate')); }
-function cardKey(t) {
-  let k = t.name + (t.mode ? ` (${t.mode})` : '');
+// IMB-P2P's PingPong and PingPing run on every rank at once: not IMB-MPI1's, whose card they
+// would otherwise share.
+function cardKey(t, run) {
+  let k = (run && run.suite === 'imb-p2p' ? 'IMB-P2P ' : '') + t.name + (t.mode ? ` (${t.mode})` : '');
   for (const [p, v] of Object.entries(t.params)) if (inCardKey(p, v)) k += `, ${p}=${v}`;
   return k;
 }
@@ -287,7 +289,7 @@ function benchmarks() {
   for (const r of selectedRuns()) for (const t of r.tables) {
     if (isBeff(r, t) || isBeffIo(r, t) || isHeatmap(t) || isMapPair(r, t) || isMapSweep(r, t)) continue;
     if (r.tune) continue;  // a tune run's tables: its own cards (tuneCards)
-    const k = cardKey(t);
+    const k = cardKey(t, r);
     if (!map.has(k)) map.set(k, []);
     map.get(k).push({run: r, table: t});
   }
@@ -1010,7 +1012,7 @@ function machineCard() {
   for (const f of m.figures) {
     const run = DATA.runs.find(r => r.id === f.run);
     const table = run && run.tables.find(x => x.key === f.table);
-    const key = table ? cardKey(table) : run && run.suite === 'beff' ? `b_eff run ${run.id}` : null;
+    const key = table ? cardKey(table, run) : run && run.suite === 'beff' ? `b_eff run ${run.id}` : null;
     const value = key ? el('a', {href: '#', 'data-card': key, onclick: ev => {
       ev.preventDefault();
       state.runs.add(f.run);
@@ -1041,6 +1043,46 @@ function guidelinesCard(run) {
   const violated = g.list.flatMap(x => x.points.filter(p => p.verdict === 'VIOLATED').map(p => `${x.name} at ${fmtBytes(p.bytes)}: factor ${fmt(p.factor)}`));
   card.append(el('ul', {class: 'notes', 'data-violations': String(violated.length)},
     el('li', {}, violated.length ? `${violated.length} violated:` : 'No guideline violated.'), ...violated.map(v => el('li', {}, v))));
+  return card;
+}
+
+// IMB-P2P: one card per run setting its patterns side by side over their neighbours, the ranks
+// each rank exchanges messages with in one repetition (html_report.cpp asks the suite): PingPong
+// and PingPing 1, SendRecv_Replace and Corandom 2, Stencil2D 4, Stencil3D 6; Unirandom and
+// Birandom draw their partners at random and have none. At one message size: how the time per
+// message and the message rate change as each rank talks to more neighbours at once.
+function p2pCard(run) {
+  const tables = run.tables.filter(t => t.neighbours > 0);
+  if (!tables.length) return null;
+  const key = `imb-p2p run ${run.id}`;
+  const card = el('section', {class: 'card', 'data-benchmark': key, 'data-card': 'p2p'});
+  card.append(el('h2', {}, `IMB-P2P patterns over their neighbours \u00b7 ${runName(run)}`));
+  card.append(el('p', {class: 'muted'}, 'Neighbours: the ranks each rank exchanges messages with in one repetition, once per side of its ring or grid ' +
+    '(PingPong and PingPing 1, SendRecv_Replace and Corandom 2, Stencil2D 4, Stencil3D 6; Unirandom and Birandom draw theirs at random and are left out). ' +
+    'Time per message: IMB-P2P\'s t[usec], the ranks\' summed time over the messages they moved; message rate: messages over the slowest rank\'s time.'));
+  const lengths = [...new Set(tables.flatMap(t => t.rows.map(r => r.bytes)))].sort((a, b) => a - b);
+  const chosen = lengths.includes(state.length[key]) ? state.length[key] : lengths[lengths.length - 1];
+  const name = t => t.name + (t.params.grid ? ` (${t.params.grid})` : '');
+  const series = (get, unit) => tables.map(t => {
+    const row = t.rows.find(r => r.bytes === chosen);
+    const y = row ? get(row) : null;
+    return {key: `p2p|${run.id}|${name(t)}`, name: name(t), run: null, variant: 0,
+            points: y === null || y === undefined ? [] : [{x: t.neighbours, y,
+              tip: `${t.neighbours} neighbour${t.neighbours === 1 ? '' : 's'}, ${fmtBytes(chosen)}: ${fmt(y)} ${unit}, ${row.repetitions} repetitions`}]};
+  });
+  const plots = el('div', {class: 'plots'});
+  const time = plot({id: `${key} time`, title: `time per message over neighbours at ${fmtBytes(chosen)}`, xAxis: 'neighbours', xTitle: 'neighbours per rank',
+                     yTitle: 'time per message [microseconds]', yUnit: 'microseconds', series: series(r => r.t_us, 'microseconds')});
+  const pick = el('select', {'aria-label': 'message size of the neighbours plots'});
+  for (const b of lengths) { const o = el('option', {value: b}, fmtBytes(b)); if (b === chosen) o.selected = true; pick.append(o); }
+  pick.addEventListener('change', () => { state.length[key] = Number(pick.value); render(); });
+  time.querySelector('.bar').append(el('label', {class: 'muted'}, 'at ', pick));
+  plots.append(time);
+  if (tables.some(t => t.rows.some(r => r.values.message_rate)))
+    plots.append(plot({id: `${key} rate`, title: `message rate over neighbours at ${fmtBytes(chosen)}`, xAxis: 'neighbours', xTitle: 'neighbours per rank',
+                       yTitle: 'message rate [messages/s]', yUnit: 'messages/s',
+                       series: series(r => (r.values.message_rate ? r.values.message_rate[0] : null), 'messages/s')}));
+  card.append(plots);
   return card;
 }
 
@@ -1088,6 +1130,8 @@ function render() {
       if (r.tables.some(t => isMapPair(r, t))) main.append(mapCard(r));
       if (r.guidelines) main.append(guidelinesCard(r));
       if (r.tune) main.append(...tuneCards(r));
+      const p2p = p2pCard(r);
+      if (p2p) main.append(p2p);
       const suites = skampiSuitesCard(r);
       if (suites) main.append(suites);
     }

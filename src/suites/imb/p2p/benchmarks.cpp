@@ -404,4 +404,12 @@ std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {
   return list;
 }
 
+std::optional<int> neighbours_of(std::string_view pattern) {
+  if (pattern == "PingPong" || pattern == "PingPing") return 1;
+  if (pattern == "SendRecv_Replace" || pattern == "Corandom") return 2;
+  if (pattern == "Stencil2D") return 4;
+  if (pattern == "Stencil3D") return 6;
+  return std::nullopt;
+}
+
 }  // namespace mpiscope::imb::p2p
