@@ -617,8 +617,11 @@ const std::map<std::string, std::string> osu_overlap_values = {{"Coll. Init(us)"
 // ("# HOST/POSIX_MEMALIGN: allocated 8 bytes at 0x7f…", a host name, a CUDA device) that differs
 // from launch to launch: as a parameter it would make each file's tables a table of their own,
 // which compare never matches with a run.
+// "# Datatype: MPI_CHAR.", "# Window creation: …", "# Synchronization: …", and OSU 7.5's
+// osu_partitioned_latency's "# Partitions: 8".
 bool is_osu_parameter(const std::string& key) {
-  return key == "datatype" || key == "window creation" || key == "synchronization";
+  return key == "datatype" || key == "window creation" || key == "synchronization" ||
+         key == "partitions";
 }
 
 StoredRun parse_osu(LineReader& lines, const TableSink& sink) {

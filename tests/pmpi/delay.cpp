@@ -1,6 +1,6 @@
 // A PMPI interposition library of the project's own, LD_PRELOADed into the ranks by tests:
 //  - MPISCOPE_DELAY="MPI_Allreduce=300,MPI_Bcast=50" (microseconds) adds a known busy-wait before
-//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Ibcast, MPI_Send, MPI_File_write,
+//    those calls (MPI_Allreduce, MPI_Bcast, MPI_Ibcast, MPI_Send, MPI_Pready, MPI_File_write,
 //    MPI_File_write_all, MPI_File_write_ordered), so that a test can check that accurate mode
 //    measures it within its interval, that compare flags a slowdown, or that b_eff_io's reads on a
 //    disk with slow writes still run their time; and MPI_Init_thread (osu_init's start-up);
@@ -400,6 +400,9 @@ extern "C" int MPI_Precv_init(void* buffer, int partitions, MPI_Count count, MPI
   return PMPI_Precv_init(buffer, partitions, count, type, source, tag, comm, info, request);
 }
 extern "C" int MPI_Pready(int partition, MPI_Request request) {
+  static const double delay = delay_of("MPI_Pready");
+  static std::atomic<long> calls{0};
+  spin(delay_now(delay, calls));
   trace("MPI_Pready", partition, -1);
   return PMPI_Pready(partition, request);
 }

@@ -125,6 +125,9 @@ std::string timing_rule(const Program& p) {
            "it (rank 0)";
   if (is_collective(p.figure))
     return "OSU 7.4: each iteration between two MPI_Wtime reads, the sum, a barrier after it";
+  if (p.overlapped_ping_pong)
+    return "OSU 7.5: each iteration between two MPI_Wtime reads, the sum, on both ranks; in the "
+           "overlapped pass a barrier after it";
   return "OSU 7.4: each iteration between two MPI_Wtime reads, the sum (the ranks that send first)";
 }
 
@@ -323,6 +326,12 @@ int run(const Options& o, int thread_level, const cli::Launch& launch) {
         "CPU work computes for each rank's own pure communication time; overall, compute and pure "
         "the means over the ranks; overlap = 100 (pure + compute - overall) / pure";
   }
+  if (p.overlapped_ping_pong)
+    info.settings["overlap"] =
+        "each size twice: the ping-pong alone (pure: each rank's half round trip), then with CPU "
+        "work between each start and its wait, computing for the rank's own pure time (an untimed "
+        "barrier after each iteration); overall (half the round trip), compute (the two works' "
+        "half) and pure the means over the ranks; overlap = 100 (pure + compute - overall) / pure";
   if (!o.tail_percentiles.empty()) {  // -z, and whose iterations the samples are
     std::string list;
     for (int q : o.tail_percentiles) list += (list.empty() ? "" : ",") + std::to_string(q);

@@ -51,6 +51,9 @@ struct Program {
   // project's): every rank of the first half the origin of the rank P/2 above it, all pairs at
   // once, in -s flush only.
   bool multi_pair_one_sided = false;
+  // A ping-pong measured twice, alone and overlapped with CPU work, whose table has the
+  // non-blocking collectives' Overall, Compute, Pure Comm. and Overlap (osu_partitioned_latency).
+  bool overlapped_ping_pong = false;
 };
 
 // The one-sided programs' -w and -s (osu_util_mpi.c's process_one_sided_options).
@@ -116,9 +119,10 @@ core::Benchmark multi_pair_latency();                           // osu_multi_lat
 core::Benchmark ping_pong_latency();             // osu_latency (IMB's PingPong kernel)
 core::Benchmark persistent_ping_pong_latency();  // osu_latency_persistent
 // partitioned.cpp: osu_partitioned_latency, the ping-pong through MPI 4.0's partitioned requests
-// of `partitions` partitions (a library without them says "not run" at every size).
+// of `partitions` partitions of `type`, overlapped with CPU work, its pure pass the twin (a
+// library without them says "not run" at every size).
 bool library_has_partitioned_communication();
-core::Benchmark partitioned_ping_pong_latency(int partitions);
+core::Benchmark partitioned_latency(int partitions, const OsuType& type);
 // threads.cpp: osu_latency_mt, rank 0's `senders` threads and rank 1's `receivers` sharing the
 // ping-pong's iterations.
 core::Benchmark threaded_ping_pong_latency(int senders, int receivers);

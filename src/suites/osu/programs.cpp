@@ -20,7 +20,8 @@ const std::vector<Program>& programs() {
        .title = "OSU MPI Partitioned Latency Test",
        .figure = F::kLatency,
        .exactly_two = true,
-       .version = "7.5"},
+       .version = "7.5",
+       .overlapped_ping_pong = true},
       {.name = "osu_latency_mt",
        .title = "OSU MPI Multi-threaded Latency Test",
        .figure = F::kLatency,
@@ -399,7 +400,7 @@ core::Benchmark benchmark_for(const Program& p, const BenchmarkChoices& c) {
     b = persistent_ping_pong_latency();
   } else if (p.name == "osu_partitioned_latency") {
     // Sizes of whole partitions of whole elements: Q partitions of n / Q elements each.
-    b = on_osu_datatype(partitioned_ping_pong_latency(c.partitions), c.type);
+    b = partitioned_latency(c.partitions, c.type);
     b.unit *= static_cast<std::size_t>(c.partitions);
     b.fixed_processes = 2;
     return b;

@@ -82,6 +82,8 @@ std::string TextReporter::title() const {
         "# Number of forked processes in sender: {}\n# Number of forked processes in receiver: "
         "{}\n\n# {}\n",
         options_.sender_processes, options_.receiver_processes, named);
+  if (program_.name == "osu_partitioned_latency")  // OSU 7.5 ends its line with a tab
+    return fmt::format("\n# {}\n# Partitions: {}\t\n", named, options_.partitions);
   if (program_.name == "osu_latency_mt")  // its thread counts first, as OSU's rank 0 prints them
     return fmt::format(
         "# Number of Sender threads: {} \n# Number of Receiver threads: {}\n\n# {}\n",
@@ -116,7 +118,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
       h += fmt::format("# Datatype: {}.\n",
                        datatype == b.parameters.end() ? "MPI_CHAR" : datatype->second);
     h += fmt::format("{:<{}}", "# Size", kSize);
-    switch (program_.figure) {
+    switch (overlap_table() ? Figure::kOverlap : program_.figure) {
       case Figure::kBandwidth:
       case Figure::kOneSidedBandwidth:
         h += fmt::format("{:>{}}", "Bandwidth (MB/s)", kField);
@@ -140,7 +142,7 @@ void TextReporter::benchmark_started(const core::BenchmarkRun& b) {
   if (options_.full && latency_figure())
     h += fmt::format("{:>{}}{:>{}}{:>12}", "Min Latency(us)", kField, "Max Latency(us)", kField,
                      "Iterations");
-  if (program_.figure == Figure::kOverlap)
+  if (overlap_table())
     for (const char* column : overlap_columns(options_.full))
       h += fmt::format("{:>{}}", column, kField);
   if (options_.validate) h += fmt::format("{:>{}}", "Validation", field());
@@ -185,7 +187,7 @@ void TextReporter::row(const core::BenchmarkRun& b, const core::Measurement& m) 
   const int first_width = !program_.sized ? (program_.figure == Figure::kOverlap ? 13 : 17)
                           : program_.name == "osu_latency_mp" && !options_.validate ? 10
                                                                                     : field();
-  switch (program_.figure) {
+  switch (overlap_table() ? Figure::kOverlap : program_.figure) {
     case Figure::kBandwidth:
     case Figure::kOneSidedBandwidth:
       r += fmt::format("{:>{}.2f}", osu_megabytes_per_second(m), first_width);

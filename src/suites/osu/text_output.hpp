@@ -47,6 +47,11 @@ class TextReporter : public core::Reporter {
   bool latency_figure() const {
     return program_.figure == Figure::kLatency || program_.figure == Figure::kCollective;
   }
+  // Overall, Compute, Pure Comm. and Overlap: the non-blocking collectives, the partitioned
+  // ping-pong.
+  bool overlap_table() const {
+    return program_.figure == Figure::kOverlap || program_.overlapped_ping_pong;
+  }
   int field() const;          // FIELD_WIDTH of this program's columns
   std::string title() const;  // the lines before the first table's header
   // -V: osu_mbw_mr's MB/s per size (rows in order) and window (columns), printed as OSU's two
