@@ -47,16 +47,14 @@ run() {
     cat "$out" >&2
     exit 1
   fi
-  if [[ $tool == hand || $tool == again ]]; then
-    awk -v t="$tool" -v n="$bytes" '$1 == n && NF == 2 { print t, n, $2 }' "$out" >> "$work/all.txt"
-  elif [[ $tool == mpiscope ]]; then  # t_avg to the nanosecond: the text has two decimals
-    python3 -c 'import json, sys; print(sys.argv[1], sys.argv[2],
-                json.load(open(sys.argv[3]))["benchmarks"][0]["rows"][0]["t_avg_us"])' \
-      "$tool" "$bytes" "$work/m.json" >> "$work/all.txt"
-  else  # IMB-MT's row: #bytes (X times the threads), #repetitions, t_min, t_max, t_avg, Mbytes/sec
-    awk -v t="$tool" -v n="$bytes" -v k="$threads" '$1 == n * k && NF == 6 { print t, n, $5 }' \
-      "$out" >> "$work/all.txt"
-  fi
+  local value
+  case $tool in
+  hand | again) value=$(line_value "$bytes" "$out") ;;
+  mpiscope) value=$(json_t_avg "$work/m.json") ;;
+  # IMB-MT's row: #bytes (X times the threads), #repetitions, t_min, t_max, t_avg, Mbytes/sec
+  intel) value=$(awk -v n="$bytes" -v k="$threads" '$1 == n * k && NF == 6 { print $5 }' "$out") ;;
+  esac
+  append_figure "$tool" "$bytes" "$value"
 }
 
 # shellcheck disable=SC2086
@@ -70,27 +68,19 @@ printf '%9s %10s %10s %10s %12s %10s %12s %12s\n' bytes hand mpiscope intel "mpi
 # "paired m/h" is the median over rounds of mpiscope's time over the hand-written loop's in the
 # same round, which leaves out the machine's drift from round to round; "noise h'/h" the same of
 # the hand-written loop's second launch over its first.
-awk "$MEDIAN_AWK"'
+awk "$MEDIAN_AWK$PAIRED_AWK"'
   function ratio(tool, hand) {
     if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
     return sprintf("%.3f", tool / hand)
   }
-  function paired_median(b, tool,   k, r, m) {
-    r = ""
-    for (k = 1; k <= rounds[b, "hand"] && k <= rounds[b, tool]; ++k)
-      if (t[b, "hand", k] > 0) r = r " " t[b, tool, k] / t[b, "hand", k]
-    m = median(r)
-    return m == "" ? "-" : sprintf("%.3f", m)
-  }
   {
-    k = ++rounds[$2, $1]; t[$2, $1, k] = $3; v[$2, $1] = v[$2, $1] " " $3
+    record($2, $1, $3); v[$2, $1] = v[$2, $1] " " $3
     if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
   }
   END {
     for (i = 1; i <= n; ++i) {
       b = order[i]; h = median(v[b, "hand"]); m = median(v[b, "mpiscope"]); o = median(v[b, "intel"])
-      p = paired_median(b, "mpiscope"); q = paired_median(b, "again")
       printf "%9d %10s %10s %10s %12s %10s %12s %12s\n", b, h, m, (o == "" ? "-" : o), ratio(m, h),
-        ratio(o, h), p, q
+        ratio(o, h), paired_median(b, "mpiscope"), paired_median(b, "again")
     }
   }' "$work/all.txt"

@@ -25,8 +25,10 @@ threads=${THREADS:-1:2}
 # shellcheck source=bench/side_by_side.bash
 source "$(dirname "$0")/side_by_side.bash"
 bench_start "$launcher"
-tools="hand mpiscope"
-[[ -n $osu_dir ]] && tools="hand mpiscope osu"
+# "again" is the hand-written loop once more: its ratio to the first shows how large a ratio the
+# machine's noise alone produces.
+tools="hand mpiscope again"
+[[ -n $osu_dir ]] && tools="hand mpiscope again osu"
 
 # One launch: "tool benchmark bytes value" appended to all.txt from the "BYTES VALUE" lines.
 run() {
@@ -35,11 +37,12 @@ run() {
   local -a extra=()
   [[ $bench == osu_latency_mt ]] && extra=(-t "$threads")
   case $tool in
-  hand)
+  hand | again)
     cmd=("$build/bin/osu_hand_loops" "${bench#osu_}" "$bytes")
     [[ $bench == osu_latency_mt ]] && cmd+=(--threads "$threads")
     ;;
-  mpiscope) cmd=("$build/bin/mpiscope" osu "$bench" -m "$bytes:$bytes" "${extra[@]}" --no-db) ;;
+  mpiscope) cmd=("$build/bin/mpiscope" osu "$bench" -m "$bytes:$bytes" "${extra[@]}" --json
+    "$work/m.json" --no-db) ;;
   osu) cmd=("$osu_dir/$bench" -m "$bytes:$bytes" "${extra[@]}") ;;
   esac
   # shellcheck disable=SC2086
@@ -51,8 +54,13 @@ run() {
     cat "$out" >&2
     exit 1
   fi
-  awk -v t="$tool" -v b="$bench" -v n="$bytes" '$1 == n && NF == 2 { print t, b, n, $2 }' \
-    "$out" >> "$work/all.txt"
+  local value
+  if [[ $tool == mpiscope && $bench != osu_bw ]]; then  # latency to the nanosecond
+    value=$(json_t_avg "$work/m.json")
+  else
+    value=$(line_value "$bytes" "$out")
+  fi
+  append_figure "$tool" "$bench" "$bytes" "$value"
 }
 
 items=()
@@ -60,19 +68,29 @@ for bench in $benches; do for bytes in $lengths; do items+=("$bench $bytes"); do
 interleave "$rounds" "$tools" run "${items[@]}"
 bench_end
 echo "$rounds rounds with $launcher, 2 processes; medians over rounds"
-printf '%-12s %9s %12s %12s %12s %10s %10s\n' benchmark bytes hand mpiscope osu \
-  "mpiscope/h" "osu/h"
-sort -k2,2 -k3,3n "$work/all.txt" | awk "$MEDIAN_AWK"'
+printf '%-14s %9s %12s %12s %12s %10s %10s %12s %12s %12s\n' benchmark bytes hand mpiscope \
+  osu "mpiscope/h" "osu/h" "paired m/h" "paired o/h" "noise h'/h"
+# all.txt keeps the order of the launches: the k-th line of a tool at a point is from round k.
+# "paired m/h" is the median over rounds of mpiscope's ratio in time to the hand-written loop in
+# the same round, "paired o/h" OSU's, "noise h'/h" the hand-written loop's second launch's.
+# OSU's binaries print two decimals (at 0.2 us one digit is 5 %).
+awk "$MEDIAN_AWK$PAIRED_AWK"'
   # Ratio in time against the hand-written loop.
   function ratio(bench, tool, hand) {
     if (tool == "" || hand == "" || tool == 0 || hand == 0) return "-"
     return sprintf("%.3f", bench == "osu_bw" ? hand / tool : tool / hand)
   }
-  { key = $2 " " $3; v[key, $1] = v[key, $1] " " $4; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+  {
+    key = $2 " " $3; v[key, $1] = v[key, $1] " " $4
+    record(key, $1, $2 == "osu_bw" ? ($4 > 0 ? 1 / $4 : 0) : $4)  # bandwidth: time per byte
+    if (!(key in seen)) { seen[key] = 1; order[++k] = key }
+  }
   END {
     for (i = 1; i <= k; ++i) {
       split(order[i], p, " ")
       h = median(v[order[i], "hand"]); m = median(v[order[i], "mpiscope"]); o = median(v[order[i], "osu"])
-      printf "%-12s %9d %12s %12s %12s %10s %10s\n", p[1], p[2], h, m, (o == "" ? "-" : o), ratio(p[1], m, h), ratio(p[1], o, h)
+      printf "%-14s %9d %12s %12s %12s %10s %10s %12s %12s %12s\n", p[1], p[2], h, m,
+        (o == "" ? "-" : o), ratio(p[1], m, h), ratio(p[1], o, h), paired_median(order[i], "mpiscope"),
+        paired_median(order[i], "osu"), paired_median(order[i], "again")
     }
-  }'
+  }' "$work/all.txt"

@@ -48,3 +48,42 @@ MEDIAN_AWK='
     for (i = 2; i <= n; ++i) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; --j) a[j + 1] = a[j]; a[j + 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }'
+
+# An awk function, paired_median(key, tool), for launches recorded in round order: with
+# `record(key, tool, value)` called on each line, the median over rounds of tool's value over
+# "hand"'s in the same round (which leaves out the machine's drift from round to round), to 3
+# decimals, "-" without pairs; latency-like figures (time: tool / hand). Needs MEDIAN_AWK before
+# it: awk "$MEDIAN_AWK$PAIRED_AWK"' { record(...) } END { ... }'.
+# shellcheck disable=SC2034
+PAIRED_AWK='
+  function record(key, tool, value) { t[key, tool, ++rounds[key, tool]] = value }
+  function paired_median(key, tool,   k, r, m) {
+    r = ""
+    for (k = 1; k <= rounds[key, "hand"] && k <= rounds[key, tool]; ++k)
+      if (t[key, "hand", k] > 0 && t[key, tool, k] > 0) r = r " " t[key, tool, k] / t[key, "hand", k]
+    m = median(r)
+    return m == "" ? "-" : sprintf("%.3f", m)
+  }'
+
+# json_t_avg FILE: the t_avg of the first row of mpiscope's --json FILE, to the nanosecond (its
+# text rounds to two decimals).
+json_t_avg() {
+  python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["benchmarks"][0]["rows"][0]["t_avg_us"])' "$1"
+}
+
+# line_value BYTES FILE: the value of the hand-written loops' "BYTES VALUE" line for BYTES.
+line_value() {
+  awk -v n="$1" '$1 == n && NF == 2 { print $2 }' "$2"
+}
+
+# append_figure WORD... VALUE: one line of $work/all.txt; a launch whose figure was not found
+# (VALUE empty) stops the bench, showing its output ($work/out.txt), rather than count as 0.
+append_figure() {
+  if [[ -z ${*: -1} ]]; then
+    echo "no figure found for: ${*:1:$#-1}" >&2
+    cat "$work/out.txt" >&2
+    exit 1
+  fi
+  echo "$*" >> "$work/all.txt"
+}

@@ -69,6 +69,13 @@ class AlignedBytes {
 
 class MessageBuffers {
  public:
+  // Move-only: a copy would write into the same memory as its original.
+  MessageBuffers() = default;
+  MessageBuffers(MessageBuffers&&) noexcept = default;
+  MessageBuffers& operator=(MessageBuffers&&) noexcept = default;
+  MessageBuffers(const MessageBuffers&) = delete;
+  MessageBuffers& operator=(const MessageBuffers&) = delete;
+
   // Fills the send slots with the pattern of `pattern_rank` and the receive slots with zeros.
   // Each region has slot_count() slots, or `max_slots` when fewer.
   static std::optional<MessageBuffers> try_create(const BufferShape& shape, const OffCache& oc,

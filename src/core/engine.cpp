@@ -455,7 +455,9 @@ class SuiteRunner {
     if (world_rank_ == 0) reporter_.benchmark_started(run);
     if (ps.is_active()) {
       bool first = true;
-      const std::size_t longest = *std::max_element(lengths.begin(), lengths.end());
+      // IMB-MT's -malloc_algo continuous spaces the threads' buffers by it.
+      const std::size_t longest =
+          lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
       const double table_start = MPI_Wtime();
       for (std::size_t bytes : lengths) {
         ++points_;
@@ -593,6 +595,9 @@ class SuiteRunner {
       own = MessageBuffers::try_create(shape, OffCache{}, pattern_rank(t), 1);
       if (own) fill_sum_pattern(b, *own, ps.group.rank(), q);
     };
+    // Continuous: each thread's part as long as the table's longest length needs (IMB-MT's
+    // maxlen), at least the 4 bytes of the warm-up.
+    const BufferShape spacing = b.shape(std::max(longest, kWarmupBytes), q, repetitions);
     switch (settings_.thread_buffers) {
       case ThreadBuffers::Serial:
         for (int t = 0; t < threads; ++t) allocate(t);
@@ -603,7 +608,6 @@ class SuiteRunner {
       case ThreadBuffers::Continuous: {
         std::vector<int> ranks;
         for (int t = 0; t < threads; ++t) ranks.push_back(pattern_rank(t));
-        const BufferShape spacing = b.shape(std::max(longest, kWarmupBytes), q, repetitions);
         if (auto cut = MessageBuffers::try_create_contiguous(shape, spacing, ranks))
           for (int t = 0; t < threads; ++t) {
             auto& own = buffers[static_cast<std::size_t>(t)];
@@ -615,7 +619,11 @@ class SuiteRunner {
     }
     const bool allocated =
         std::all_of(buffers.begin(), buffers.end(), [](const auto& x) { return x.has_value(); });
-    if (!allocated_everywhere(allocated, active, (shape.send + shape.recv) * threads,
+    const BufferShape slot =
+        settings_.thread_buffers == ThreadBuffers::Continuous
+            ? BufferShape{std::max(shape.send, spacing.send), std::max(shape.recv, spacing.recv)}
+            : shape;
+    if (!allocated_everywhere(allocated, active, (slot.send + slot.recv) * threads,
                               "the threads' message buffers", m))
       return m;
     ThreadTeam team(threads);
@@ -866,7 +874,9 @@ class SuiteRunner {
   }
 
   // IMB-NBC's and OSU's t_CPU: the mean time of the CPU_Exploit calls inside the timed loop (not
-  // those of the warm-up or the -time probes), and their spread; OSU's phases of the same calls.
+  // those of the warm-up or the -time probes; OSU's skip iterations, which run inside its timed
+  // loop, count with the timed ones: their calls do the same work), and their spread; OSU's
+  // phases of the same calls.
   struct CpuWorkInLoop {
     const Benchmark& b;
     LocalPoint& out;

@@ -333,9 +333,10 @@ json report_data(const std::vector<db::StoredRun>& runs, const std::string& db_p
     }
     for (const auto& b : r.benchmarks) {
       json jt = table_data(b, units);
-      // IMB-P2P's patterns side by side over their neighbours (its card in report.js).
+      // IMB-P2P's patterns side by side over the messages each rank sends (its card in
+      // report.js).
       if (r.info.suite == "imb-p2p")
-        if (const auto n = imb::p2p::neighbours_of(b.name)) jt["neighbours"] = *n;
+        if (const auto n = imb::p2p::sends_per_rank(b.name)) jt["sends_per_rank"] = *n;
       if (!jt["rows"].empty()) jr["tables"].push_back(std::move(jt));
     }
     if (r.info.suite == "guidelines") jr["guidelines"] = guidelines_data(r);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -101,8 +102,9 @@ TEST(OsuPartitioned, TwoPassesPerSizeThroughPartitionedRequestsAsOsusTable) {
 // The figures at two sizes: each MPI_Pready made to take 250 us, a send's start takes 1 ms (4
 // partitions), so the pure half round trip is about 1 ms (no CPU work left over from the size
 // before); the overlapped pass computes about as long between each start and its wait (Compute:
-// two works per round trip, one per half), and the Pready calls, made before the work, cannot
-// overlap it: Overall is about Pure Comm. + Compute, Overlap as OSU's formula gives it.
+// two works per round trip, one per half). Overall holds the work and at most the pure time
+// besides (how much of the transfer the work hides is the library's: MPICH 4.0 moves nothing
+// before MPI_Wait, a library that sends at MPI_Pready hides more), and Overlap is OSU's formula.
 TEST(OsuPartitioned, ComputesForThePureTimeBetweenEachStartAndItsWait) {
   if (is_openmpi()) GTEST_SKIP() << "Open MPI 4.1 has no partitioned communication";
   const auto dir = temp_dir();
@@ -123,7 +125,7 @@ TEST(OsuPartitioned, ComputesForThePureTimeBetweenEachStartAndItsWait) {
     EXPECT_LT(pure, 1500) << r.out;
     EXPECT_GT(compute, 0.95 * pure) << r.out;
     EXPECT_LT(compute, 1.3 * pure) << r.out;
-    EXPECT_GT(overall, 0.9 * (pure + compute)) << r.out;
+    EXPECT_GT(overall, compute) << r.out;
     EXPECT_LT(overall, 1.25 * (pure + compute)) << r.out;
     EXPECT_NEAR(overlap, std::max(0.0, 100 - (overall - compute) / pure * 100), 1e-6) << r.out;
   }
@@ -171,6 +173,19 @@ TEST(OsuPartitioned, ImportsOsusTablesAndComparesThemWithARun) {
   EXPECT_EQ(count_of(compared.out, "osu_partitioned_latency"), 2) << compared.out;  // -q 8 alike
   EXPECT_NE(compared.out.find("partitions=8"), std::string::npos) << compared.out;
   EXPECT_NE(compared.out.find("only in A"), std::string::npos) << compared.out;  // -q 4's table
+}
+
+// No size of the range holds a whole partition of a whole element (8 partitions of MPI_INT need
+// 32 bytes): the table is its header alone, as OSU's, and the run ends normally.
+TEST(OsuPartitioned, ARangeWithoutAWholePartitionRunsNoSize) {
+  const auto r = run_mpi(
+      2, {"osu", "osu_partitioned_latency", "-T", "mpi_int", "-m", "1:16", "--no-db"}, "", 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 5u) << r.err << r.out;
+  EXPECT_EQ(lines[4].rfind("# Size", 0), 0u) << r.out;
+  for (const auto& line : lines)
+    EXPECT_FALSE(!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) << r.out;
 }
 
 TEST(OsuPartitioned, RefusesWhatItCannotRun) {

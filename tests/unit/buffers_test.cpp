@@ -111,31 +111,6 @@ bool mapped(const std::byte* p, std::size_t bytes) {
 
 // A freed mapping serves the next allocation it holds (warm pages, as IMB's and OSU's persistent
 // buffers); one that none holds returns every kept mapping, so no more is held than was in use.
-// -malloc_algo continuous: buffer k's regions at k times the spacing (at least the shape), its
-// send region in its own pattern, every receive region zero.
-TEST(MessageBuffers, ContiguousCutsOneBlockPerDirection) {
-  const BufferShape shape{.send = 8, .recv = 12}, spacing{.send = 100, .recv = 4};
-  auto cut = MessageBuffers::try_create_contiguous(shape, spacing, {3, 5, 7});
-  ASSERT_TRUE(cut.has_value());
-  ASSERT_EQ(cut->size(), 3u);
-  for (std::size_t k = 0; k < 3; ++k) {
-    const MessageBuffers& mb = (*cut)[k];
-    EXPECT_EQ(mb.send(0), (*cut)[0].send(0) + 100 * k);
-    EXPECT_EQ(mb.recv(0), (*cut)[0].recv(0) + 12 * k) << "the shape when longer than the spacing";
-    EXPECT_EQ(mb.send(1), mb.send(0)) << "one slot";
-    std::byte expected[8];
-    fill_pattern(expected, 8, 3 + 2 * static_cast<int>(k));
-    EXPECT_EQ(std::memcmp(mb.send(0), expected, 8), 0);
-    for (int i = 0; i < 12; ++i) EXPECT_EQ(mb.recv(0)[i], std::byte{0});
-  }
-  // The block outlives the buffer that made it: the others still point into it.
-  std::vector<MessageBuffers> rest(std::make_move_iterator(cut->begin() + 1),
-                                   std::make_move_iterator(cut->end()));
-  cut->clear();
-  rest[1].recv(0)[11] = std::byte{1};
-  EXPECT_EQ(rest[0].recv(0)[23], std::byte{1});
-}
-
 TEST(AlignedBytes, AFreedMappingIsReusedAndReturnedWhenItCannotServe) {
   // Larger than anything an earlier test in this process freed: a miss, so the mappings those kept
   // are returned, and this one stays in use (untouched, so never resident) until the end.
@@ -162,4 +137,33 @@ TEST(AlignedBytes, AFreedMappingIsReusedAndReturnedWhenItCannotServe) {
   const bool inside_new = first >= larger->data() && first < larger->data() + larger->size();
   EXPECT_TRUE(!mapped(first, 1u << 20) || inside_new);
   EXPECT_TRUE(mapped(larger->data(), larger->size()));
+}
+
+// -malloc_algo continuous: buffer k's regions at k times the spacing (at least the shape), its
+// send region in its own pattern, every receive region zero.
+TEST(MessageBuffers, ContiguousCutsOneBlockPerDirection) {
+  const BufferShape shape{.send = 8, .recv = 12}, spacing{.send = 100, .recv = 4};
+  auto cut = MessageBuffers::try_create_contiguous(shape, spacing, {3, 5, 7});
+  ASSERT_TRUE(cut.has_value());
+  ASSERT_EQ(cut->size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const MessageBuffers& mb = (*cut)[k];
+    EXPECT_EQ(mb.send(0), (*cut)[0].send(0) + 100 * k);
+    EXPECT_EQ(mb.recv(0), (*cut)[0].recv(0) + 12 * k) << "the shape when longer than the spacing";
+    EXPECT_EQ(mb.send(1), mb.send(0)) << "one slot";
+    std::byte expected[8];
+    fill_pattern(expected, 8, 3 + 2 * static_cast<int>(k));
+    EXPECT_EQ(std::memcmp(mb.send(0), expected, 8), 0);
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(mb.recv(0)[i], std::byte{0});
+  }
+  // The block outlives the buffer that made it: with that one gone, an allocation no kept
+  // mapping can serve (which returns every kept one to the system) leaves it mapped. Last in the
+  // file: the large mapping it keeps would serve AlignedBytes' test.
+  std::vector<MessageBuffers> rest(std::make_move_iterator(cut->begin() + 1),
+                                   std::make_move_iterator(cut->end()));
+  cut->clear();
+  const auto miss = AlignedBytes::try_allocate(std::size_t{512} << 20);
+  ASSERT_TRUE(miss);
+  EXPECT_TRUE(mapped(rest[0].recv(0) - 12, 3 * 12));  // the blocks from their (page) start
+  EXPECT_TRUE(mapped(rest[0].send(0) - 100, 3 * 100));
 }

@@ -141,7 +141,7 @@ function vegaSpec(o, width) {
   const ydom = o.yLinear ? [Math.min(0, ...ys), Math.max(...ys, 1) * 1.1] : extent(ys, 1.3);
   const keys = o.series.map(s => s.key);
   const floor = o.floor && points.length ? Math.min(...points.map(p => p.y)) : null;
-  const xBase = ['bytes', 'processes', 'threads', 'neighbours'].includes(o.xAxis) ? 2 : 10;
+  const xBase = ['bytes', 'processes', 'threads', 'sends'].includes(o.xAxis) ? 2 : 10;
   const logPan = (dom, cur, d, len) => `[${cur}[0] * pow(${cur}[1] / ${cur}[0], ${d} / ${len}), ${cur}[1] * pow(${cur}[1] / ${cur}[0], ${d} / ${len})]`;
   const logZoom = (dom, a) => `[${a} * pow(${dom}[0] / ${a}, zoom), ${a} * pow(${dom}[1] / ${a}, zoom)]`;
   const spec = {
@@ -1046,20 +1046,20 @@ function guidelinesCard(run) {
   return card;
 }
 
-// IMB-P2P: one card per run setting its patterns side by side over their neighbours, the ranks
-// each rank exchanges messages with in one repetition (html_report.cpp asks the suite): PingPong
-// and PingPing 1, SendRecv_Replace and Corandom 2, Stencil2D 4, Stencil3D 6; Unirandom and
-// Birandom draw their partners at random and have none. At one message size: how the time per
-// message and the message rate change as each rank talks to more neighbours at once.
+// IMB-P2P: one card per run setting its patterns side by side over the messages each rank sends
+// in one repetition, each to a neighbour of its own (html_report.cpp asks the suite): PingPong,
+// PingPing, Corandom and SendRecv_Replace 1, Stencil2D 4, Stencil3D 6; Unirandom and Birandom
+// draw their partners at random and have none. At one message size: how the time per message
+// and the message rate change as each rank has more messages out at once.
 function p2pCard(run) {
-  const tables = run.tables.filter(t => t.neighbours > 0);
+  const tables = run.tables.filter(t => t.sends_per_rank > 0);
   if (!tables.length) return null;
   const key = `imb-p2p run ${run.id}`;
   const card = el('section', {class: 'card', 'data-benchmark': key, 'data-card': 'p2p'});
-  card.append(el('h2', {}, `IMB-P2P patterns over their neighbours \u00b7 ${runName(run)}`));
-  card.append(el('p', {class: 'muted'}, 'Neighbours: the ranks each rank exchanges messages with in one repetition, once per side of its ring or grid ' +
-    '(PingPong and PingPing 1, SendRecv_Replace and Corandom 2, Stencil2D 4, Stencil3D 6; Unirandom and Birandom draw theirs at random and are left out). ' +
-    'Time per message: IMB-P2P\'s t[usec], the ranks\' summed time over the messages they moved; message rate: messages over the slowest rank\'s time.'));
+  card.append(el('h2', {}, `IMB-P2P patterns over the messages each rank sends \u00b7 ${runName(run)}`));
+  card.append(el('p', {class: 'muted'}, 'Messages each rank sends in one repetition, each to a neighbour of its own ' +
+    '(PingPong, PingPing, Corandom and SendRecv_Replace 1; Stencil2D 4 and Stencil3D 6: a stencil\'s neighbours; Unirandom and Birandom draw their partners at random and are left out). ' +
+    'Time per message: IMB-P2P\'s t[usec], the ranks\' summed time over the messages they moved (PingPong\'s half a round trip); message rate: messages over the slowest rank\'s time.'));
   const lengths = [...new Set(tables.flatMap(t => t.rows.map(r => r.bytes)))].sort((a, b) => a - b);
   const chosen = lengths.includes(state.length[key]) ? state.length[key] : lengths[lengths.length - 1];
   const name = t => t.name + (t.params.grid ? ` (${t.params.grid})` : '');
@@ -1067,19 +1067,19 @@ function p2pCard(run) {
     const row = t.rows.find(r => r.bytes === chosen);
     const y = row ? get(row) : null;
     return {key: `p2p|${run.id}|${name(t)}`, name: name(t), run: null, variant: 0,
-            points: y === null || y === undefined ? [] : [{x: t.neighbours, y,
-              tip: `${t.neighbours} neighbour${t.neighbours === 1 ? '' : 's'}, ${fmtBytes(chosen)}: ${fmt(y)} ${unit}, ${row.repetitions} repetitions`}]};
+            points: y === null || y === undefined ? [] : [{x: t.sends_per_rank, y,
+              tip: `${t.sends_per_rank} message${t.sends_per_rank === 1 ? '' : 's'} sent per rank, ${fmtBytes(chosen)}: ${fmt(y)} ${unit}, ${row.repetitions} repetitions`}]};
   });
   const plots = el('div', {class: 'plots'});
-  const time = plot({id: `${key} time`, title: `time per message over neighbours at ${fmtBytes(chosen)}`, xAxis: 'neighbours', xTitle: 'neighbours per rank',
+  const time = plot({id: `${key} time`, title: `time per message over the messages each rank sends, at ${fmtBytes(chosen)}`, xAxis: 'sends', xTitle: 'messages each rank sends per repetition',
                      yTitle: 'time per message [microseconds]', yUnit: 'microseconds', series: series(r => r.t_us, 'microseconds')});
-  const pick = el('select', {'aria-label': 'message size of the neighbours plots'});
+  const pick = el('select', {'aria-label': 'message size of the IMB-P2P pattern plots'});
   for (const b of lengths) { const o = el('option', {value: b}, fmtBytes(b)); if (b === chosen) o.selected = true; pick.append(o); }
   pick.addEventListener('change', () => { state.length[key] = Number(pick.value); render(); });
   time.querySelector('.bar').append(el('label', {class: 'muted'}, 'at ', pick));
   plots.append(time);
   if (tables.some(t => t.rows.some(r => r.values.message_rate)))
-    plots.append(plot({id: `${key} rate`, title: `message rate over neighbours at ${fmtBytes(chosen)}`, xAxis: 'neighbours', xTitle: 'neighbours per rank',
+    plots.append(plot({id: `${key} rate`, title: `message rate over the messages each rank sends, at ${fmtBytes(chosen)}`, xAxis: 'sends', xTitle: 'messages each rank sends per repetition',
                        yTitle: 'message rate [messages/s]', yUnit: 'messages/s',
                        series: series(r => (r.values.message_rate ? r.values.message_rate[0] : null), 'messages/s')}));
   card.append(plots);

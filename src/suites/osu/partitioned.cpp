@@ -94,7 +94,7 @@ core::Benchmark partitioned_latency(int partitions, const OsuType& type) {
   pure.kernel = core::kernel<partitioned_ping_pong<false>>();
   pure.setup = make_partitioned_requests;
   pure.release = free_partitioned_requests;
-  pure.window = partitions;  // PointContext::in_flight: the partitions of each message
+  pure.window = partitions;   // PointContext::in_flight: the partitions of each message
   pure.timed_rank = nullptr;  // both ranks time both passes: the figures are their means
   pure.parameters["partitions"] = std::to_string(partitions);
   pure = on_osu_datatype(std::move(pure), type);
@@ -103,10 +103,10 @@ core::Benchmark partitioned_latency(int partitions, const OsuType& type) {
   overlapped.kernel = core::kernel<partitioned_ping_pong<true>>();
   overlapped.overlap_method = core::OverlapMethod::WorkTimedToPure;
   overlapped.barrier_between_repetitions = true;
-  // The twin is pointed at: kept for the run, one per partition count and type.
+  // The twin is pointed at: kept for the run, one per partition count and type, made once.
   static std::map<std::pair<int, std::string>, core::Benchmark> twins;
   overlapped.blocking_twin =
-      &twins.insert_or_assign({partitions, type.name}, std::move(pure)).first->second;
+      &twins.try_emplace({partitions, type.name}, std::move(pure)).first->second;
   return overlapped;
 }
 

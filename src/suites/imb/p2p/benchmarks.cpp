@@ -404,9 +404,10 @@ std::vector<core::Benchmark> benchmarks(const Definition& d, int processes) {
   return list;
 }
 
-std::optional<int> neighbours_of(std::string_view pattern) {
-  if (pattern == "PingPong" || pattern == "PingPing") return 1;
-  if (pattern == "SendRecv_Replace" || pattern == "Corandom") return 2;
+std::optional<int> sends_per_rank(std::string_view pattern) {
+  if (pattern == "PingPong" || pattern == "PingPing" || pattern == "SendRecv_Replace" ||
+      pattern == "Corandom")
+    return 1;
   if (pattern == "Stencil2D") return 4;
   if (pattern == "Stencil3D") return 6;
   return std::nullopt;

@@ -19,12 +19,11 @@ struct Definition {
 std::vector<std::string> benchmark_names();
 std::vector<core::Benchmark> benchmarks(const Definition& d, int processes);
 
-// The ranks each rank exchanges messages with in one repetition of a pattern, counted once per
-// direction of the grid or ring (a side of 2 makes one rank two neighbours): PingPong and
-// PingPing 1; SendRecv_Replace and Corandom 2 (from the left, to the right of a ring, Corandom's
-// shuffled at every repetition); Stencil2D 4; Stencil3D 6. None for Unirandom and Birandom,
-// whose pairs are drawn at random (a rank may be in none or several). The report sets the
+// The messages each rank sends in one repetition of a pattern, each to a neighbour of its own
+// (a stencil's neighbours): PingPong, PingPing, Corandom and SendRecv_Replace 1; Stencil2D 4;
+// Stencil3D 6 (on a side of 2 one rank is two neighbours). None for Unirandom and Birandom,
+// whose pairs are drawn at random (a rank may send none or several). The report sets the
 // patterns side by side over it.
-std::optional<int> neighbours_of(std::string_view pattern);
+std::optional<int> sends_per_rank(std::string_view pattern);
 
 }  // namespace mpiscope::imb::p2p
