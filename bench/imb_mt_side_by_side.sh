@@ -41,12 +41,7 @@ run() {
     $((bytes / 4)) "${common[@]}" --json "$work/m.json" --no-db) ;;
   intel) cmd=("$intel" -thread_level multiple PingPongMT -count $((bytes / 4)) "${common[@]}") ;;
   esac
-  # shellcheck disable=SC2086
-  if ! timeout 300 "$launcher" $oversubscribe -np 2 "${cmd[@]}" > "$out" 2>&1; then
-    echo "failed: ${cmd[*]}" >&2
-    cat "$out" >&2
-    exit 1
-  fi
+  launch 2 "$out" "${cmd[@]}"
   local value
   case $tool in
   hand | again) value=$(line_value "$bytes" "$out") ;;

@@ -35,12 +35,7 @@ run() {
   mpiscope) cmd=("$build/bin/mpiscope" imb-p2p "$pattern" -msgsz "$bytes" -iter "$iter,1000000"
     -pause 0 --json "$work/m.json" --no-db) ;;
   esac
-  # shellcheck disable=SC2086
-  if ! timeout 300 "$launcher" $oversubscribe -np "$processes" "${cmd[@]}" > "$out" 2>&1; then
-    echo "failed: ${cmd[*]}" >&2
-    cat "$out" >&2
-    exit 1
-  fi
+  launch "$processes" "$out" "${cmd[@]}"
   local value
   case $tool in
   hand | again) value=$(line_value "$bytes" "$out") ;;

@@ -2,12 +2,13 @@
 # What the bench scripts share; sourced, not run:
 #   source "$(dirname "$0")/side_by_side.bash"
 #
-# bench_start LAUNCHER: lets Open MPI run as root, sets $oversubscribe for its launcher, makes
-# $work (removed at exit, after BENCH_AT_EXIT if set), prints the load average and starts the
-# clock that bench_end reads.
+# bench_start LAUNCHER: lets Open MPI run as root, keeps the launcher for launch and sets
+# $oversubscribe for it, makes $work (removed at exit, after BENCH_AT_EXIT if set), prints the
+# load average and starts the clock that bench_end reads.
 # shellcheck disable=SC2034
 bench_start() {
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  bench_launcher=$1
   oversubscribe=""
   [[ $1 == *openmpi* ]] && oversubscribe=--oversubscribe
   work=$(mktemp -d)
@@ -86,4 +87,17 @@ append_figure() {
     exit 1
   fi
   echo "$*" >> "$work/all.txt"
+}
+
+# launch NP OUT CMD...: CMD on NP ranks through bench_start's launcher, its output in OUT; a
+# launch that fails stops the bench, showing its output.
+launch() {
+  local np=$1 out=$2
+  shift 2
+  # shellcheck disable=SC2086  # $oversubscribe is empty for MPICH
+  if ! timeout 300 "$bench_launcher" $oversubscribe -np "$np" "$@" > "$out" 2>&1; then
+    echo "failed: $*" >&2
+    cat "$out" >&2
+    exit 1
+  fi
 }
