@@ -2,11 +2,13 @@
 // IMB-P2P 2021.11 (tests/data/import/imb_p2p_2021_openmpi_np4.txt: Open MPI 4.1.4, 4 processes;
 // imb_p2p_2021_mpich_np2.txt: MPICH 4.0.2, 2 processes);
 // Unirandom's random pairs as IMB-P2P's generator draws them and Stencil2D's neighbours (PMPI
-// trace); the figures as IMB-P2P computes them from the JSON's times; the refusals.
+// trace); the figures as IMB-P2P computes them from the JSON's times; the report's counts of the
+// messages each rank sends; the refusals.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -168,6 +170,22 @@ TEST(ImbP2p, ImportsIntelsOutputAndComparesItWithARun) {
   ASSERT_FALSE(row.empty()) << compared.out;
   EXPECT_EQ(words_of(row)[1], a_printed) << row;
   EXPECT_EQ(words_of(row)[2], b_printed) << row;
+  // The report's IMB-P2P card sets the patterns over the messages each rank sends per repetition,
+  // Intel's imported run and mpiscope's alike; the random pairs have no such count.
+  ASSERT_EQ(run_plain({"report", "--db", db, "-o", dir + "/r.html"}).exit_code, 0);
+  const std::string page = read_file(dir + "/r.html");
+  const std::string open = "id=\"mpiscope-data\">";
+  const auto from = page.find(open) + open.size();
+  const auto data = nlohmann::json::parse(page.substr(from, page.find("</script>", from) - from));
+  const std::map<std::string, int> expected = {
+      {"PingPong", 1}, {"PingPing", 1}, {"Corandom", 1}, {"SendRecv_Replace", 1}, {"Stencil2D", 4}};
+  ASSERT_EQ(data["runs"].size(), 2u);
+  for (const auto& run : data["runs"]) {
+    std::map<std::string, int> sends;
+    for (const auto& t : run["tables"])
+      if (t.contains("sends_per_rank")) sends[t["name"].get<std::string>()] = t["sends_per_rank"];
+    EXPECT_EQ(sends, expected) << "run " << run["id"];
+  }
 }
 
 // -check (mpiscope's; Intel's IMB-P2P has none) compares what every pattern received with what
